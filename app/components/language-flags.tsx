@@ -1,0 +1,44 @@
+import { useTranslation } from "react-i18next";
+import { LANGUAGES, rememberLanguage, type LanguageCode } from "../i18n/languages";
+import { api } from "../lib/api";
+import { readSession } from "../lib/session-keys";
+
+/** §1: languages chosen through flag icons; the choice is stored and beats the browser language. */
+export function LanguageFlags() {
+  const { i18n, t } = useTranslation();
+
+  async function choose(code: LanguageCode) {
+    rememberLanguage(code);
+    if (!i18n.hasResourceBundle(code, "common")) {
+      const response = await fetch(`/locales/${code}`);
+      if (response.ok) {
+        const bundles = (await response.json()) as Record<string, Record<string, Record<string, unknown>>>;
+        for (const [lang, namespaces] of Object.entries(bundles)) {
+          for (const [ns, strings] of Object.entries(namespaces)) i18n.addResourceBundle(lang, ns, strings, true, true);
+        }
+      }
+    }
+    await i18n.changeLanguage(code);
+    const session = readSession();
+    // The stored language follows the member across devices; failure is only logged (§8).
+    if (session) void api(`/private/core/profiles/${session.memberId}`, { method: "PATCH", body: { language: code } });
+  }
+
+  return (
+    <nav className="language-flags" aria-label={t("language.choose")}>
+      {LANGUAGES.map((lang) => (
+        <button
+          key={lang.code}
+          type="button"
+          className="flag"
+          aria-pressed={i18n.language === lang.code}
+          aria-label={lang.label}
+          title={lang.label}
+          onClick={() => void choose(lang.code)}
+        >
+          <span aria-hidden="true">{lang.flag}</span>
+        </button>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,25 @@
+import type { SessionInfo } from "../../worker/contract/session";
+
+/** §3: session info kept in local storage under these keys. */
+export const SESSION_KEYS = ["token", "memberId", "memberNo", "sessionId", "avator", "expire", "nickname", "projectCode"] as const;
+
+export type StoredSession = Pick<SessionInfo, (typeof SESSION_KEYS)[number]>;
+
+export function saveSession(info: SessionInfo) {
+  for (const key of SESSION_KEYS) localStorage.setItem(key, String(info[key] ?? ""));
+  if (info.language) localStorage.setItem("language", info.language);
+}
+
+export function readSession(): StoredSession | null {
+  if (typeof localStorage === "undefined") return null;
+  const token = localStorage.getItem("token");
+  const memberId = localStorage.getItem("memberId");
+  if (!token || !memberId) return null;
+  const expire = localStorage.getItem("expire") ?? "";
+  if (expire && Date.parse(expire) < Date.now()) return null;
+  return Object.fromEntries(SESSION_KEYS.map((k) => [k, localStorage.getItem(k) ?? ""])) as StoredSession;
+}
+
+export function clearSession() {
+  for (const key of SESSION_KEYS) localStorage.removeItem(key);
+}

@@ -1,0 +1,64 @@
+import { useEffect, useState } from "react";
+import { I18nextProvider } from "react-i18next";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData, useRouteError } from "react-router";
+import type { Route } from "./+types/root";
+import { createI18n, type LocaleBundle } from "./i18n/i18n";
+import { LANGUAGE_COOKIE, pickLanguage, type LanguageCode } from "./i18n/languages";
+import { resourcesFor } from "./i18n/resources.server";
+import { readCookie } from "./lib/api.server";
+import "./styles/app.css";
+
+export function loader({ request }: Route.LoaderArgs) {
+  const lang = pickLanguage(readCookie(request, LANGUAGE_COOKIE), request.headers.get("Accept-Language"));
+  return { lang, resources: resourcesFor(lang) as LocaleBundle };
+}
+
+// Language resources arrive once; switching language loads the new bundle on the client.
+export const shouldRevalidate = () => false;
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang={data?.lang ?? "en"}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#1a0f1f" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const [i18n] = useState(() => createI18n(loaderData.lang as LanguageCode, loaderData.resources));
+  // Browser tests wait for this before interacting, so no click lands on a page React has not hydrated.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return (
+    <I18nextProvider i18n={i18n}>
+      <Outlet />
+    </I18nextProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <main className="page page-center">
+      <h1>{status === 404 ? "404" : "Velvet"}</h1>
+      <p>{status === 404 ? "This page does not exist." : "Something went wrong. Please try again."}</p>
+      <a href="/">Velvet</a>
+    </main>
+  );
+}

@@ -1,0 +1,12 @@
+// Deterministic pseudo-random numbers (mulberry32) so every fresh clone sees the same community.
+export function createRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+export const pick = (random, list) => list[Math.floor(random() * list.length)];

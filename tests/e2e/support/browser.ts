@@ -1,0 +1,71 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+export const baseUrl = () => inject("baseUrl");
+const screenshotDir = path.resolve(import.meta.dirname, "../screenshots");
+
+/** System Chromium (stack notes): Playwright's own download does not work on this machine. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+}
+
+export type Viewport = "phone" | "desktop";
+const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+
+/** A fresh context; unexpected console errors are collected so the test can fail on them. */
+export async function newPage(browser: Browser, options: { viewport?: Viewport; locale?: string } = {}) {
+  const context: BrowserContext = await browser.newContext({ viewport: VIEWPORTS[options.viewport ?? "phone"], locale: options.locale ?? "en-US", baseURL: baseUrl() });
+  const page: Page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/Failed to load resource|tile\.openstreetmap/.test(message.text())) consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  return { context, page, consoleErrors };
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = "e2e") => `${prefix}.${Date.now().toString(36)}.${++counter}@example.com`;
+
+/** Creates a member through the public API (tests make their own data). */
+export async function apiSignUp(project = "SMP", email = uniqueEmail(), password = "correct horse battery") {
+  const response = await fetch(`${baseUrl()}/api/v7/public/core/members/${project}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: email, password, adult: true }),
+  });
+  const body = (await response.json()) as { info: Record<string, string> };
+  return { ...body.info, email, password, headers: { "X-Access-Token": body.info.token!, "X-Member-ID": body.info.memberId! } };
+}
+
+/** Logs in through the real login page. */
+export async function loginThroughPage(page: Page, email: string, password: string, project = "smp") {
+  await gotoHydrated(page, `/${project}/login`);
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/^password$/i).fill(password);
+  await page.getByLabel(/^password$/i).press("Enter");
+  await page.waitForURL(`**/${project}/home`);
+}
+
+/** Navigates and waits until React has hydrated the page. */
+export async function gotoHydrated(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForSelector("html[data-hydrated]");
+}
+
+/** Waits (Playwright auto-wait) until the locator shows the text; fails the test on timeout. */
+export async function see(locator: import("playwright-core").Locator, text: string | RegExp, timeout = 10_000) {
+  await locator.filter({ hasText: text }).first().waitFor({ state: "visible", timeout });
+}

@@ -1,0 +1,52 @@
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const stateDir = path.join(root, ".wrangler/e2e-state");
+const port = Number(process.env.E2E_PORT ?? 4317);
+let server: ChildProcess | undefined;
+
+/** Fresh local D1/R2/DO state, migrations applied, then the production build under `vite preview`. */
+export default async function setup(project: TestProject) {
+  rmSync(stateDir, { recursive: true, force: true });
+  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], { cwd: root, stdio: "pipe" });
+  server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
+    cwd: root,
+    env: { ...process.env, VELVET_STATE_DIR: stateDir },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  server.stdout?.on("data", (d) => (log += d));
+  server.stderr?.on("data", (d) => (log += d));
+  const base = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  while (Date.now() - started < 60_000) {
+    try {
+      const response = await fetch(`${base}/api/v7/public/ping-not-found`);
+      if (response.status === 404) break;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  if (Date.now() - started >= 60_000) throw new Error(`preview did not start:\n${log}`);
+  project.provide("baseUrl", base);
+  return () => {
+    if (server?.pid) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+    }
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}

@@ -1,0 +1,77 @@
+import { exports } from "cloudflare:workers";
+import type { SessionInfo } from "../../worker/contract/session";
+
+export type Json = Record<string, any>;
+export type Reply = { status: number; body: Json; headers: Headers };
+export type Member = SessionInfo & { password: string; email: string; headers: Record<string, string> };
+
+const BASE = "http://velvet.test";
+let counter = 0;
+
+/** A unique address per call, so tests never depend on each other's data. */
+export const uniqueEmail = (prefix = "member") => `${prefix}.${Date.now().toString(36)}.${++counter}@example.com`;
+
+export async function fetchWorker(path: string, init?: RequestInit): Promise<Response> {
+  return (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default.fetch(new Request(`${BASE}${path}`, init));
+}
+
+/** Calls `/api/v7{path}`. A string body is sent as-is (for malformed JSON tests). */
+export async function call(
+  method: string,
+  path: string,
+  options: { body?: unknown; as?: Pick<Member, "headers"> | null; headers?: Record<string, string>; version?: 6 | 7 } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...(options.as?.headers ?? {}), ...(options.headers ?? {}) };
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (typeof options.body === "string") {
+    body = options.body;
+    headers["Content-Type"] ??= "application/json";
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] ??= "application/json";
+  }
+  const response = await fetchWorker(`/api/v${options.version ?? 7}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: Json;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = { notJson: text };
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
+
+export const headersFor = (info: Pick<SessionInfo, "token" | "memberId">) => ({ "X-Access-Token": info.token, "X-Member-ID": info.memberId });
+
+/** Signs up a fresh member through the API (the real path, never a direct insert). */
+export async function signUp(project = "SMP", options: { email?: string; password?: string } = {}): Promise<Member> {
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? "correct horse battery";
+  const reply = await call("POST", `/public/core/members/${project}`, { body: { username: email, password, adult: true } });
+  if (reply.status !== 200) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  const info = reply.body.info as SessionInfo;
+  return { ...info, email, password, headers: headersFor(info) };
+}
+
+export async function login(project: string, email: string, password: string) {
+  return call("POST", `/public/core/sessions/${project}`, { body: { username: email, password } });
+}
+
+/** Asserts the §7 failure envelope shape and returns it. */
+export function expectFailure(reply: Reply, status: number, returnCode?: string) {
+  if (reply.status !== status) throw new Error(`expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  if (typeof reply.body.returnCode !== "string" || !/^\d{6}$/.test(reply.body.returnCode)) {
+    throw new Error(`not an envelope: ${JSON.stringify(reply.body)}`);
+  }
+  if (returnCode && reply.body.returnCode !== returnCode) throw new Error(`expected code ${returnCode}, got ${reply.body.returnCode}`);
+  if (typeof reply.body.returnMessage !== "string" || JSON.stringify(reply.body).includes("    at ")) throw new Error("bad failure body");
+  return reply.body;
+}
+
+export function expectOk(reply: Reply) {
+  if (reply.status !== 200 || reply.body.returnCode !== "000000") {
+    throw new Error(`expected success, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  }
+  return reply.body.info;
+}

@@ -1,0 +1,28 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+// API, rooms and unit tests run inside workerd against real local D1, R2 and Durable Objects.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(root, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        main: path.join(root, "worker/test-entry.ts"),
+        wrangler: { configPath: path.join(root, "wrangler.toml") },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations, JWT_SECRET: "test-secret-for-vitest-only-0123456789abcdef" },
+        },
+      }),
+    ],
+    test: {
+      root,
+      include: ["tests/{api,rooms,unit}/**/*.test.ts"],
+      setupFiles: ["tests/support/apply-migrations.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+    },
+  };
+});

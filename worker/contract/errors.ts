@@ -1,0 +1,67 @@
+/**
+ * The one error catalogue (§8). Each entry: six-digit returnCode, HTTP status, English text.
+ * The browser translates by code (i18n key `errors.<code>`), falling back to the English text.
+ * Add entries per feature in the marked sections; never reuse a code.
+ */
+export const errors = {
+  // generic
+  badRequest: { code: "400000", status: 400, message: "Invalid request" },
+  badProjectCode: { code: "400001", status: 400, message: "Project code must be three letters" },
+  malformedJson: { code: "400002", status: 400, message: "Malformed JSON in request body" },
+  unauthorized: { code: "401000", status: 401, message: "Login required" },
+  // §7: 100003 tells the client its session or OTP is no longer valid; it goes to login.
+  sessionInvalid: { code: "100003", status: 401, message: "Session expired, please log in again" },
+  forbidden: { code: "403000", status: 403, message: "Not allowed" },
+  notFound: { code: "404000", status: 404, message: "Not found" },
+  conflict: { code: "409000", status: 409, message: "Conflict" },
+  tooLarge: { code: "413000", status: 413, message: "Request too large" },
+  unsupportedMedia: { code: "415000", status: 415, message: "Only png, jpg and jpeg images are accepted" },
+  rateLimited: { code: "429000", status: 429, message: "Too many requests, please try again later" },
+  internal: { code: "500000", status: 500, message: "Something went wrong" },
+
+  // session (§7 Session, §8)
+  loginFailed: { code: "401001", status: 401, message: "Incorrect email or password" },
+  userExists: { code: "409001", status: 409, message: "User has already existed" },
+  passwordMismatch: { code: "400101", status: 400, message: "Password does not match" },
+  wrongOldPassword: { code: "403101", status: 403, message: "Current password is incorrect" },
+  resetTokenInvalid: { code: "400102", status: 400, message: "This reset link is invalid or has expired" },
+  referralUnknown: { code: "404101", status: 404, message: "Referral code not found" },
+  accountSuspended: {
+    code: "403102",
+    status: 403,
+    message: "report blocked - you have been reported too many times, the system will stop your use automatically",
+  },
+
+  // verification and profile state (§8)
+  needKycToLeaveMessage: { code: "403201", status: 403, message: "Need to verify before leaving a message" },
+  featureLimited: { code: "403202", status: 403, message: "Feature limited: this function requires verification first" },
+  incompleteProfile: { code: "403203", status: 403, message: "user profile incomplete, content temporarily unavailable" },
+  noAvatar: { code: "403204", status: 403, message: "Posting failed: please upload an avatar first" },
+  badAvatar: { code: "403205", status: 403, message: "Posting failed: your avatar is not compliant" },
+  badQualityAvatar: {
+    code: "403206",
+    status: 403,
+    message: "Bad quality avatar: your avatar is not qualified so you cannot see others' avatars",
+  },
+  privateReplyNoAvatar: {
+    code: "403207",
+    status: 403,
+    message: "If you have not uploaded an avatar, you cannot use private reply",
+  },
+  postingBlocked: { code: "403208", status: 403, message: "Posting blocked temporarily" },
+  reportBlocked: {
+    code: "403209",
+    status: 403,
+    message: "report blocked - you have been reported too many times, the system will stop your use automatically",
+  },
+  genderLocked: { code: "409201", status: 409, message: "Role attribute is locked after a confirmed change" },
+
+  // market (§8)
+  cannotJoin: { code: "409301", status: 409, message: "it seems you are owned by someone, contact your master" },
+
+  // ai (§8)
+  aiEnglishOnly: { code: "400401", status: 400, message: "English only - AI training room only support English command" },
+} as const satisfies Record<string, { code: string; status: number; message: string }>;
+
+export type ErrorName = keyof typeof errors;
+export type CatalogueEntry = (typeof errors)[ErrorName];

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { Email, LoginPassword, NewPassword } from "./common";
+
+export const SignUpBody = z.object({
+  username: Email,
+  password: NewPassword,
+  /** The form's adult-only confirmation (§1: registration is for adults 18 and over). */
+  adult: z.literal(true).optional(),
+});
+export const ReferralSignUpBody = SignUpBody.extend({ referralCode: z.string().trim().min(1).max(32) });
+export const LoginBody = z.object({ username: Email, password: LoginPassword });
+export const ForgetPasswordBody = z.object({ email: Email });
+export const ResetPasswordBody = z.object({ token: z.string().min(16).max(128), newPassword: NewPassword });
+export const ChangePasswordBody = z.object({ oldPassword: LoginPassword, newPassword: NewPassword });
+export const OtpBody = z.object({ otp: z.string().regex(/^\d{6}$/).optional() });
+export const TicketBody = z.object({ audience: z.enum(["socket", "api"]).default("socket") });
+
+/** §3 session info kept in local storage. */
+export type SessionInfo = {
+  token: string;
+  memberId: string;
+  memberNo: string;
+  sessionId: string;
+  avator: string;
+  expire: string;
+  nickname: string;
+  projectCode: string;
+  language: string | null;
+  kycStatus: number;
+};
+
+export const SESSION_COOKIE = "velvet_session";
+export const LANGUAGE_COOKIE = "velvet_language";

@@ -1,0 +1,4 @@
+// Every feature's tables, one file per feature. Migrations in /migrations mirror these
+// (tests/unit/schema-matches-migrations.test.ts keeps them honest).
+export * from "./session";
+export * from "./profiles";

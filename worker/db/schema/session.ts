@@ -1,0 +1,65 @@
+import { sqliteTable, text, integer, uniqueIndex, index } from "drizzle-orm/sqlite-core";
+
+/** An account inside one tenant. `id` is the private memberId; `simpleCode` the public memberNo. */
+export const members = sqliteTable(
+  "members",
+  {
+    id: text("id").primaryKey(),
+    projectCode: text("project_code").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    simpleCode: text("simple_code").notNull(),
+    referralCode: text("referral_code").notNull(),
+    referredBy: text("referred_by"),
+    referralCount: integer("referral_count").notNull().default(0),
+    status: text("status", { enum: ["active", "suspended", "deleted"] }).notNull().default("active"),
+    createdAt: integer("created_at").notNull(),
+    lastLoginAt: integer("last_login_at"),
+  },
+  (t) => [
+    uniqueIndex("members_project_email").on(t.projectCode, t.email),
+    uniqueIndex("members_project_code").on(t.projectCode, t.simpleCode),
+    // Referral codes are global: referral sign-up joins the referrer's project.
+    uniqueIndex("members_referral").on(t.referralCode),
+  ],
+);
+
+/** Only the SHA-256 of a session token is stored. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    memberId: text("member_id").notNull(),
+    projectCode: text("project_code").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [uniqueIndex("sessions_token").on(t.tokenHash), index("sessions_member").on(t.memberId)],
+);
+
+export const passwordResets = sqliteTable("password_resets", {
+  tokenHash: text("token_hash").primaryKey(),
+  memberId: text("member_id").notNull(),
+  projectCode: text("project_code").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  usedAt: integer("used_at"),
+});
+
+export const otpCodes = sqliteTable("otp_codes", {
+  memberId: text("member_id").primaryKey(),
+  codeHash: text("code_hash").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+});
+
+/** Local development mail: readable with `wrangler d1 execute DB --local` (README). */
+export const mailOutbox = sqliteTable("mail_outbox", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  projectCode: text("project_code").notNull(),
+  toEmail: text("to_email").notNull(),
+  subject: text("subject").notNull(),
+  body: text("body").notNull(),
+  createdAt: integer("created_at").notNull(),
+});

@@ -1,0 +1,295 @@
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { SignJWT, jwtVerify } from "jose";
+import { getDb } from "../../db/client";
+import { members, otpCodes, passwordResets, profiles, sessions } from "../../db/schema";
+import type { SessionInfo } from "../../contract/session";
+import { AppError } from "../../http/app-error";
+import { DUMMY_PASSWORD_HASH, hashPassword, randomString, sha256Hex, timingSafeEqualHex, verifyPassword } from "../../lib/crypto";
+import { newMemberId, newMemberNo, newReferralCode, newSessionId, newSessionToken } from "../../lib/ids";
+import { DAY, MINUTE, now } from "../../lib/time";
+import { sendMail } from "../../lib/mail";
+
+/** Who is calling a private route. Set on the context by `requireSession`. */
+export type SessionMember = {
+  memberId: string;
+  memberNo: string;
+  projectCode: string;
+  sessionId: string;
+  status: "active" | "suspended" | "deleted";
+  kycStatus: number;
+};
+
+export const SESSION_TTL = 30 * DAY;
+const RESET_TTL = 60 * MINUTE;
+const OTP_TTL = 5 * MINUTE;
+const OTP_MAX_ATTEMPTS = 5;
+
+async function createSession(env: Env, member: { id: string; projectCode: string }): Promise<{ token: string; sessionId: string; expiresAt: number }> {
+  const token = newSessionToken();
+  const sessionId = newSessionId();
+  const createdAt = now();
+  const expiresAt = createdAt + SESSION_TTL;
+  await getDb(env)
+    .insert(sessions)
+    .values({ id: sessionId, memberId: member.id, projectCode: member.projectCode, tokenHash: await sha256Hex(token), createdAt, expiresAt });
+  return { token, sessionId, expiresAt };
+}
+
+async function sessionInfo(env: Env, memberId: string, session: { token: string; sessionId: string; expiresAt: number }): Promise<SessionInfo> {
+  const row = await getDb(env)
+    .select({
+      memberNo: profiles.simpleCode,
+      projectCode: profiles.projectCode,
+      avator: profiles.avator,
+      nickname: profiles.nickname,
+      language: profiles.language,
+      kycStatus: profiles.kycStatus,
+    })
+    .from(profiles)
+    .where(eq(profiles.memberId, memberId))
+    .get();
+  if (!row) throw new AppError("sessionInvalid");
+  return {
+    token: session.token,
+    memberId,
+    memberNo: row.memberNo,
+    sessionId: session.sessionId,
+    avator: row.avator,
+    expire: new Date(session.expiresAt).toISOString(),
+    nickname: row.nickname,
+    projectCode: row.projectCode,
+    language: row.language,
+    kycStatus: row.kycStatus,
+  };
+}
+
+/** Creates the member and an empty profile in one atomic batch, then signs them in. */
+export async function signUp(env: Env, input: { projectCode: string; email: string; password: string; referralCode?: string }) {
+  const db = getDb(env);
+  const referrer = input.referralCode
+    ? await db.select({ id: members.id, projectCode: members.projectCode }).from(members).where(eq(members.referralCode, input.referralCode)).get()
+    : undefined;
+  if (input.referralCode && !referrer) throw new AppError("referralUnknown");
+  const projectCode = referrer?.projectCode ?? input.projectCode;
+
+  const existing = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.projectCode, projectCode), eq(members.email, input.email)))
+    .get();
+  if (existing) throw new AppError("userExists");
+
+  const passwordHash = await hashPassword(input.password);
+  const emailHash = await sha256Hex(input.email);
+  const id = newMemberId();
+  const at = now();
+  // A clash on the random member number or referral code is retried with fresh values.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const simpleCode = newMemberNo();
+    try {
+      await db.batch([
+        db.insert(members).values({
+          id,
+          projectCode,
+          email: input.email,
+          passwordHash,
+          simpleCode,
+          referralCode: newReferralCode(),
+          referredBy: referrer?.id ?? null,
+          createdAt: at,
+          lastLoginAt: at,
+        }),
+        db.insert(profiles).values({ memberId: id, projectCode, simpleCode, emailHash, createdAt: at, updatedAt: at, lastAccess: at }),
+        ...(referrer
+          ? [db.update(members).set({ referralCount: sql`${members.referralCount} + 1` }).where(eq(members.id, referrer.id))]
+          : []),
+      ]);
+      const session = await createSession(env, { id, projectCode });
+      return sessionInfo(env, id, session);
+    } catch (error) {
+      const message = String((error as Error)?.message ?? error);
+      if (/UNIQUE constraint failed: members\.project_code, members\.email/.test(message)) throw new AppError("userExists");
+      if (!/UNIQUE constraint failed/.test(message)) throw error;
+    }
+  }
+  throw new AppError("conflict");
+}
+
+/** Same answer and the same work for an unknown email as for a wrong password. */
+export async function login(env: Env, input: { projectCode: string; email: string; password: string }) {
+  const db = getDb(env);
+  const member = await db
+    .select({ id: members.id, passwordHash: members.passwordHash, status: members.status })
+    .from(members)
+    .where(and(eq(members.projectCode, input.projectCode), eq(members.email, input.email)))
+    .get();
+  const valid = await verifyPassword(input.password, member?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!member || !valid || member.status === "deleted") throw new AppError("loginFailed");
+  const at = now();
+  await db.batch([
+    db.update(members).set({ lastLoginAt: at }).where(eq(members.id, member.id)),
+    db.update(profiles).set({ lastAccess: at }).where(eq(profiles.memberId, member.id)),
+  ]);
+  const session = await createSession(env, { id: member.id, projectCode: input.projectCode });
+  return sessionInfo(env, member.id, session);
+}
+
+/** Resolves a token to its live session, or null. One indexed query. */
+export async function memberFromToken(env: Env, memberId: string, token: string): Promise<SessionMember | null> {
+  const row = await getDb(env)
+    .select({
+      memberId: sessions.memberId,
+      projectCode: sessions.projectCode,
+      sessionId: sessions.id,
+      memberNo: members.simpleCode,
+      status: members.status,
+      kycStatus: profiles.kycStatus,
+    })
+    .from(sessions)
+    .innerJoin(members, eq(members.id, sessions.memberId))
+    .innerJoin(profiles, eq(profiles.memberId, sessions.memberId))
+    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.endedAt), gt(sessions.expiresAt, now())))
+    .get();
+  if (!row || row.memberId !== memberId || row.status === "deleted") return null;
+  return row;
+}
+
+export async function memberFromSessionId(env: Env, sessionId: string): Promise<SessionMember | null> {
+  const row = await getDb(env)
+    .select({
+      memberId: sessions.memberId,
+      projectCode: sessions.projectCode,
+      sessionId: sessions.id,
+      memberNo: members.simpleCode,
+      status: members.status,
+      kycStatus: profiles.kycStatus,
+    })
+    .from(sessions)
+    .innerJoin(members, eq(members.id, sessions.memberId))
+    .innerJoin(profiles, eq(profiles.memberId, sessions.memberId))
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.endedAt), gt(sessions.expiresAt, now())))
+    .get();
+  if (!row || row.status === "deleted") return null;
+  return row;
+}
+
+export async function expireSession(env: Env, sessionId: string) {
+  await getDb(env).update(sessions).set({ endedAt: now() }).where(eq(sessions.id, sessionId));
+}
+
+/** Always succeeds from the caller's view; mails a one-time link only when the account exists. */
+export async function forgetPassword(env: Env, input: { projectCode: string; email: string; origin: string }) {
+  const db = getDb(env);
+  const member = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.projectCode, input.projectCode), eq(members.email, input.email), ne(members.status, "deleted")))
+    .get();
+  if (!member) return;
+  const token = randomString(40);
+  await db.insert(passwordResets).values({
+    tokenHash: await sha256Hex(token),
+    memberId: member.id,
+    projectCode: input.projectCode,
+    expiresAt: now() + RESET_TTL,
+  });
+  const link = `${input.origin}/${input.projectCode.toLowerCase()}/reset-password?token=${token}`;
+  await sendMail(env, {
+    projectCode: input.projectCode,
+    to: input.email,
+    subject: "Reset your Velvet password",
+    body: `Someone asked to reset the password of this account. Open this link within an hour to choose a new one:\n\n${link}\n\nIf it was not you, ignore this message.`,
+  });
+}
+
+/** Consumes a reset link once; every session of the member ends. */
+export async function resetPassword(env: Env, input: { projectCode: string; token: string; newPassword: string }) {
+  const db = getDb(env);
+  const tokenHash = await sha256Hex(input.token);
+  const reset = await db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get();
+  if (!reset || reset.usedAt || reset.expiresAt < now() || reset.projectCode !== input.projectCode) {
+    throw new AppError("resetTokenInvalid");
+  }
+  const at = now();
+  await db.batch([
+    db.update(passwordResets).set({ usedAt: at }).where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt))),
+    db.update(members).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(members.id, reset.memberId)),
+    db.update(sessions).set({ endedAt: at }).where(and(eq(sessions.memberId, reset.memberId), isNull(sessions.endedAt))),
+  ]);
+}
+
+/** Changes the password; every other session of the member ends. */
+export async function changePassword(env: Env, member: SessionMember, input: { oldPassword: string; newPassword: string }) {
+  const db = getDb(env);
+  const row = await db.select({ passwordHash: members.passwordHash }).from(members).where(eq(members.id, member.memberId)).get();
+  if (!row || !(await verifyPassword(input.oldPassword, row.passwordHash))) throw new AppError("wrongOldPassword");
+  await db.batch([
+    db.update(members).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(members.id, member.memberId)),
+    db
+      .update(sessions)
+      .set({ endedAt: now() })
+      .where(and(eq(sessions.memberId, member.memberId), isNull(sessions.endedAt), ne(sessions.id, member.sessionId))),
+  ]);
+}
+
+/** Issues a six-digit code by mail. */
+export async function issueOtp(env: Env, member: SessionMember) {
+  const db = getDb(env);
+  const code = randomString(6, "0123456789");
+  const codeHash = await sha256Hex(`${member.memberId}:${code}`);
+  const expiresAt = now() + OTP_TTL;
+  await db
+    .insert(otpCodes)
+    .values({ memberId: member.memberId, codeHash, expiresAt, attempts: 0 })
+    .onConflictDoUpdate({ target: otpCodes.memberId, set: { codeHash, expiresAt, attempts: 0 } });
+  const email = await db.select({ email: members.email }).from(members).where(eq(members.id, member.memberId)).get();
+  if (email) {
+    await sendMail(env, {
+      projectCode: member.projectCode,
+      to: email.email,
+      subject: "Your Velvet confirmation code",
+      body: `Your confirmation code is ${code}. It expires in five minutes.`,
+    });
+  }
+  return { expire: new Date(expiresAt).toISOString() };
+}
+
+/** Verifies and consumes a code. Invalid or expired → 100003 (§7: the client goes to login). */
+export async function verifyOtp(env: Env, member: SessionMember, code: string) {
+  const db = getDb(env);
+  const row = await db.select().from(otpCodes).where(eq(otpCodes.memberId, member.memberId)).get();
+  if (!row || row.expiresAt < now() || row.attempts >= OTP_MAX_ATTEMPTS) throw new AppError("sessionInvalid");
+  const candidate = await sha256Hex(`${member.memberId}:${code}`);
+  if (!timingSafeEqualHex(candidate, row.codeHash)) {
+    await db.update(otpCodes).set({ attempts: sql`${otpCodes.attempts} + 1` }).where(eq(otpCodes.memberId, member.memberId));
+    throw new AppError("sessionInvalid");
+  }
+  await db.delete(otpCodes).where(eq(otpCodes.memberId, member.memberId));
+}
+
+const jwtKey = (env: Env) => new TextEncoder().encode(env.JWT_SECRET);
+
+/** Short-lived signed ticket: `socket` opens a room connection, `api` is accepted as Bearer. */
+export async function issueTicket(env: Env, member: SessionMember, audience: "socket" | "api") {
+  const ttlSeconds = audience === "socket" ? 60 : 15 * 60;
+  const ticket = await new SignJWT({ sid: member.sessionId, prj: member.projectCode, no: member.memberNo })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(member.memberId)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(jwtKey(env));
+  return { ticket, expire: new Date(now() + ttlSeconds * 1000).toISOString() };
+}
+
+/** Verifies a ticket and that its session is still live (so expire and password change end it at once). */
+export async function memberFromTicket(env: Env, ticket: string, audience: "socket" | "api"): Promise<SessionMember | null> {
+  try {
+    const { payload } = await jwtVerify(ticket, jwtKey(env), { audience, algorithms: ["HS256"] });
+    if (typeof payload.sid !== "string" || typeof payload.sub !== "string") return null;
+    const member = await memberFromSessionId(env, payload.sid);
+    return member && member.memberId === payload.sub ? member : null;
+  } catch {
+    return null;
+  }
+}

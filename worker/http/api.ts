@@ -1,0 +1,21 @@
+import { Hono } from "hono";
+import { sessionPrivate, sessionPublic } from "../features/session/session.routes";
+import { requireSession } from "./auth";
+import { notFound } from "./envelope";
+import type { AppEnv } from "./types";
+
+/**
+ * The §7 API: `/public/*` needs no session, `/private/*` passes `requireSession` first.
+ * Mounted at both /api/v6 and /api/v7 (same handlers). Each feature contributes its sub-apps here.
+ */
+const publicApi = new Hono<AppEnv>()
+  .route("/", sessionPublic);
+
+const privateApi = new Hono<AppEnv>()
+  .use(requireSession)
+  .route("/", sessionPrivate);
+
+export const api = new Hono<AppEnv>()
+  .route("/public", publicApi)
+  .route("/private", privateApi)
+  .all("*", notFound);

@@ -1,0 +1,38 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { errors } from "../contract/errors";
+import type { Failure } from "../contract/envelope";
+import { AppError } from "./app-error";
+import type { AppEnv } from "./types";
+
+function failure(c: Context<AppEnv>, entry: { code: string; status: number; message: string }, extra?: Partial<Failure>) {
+  const body: Failure = {
+    returnCode: entry.code,
+    returnMessage: extra?.returnMessage ?? entry.message,
+    requestId: c.get("requestId") ?? "",
+    ...(extra?.issues ? { issues: extra.issues } : {}),
+  };
+  return c.json(body, entry.status as ContentfulStatusCode);
+}
+
+/** One onError for every app: known errors become their envelope; anything else a generic 500. */
+export function onError(err: Error, c: Context<AppEnv>) {
+  if (err instanceof AppError) {
+    return failure(c, err.entry, { returnMessage: err.message, issues: err.issues });
+  }
+  if (err instanceof HTTPException) {
+    if (err.status === 400) return failure(c, errors.malformedJson);
+    if (err.status === 413) return failure(c, errors.tooLarge);
+    if (err.status === 401) return failure(c, errors.unauthorized);
+    const entry = Object.values(errors).find((e) => e.status === err.status) ?? errors.badRequest;
+    return failure(c, entry);
+  }
+  // Never leak a stack trace: log it with the request id, answer the generic envelope.
+  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), message: err.message, stack: err.stack }));
+  return failure(c, errors.internal);
+}
+
+export function notFound(c: Context<AppEnv>) {
+  return failure(c, errors.notFound);
+}

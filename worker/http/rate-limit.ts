@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import { AppError } from "./app-error";
+import type { AppEnv } from "./types";
+
+/** Refuse with 429 in the envelope when the Workers rate-limit binding says no. */
+export async function rateLimit(binding: RateLimit | undefined, key: string) {
+  if (!binding) return;
+  const { success } = await binding.limit({ key });
+  if (!success) throw new AppError("rateLimited");
+}
+
+/** The caller's address as Cloudflare reports it; absent in local tests unless a test sets it. */
+export function clientAddress(c: Context<AppEnv>): string | null {
+  return c.req.header("CF-Connecting-IP") ?? null;
+}
+
+/** Per-address limit, applied only when the address is known. */
+export async function rateLimitAddress(c: Context<AppEnv>, scope: string) {
+  const address = clientAddress(c);
+  if (address) await rateLimit(c.env.RL_ADDRESS, `${scope}:${address}`);
+}

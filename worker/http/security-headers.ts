@@ -1,0 +1,32 @@
+import { NONCE, secureHeaders } from "hono/secure-headers";
+
+/**
+ * Secure headers for API and pages. Never applied to /parties/* (it would break the 101 upgrade).
+ * Scripts: only our own origin; React Router's inline hydration script carries a per-response nonce.
+ */
+export const apiSecurityHeaders = secureHeaders({
+  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  strictTransportSecurity: "max-age=63072000; includeSubDomains",
+  xFrameOptions: "DENY",
+  referrerPolicy: "strict-origin-when-cross-origin",
+  crossOriginResourcePolicy: "same-origin",
+});
+
+export const pageSecurityHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", NONCE],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:", "blob:", "https://*.tile.openstreetmap.org", "https://www.gravatar.com"],
+    connectSrc: ["'self'", "ws:", "wss:"],
+    fontSrc: ["'self'", "data:"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+  strictTransportSecurity: "max-age=63072000; includeSubDomains",
+  xFrameOptions: "DENY",
+  referrerPolicy: "strict-origin-when-cross-origin",
+  crossOriginEmbedderPolicy: false,
+});

@@ -1,0 +1,28 @@
+import { validator } from "hono/validator";
+import type { ValidationTargets } from "hono";
+import type { z } from "zod";
+import { AppError } from "./app-error";
+
+/**
+ * The one validator wrapper: every invalid request gets the same 400 envelope with its zod issues.
+ * Malformed JSON is rejected by Hono before this runs and mapped by `onError`.
+ */
+export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
+  target: Target,
+  schema: Schema,
+) {
+  return validator(target, async (value) => {
+    const input = target === "json" && (value === null || typeof value !== "object") ? {} : value;
+    const result = await schema.safeParseAsync(target === "json" ? (value ?? input) : value);
+    if (!result.success) {
+      throw new AppError("badRequest", {
+        issues: result.error.issues.map((issue) => ({
+          path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+          message: issue.message,
+          code: issue.code,
+        })),
+      });
+    }
+    return result.data as z.output<Schema>;
+  });
+}

@@ -1,0 +1,50 @@
+import type { Lobby } from "partyserver";
+import { memberFromTicket, type SessionMember } from "../features/session/session.service";
+
+/** Trusted identity header the worker sets after verifying the ticket. Clients can never set it. */
+export const IDENTITY_HEADER = "x-velvet-member";
+
+/** Room names carry their tenant first: `SMP~<room id>`. */
+export const ROOM_NAME_SEPARATOR = "~";
+export const roomName = (projectCode: string, id: string) => `${projectCode}${ROOM_NAME_SEPARATOR}${id}`;
+export const roomTenant = (name: string) => name.split(ROOM_NAME_SEPARATOR)[0] ?? "";
+
+export type SocketIdentity = Pick<SessionMember, "memberId" | "memberNo" | "projectCode" | "kycStatus">;
+
+/** Which member may open which room; each room module adds its rule. */
+export type RoomGate = (identity: SocketIdentity, lobby: Lobby<Env>) => boolean;
+
+/**
+ * Runs before every upgrade: strips client-supplied identity and partyserver props, verifies the
+ * short-lived socket ticket (`?ticket=`), checks the tenant and the room's own gate.
+ */
+export async function authorizeSocket(request: Request, lobby: Lobby<Env>, env: Env, gates: Partial<Record<string, RoomGate>>) {
+  const headers = new Headers(request.headers);
+  headers.delete(IDENTITY_HEADER);
+  headers.delete("x-partykit-props");
+  const ticket = new URL(request.url).searchParams.get("ticket");
+  const member = ticket ? await memberFromTicket(env, ticket, "socket") : null;
+  if (!member) return new Response("Unauthorized", { status: 401 });
+  const identity: SocketIdentity = {
+    memberId: member.memberId,
+    memberNo: member.memberNo,
+    projectCode: member.projectCode,
+    kycStatus: member.kycStatus,
+  };
+  const gate = gates[lobby.className];
+  if (roomTenant(lobby.name) !== member.projectCode || !gate || !gate(identity, lobby)) {
+    return new Response("Forbidden", { status: 403 });
+  }
+  headers.set(IDENTITY_HEADER, JSON.stringify(identity));
+  return new Request(request, { headers });
+}
+
+export function identityOf(request: Request): SocketIdentity | null {
+  const raw = request.headers.get(IDENTITY_HEADER);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as SocketIdentity;
+  } catch {
+    return null;
+  }
+}

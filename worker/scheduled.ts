@@ -1,0 +1,8 @@
+/** Cron trigger (wrangler.toml [triggers]): each feature's housekeeping job, run in turn. */
+export type ScheduledJob = (env: Env, at: number) => Promise<void>;
+
+const jobs: ScheduledJob[] = [];
+
+export async function runScheduledJobs(env: Env, at = Date.now()) {
+  for (const job of jobs) await job(env, at);
+}

@@ -1,0 +1,34 @@
+import type { Context } from "hono";
+import { api } from "./http/api";
+import { createApp } from "./http/app";
+import { notFound } from "./http/envelope";
+import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
+import type { AppEnv } from "./http/types";
+import { routeRoomRequest } from "./rooms";
+import { mediaServe } from "./features/media/media-serve.routes";
+
+export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
+
+/**
+ * The one worker: API, rooms, then pages. The test entry builds it without pages
+ * (vitest cannot load React Router's virtual server build).
+ */
+export function createWorkerApp(pages?: PageHandler) {
+  const app = createApp();
+  app.use("/api/*", apiSecurityHeaders);
+  app.route("/api/v6", api);
+  app.route("/api/v7", api);
+  app.all("/api/*", notFound);
+  app.route("/media", mediaServe);
+
+  // Sockets: no header middleware here, it would break the 101 response.
+  app.all("/parties/*", async (c) => (await routeRoomRequest(c.req.raw, c.env)) ?? notFound(c));
+
+  if (pages) {
+    app.use("*", pageSecurityHeaders);
+    app.all("*", pages);
+  }
+  return app;
+}
+
+export type WorkerApp = ReturnType<typeof createWorkerApp>;
