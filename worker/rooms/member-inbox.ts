@@ -1,4 +1,5 @@
 import { Server, type Connection, type ConnectionContext } from "partyserver";
+import type { NotificationItem } from "../contract/notifications";
 import type { ServerEvent } from "../contract/realtime";
 import { identityOf, roomName, type RoomGate } from "./socket-auth";
 
@@ -11,6 +12,11 @@ export class MemberInbox extends Server<Env> {
     if (!identity) return connection.close(4401, "unauthorized");
     connection.setState({ memberNo: identity.memberNo });
     connection.send(JSON.stringify({ type: "welcome", memberNo: identity.memberNo, room: this.name } satisfies ServerEvent));
+  }
+
+  /** RPC from `notify()`: the row is already in D1; push it to every open tab of the member. */
+  async deliver(item: NotificationItem) {
+    this.broadcast(JSON.stringify({ type: "notification", item } satisfies ServerEvent));
   }
 }
 

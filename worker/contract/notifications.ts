@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/** Notification types (issue 5 inbox stream); rendered by the browser per type in the viewer's language. */
+export const NotificationType = z.enum([
+  "privateMessage",
+  "guestbook",
+  "follow",
+  "friendRequest",
+  "friendAccepted",
+  "missionSubmitted",
+  "missionReviewed",
+  "flame",
+  "aiImageReady",
+  "submember",
+  "messageRequest",
+]);
+export type NotificationType = z.infer<typeof NotificationType>;
+
+export type NotificationItem = {
+  idNotification: number;
+  type: NotificationType;
+  actorMemberNo: string | null;
+  params: Record<string, unknown>;
+  dateAdd: string;
+  read: boolean;
+};

@@ -1,0 +1,38 @@
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { getDb } from "../../db/client";
+
+/**
+ * The one place that decides who is hidden from whom. Every list, search, feed, room and notification
+ * filters with these, so a block is total and two-way and a mute is one-way and silent (issue 4).
+ */
+
+/** SQL condition: the member in `memberColumn` and the viewer have no live block in either direction. */
+export function notBlockedWith(viewerMemberId: string | null | undefined, memberColumn: SQLWrapper, at = Date.now()): SQL {
+  if (!viewerMemberId) return sql`1 = 1`;
+  return sql`not exists (select 1 from blocks b where
+    ((b.member_id = ${viewerMemberId} and b.target_member_id = ${memberColumn}) or
+     (b.member_id = ${memberColumn} and b.target_member_id = ${viewerMemberId}))
+    and (b.expires_at is null or b.expires_at > ${at}))`;
+}
+
+/** SQL condition: the viewer has not muted the member in `memberColumn` (one-way). */
+export function notMutedBy(viewerMemberId: string | null | undefined, memberColumn: SQLWrapper, at = Date.now()): SQL {
+  if (!viewerMemberId) return sql`1 = 1`;
+  return sql`not exists (select 1 from mutes m where m.member_id = ${viewerMemberId} and m.target_member_id = ${memberColumn}
+    and (m.expires_at is null or m.expires_at > ${at}))`;
+}
+
+/** True when either member has a live block on the other. */
+export async function isBlockedBetween(env: Env, a: string, b: string, at = Date.now()): Promise<boolean> {
+  const row = await getDb(env).get<{ n: number }>(sql`select count(*) as n from blocks where
+    ((member_id = ${a} and target_member_id = ${b}) or (member_id = ${b} and target_member_id = ${a}))
+    and (expires_at is null or expires_at > ${at})`);
+  return (row?.n ?? 0) > 0;
+}
+
+/** True when `muter` has a live mute on `target`. */
+export async function isMutedBy(env: Env, muter: string, target: string, at = Date.now()): Promise<boolean> {
+  const row = await getDb(env).get<{ n: number }>(sql`select count(*) as n from mutes where member_id = ${muter} and target_member_id = ${target}
+    and (expires_at is null or expires_at > ${at})`);
+  return (row?.n ?? 0) > 0;
+}
