@@ -4,8 +4,8 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const stateDir = path.join(root, ".wrangler/e2e-state");
 const port = Number(process.env.E2E_PORT ?? 4317);
+const stateDir = path.join(root, `.wrangler/e2e-state-${port}`);
 let server: ChildProcess | undefined;
 
 /** Fresh local D1/R2/DO state, migrations applied, then the production build under `vite preview`. */

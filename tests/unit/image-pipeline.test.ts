@@ -1,0 +1,53 @@
+import { env } from "cloudflare:test";
+import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { describe, expect, it } from "vitest";
+import { storeImage } from "../../worker/features/media/image-pipeline";
+import { sniffImage } from "../../worker/features/media/image-sniff";
+
+function png(width: number, height: number, fill: (x: number, y: number) => [number, number, number]) {
+  const pixels = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = fill(x, y);
+      pixels.set([r, g, b, 255], (y * width + x) * 4);
+    }
+  const image = new PhotonImage(pixels, width, height);
+  const bytes = image.get_bytes();
+  image.free();
+  return bytes;
+}
+
+const base = { projectCode: "SMP", memberNo: "12345678" };
+
+describe("image pipeline", () => {
+  it("scales photos to at most 600 px and stores a JPEG under a server key", async () => {
+    const stored = await storeImage(env, { ...base, kind: "photo", bytes: png(800, 400, (x) => [100 + (x % 50), 120, 140]) });
+    expect(stored).toMatchObject({ width: 600, height: 300, graphic: false });
+    expect(stored.key).toMatch(/^SMP\/12345678\/photo\/[A-Za-z0-9]{24}\.jpg$/);
+    const object = await env.MEDIA.get(stored.key);
+    const bytes = new Uint8Array(await object!.arrayBuffer());
+    expect(sniffImage(bytes)).toEqual({ type: "jpeg", width: 600, height: 300 });
+  });
+
+  it("stores square avatars at 300x300 and refuses non-square ones", async () => {
+    const stored = await storeImage(env, { ...base, kind: "avatar", square: true, bytes: png(500, 500, () => [120, 90, 160]) });
+    expect(stored).toMatchObject({ width: 300, height: 300 });
+    await expect(storeImage(env, { ...base, kind: "avatar", square: true, bytes: png(500, 300, () => [120, 90, 160]) })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("flags mostly black or white images as graphic (§5)", async () => {
+    const dark = await storeImage(env, { ...base, kind: "photo", bytes: png(100, 100, (x) => (x < 45 ? [10, 10, 10] : [120, 120, 120])) });
+    expect(dark.graphic).toBe(true);
+    const fine = await storeImage(env, { ...base, kind: "photo", bytes: png(100, 100, (x) => (x < 35 ? [10, 10, 10] : [120, 120, 120])) });
+    expect(fine.graphic).toBe(false);
+  });
+
+  it("refuses text renamed as an image (415) and huge declared dimensions (413)", async () => {
+    await expect(storeImage(env, { ...base, kind: "photo", bytes: new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>") })).rejects.toMatchObject({ status: 415 });
+    const bomb = png(10, 10, () => [1, 2, 3]);
+    new DataView(bomb.buffer, bomb.byteOffset).setUint32(16, 100_000);
+    new DataView(bomb.buffer, bomb.byteOffset).setUint32(20, 100_000);
+    await expect(storeImage(env, { ...base, kind: "photo", bytes: bomb })).rejects.toMatchObject({ status: 413 });
+    await expect(storeImage(env, { ...base, kind: "photo", bytes: png(10, 10, () => [1, 2, 3]).slice(0, 40) })).rejects.toMatchObject({ status: 415 });
+  });
+});

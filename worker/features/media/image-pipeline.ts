@@ -1,0 +1,107 @@
+import { PhotonImage, SamplingFilter, crop, resize } from "@cf-wasm/photon/workerd";
+import type { MediaKind } from "../../contract/media";
+import { mediaUrl } from "../../contract/media";
+import { AppError } from "../../http/app-error";
+import { randomString } from "../../lib/crypto";
+import { sniffImage } from "./image-sniff";
+
+/** Upload body cap (413 above it). */
+export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
+/** Declared pixel cap: refuses decompression bombs before decoding. */
+export const MAX_DECLARED_PIXELS = 40_000_000;
+/** §5 sizes. */
+export const AVATAR_SIZE = 300;
+export const PHOTO_MAX_SIDE = 600;
+
+export type StoredImage = { key: string; url: string; width: number; height: number; graphic: boolean };
+
+export type ImageInput = {
+  projectCode: string;
+  memberNo: string;
+  kind: MediaKind;
+  bytes: ArrayBuffer | Uint8Array;
+  /** Avatars: must be square (±2%), stored as 300x300 (§5). */
+  square?: boolean;
+  /** Longest side after scaling; default 600 (§5), ignored for square avatars. */
+  maxSide?: number;
+  /** Optional transform of the final RGBA pixels before encoding (album scrambling). */
+  transformPixels?: (pixels: Uint8Array, width: number, height: number) => Uint8Array;
+};
+
+/**
+ * §5: over 40% of pixels near-black or near-white (every channel ≤ 25, or every channel ≥ 230) is graphic.
+ */
+export function isGraphic(pixels: Uint8Array): boolean {
+  let extreme = 0;
+  const total = pixels.length / 4;
+  for (let i = 0; i < pixels.length; i += 4) {
+    const r = pixels[i]!, g = pixels[i + 1]!, b = pixels[i + 2]!;
+    if ((r <= 25 && g <= 25 && b <= 25) || (r >= 230 && g >= 230 && b >= 230)) extreme++;
+  }
+  return extreme / total > 0.4;
+}
+
+/**
+ * The one media pipeline: checks type by content (415), size (413), declared dimensions (413),
+ * decodes with a maintained WASM codec, crops/scales, runs the graphic check, re-encodes as JPEG
+ * (which drops EXIF/GPS and anything appended to the file), and stores it in R2 under a server key.
+ */
+export async function storeImage(env: Env, input: ImageInput): Promise<StoredImage> {
+  const bytes = input.bytes instanceof Uint8Array ? input.bytes : new Uint8Array(input.bytes);
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError("tooLarge");
+  const sniffed = sniffImage(bytes);
+  if (!sniffed) throw new AppError("unsupportedMedia");
+  if (sniffed.width < 1 || sniffed.height < 1 || sniffed.width * sniffed.height > MAX_DECLARED_PIXELS) throw new AppError("tooLarge");
+  if (input.square && Math.abs(sniffed.width - sniffed.height) > Math.max(2, 0.02 * Math.max(sniffed.width, sniffed.height))) {
+    throw new AppError("badRequest", { message: "Avatar must be square" });
+  }
+
+  let image: PhotonImage;
+  try {
+    image = PhotonImage.new_from_byteslice(bytes);
+  } catch {
+    throw new AppError("unsupportedMedia", { message: "The image could not be read" });
+  }
+  let current = image;
+  const owned: PhotonImage[] = [image];
+  try {
+    let width = current.get_width();
+    let height = current.get_height();
+    if (input.square) {
+      const side = Math.min(width, height);
+      if (width !== height) {
+        current = crop(current, Math.floor((width - side) / 2), Math.floor((height - side) / 2), Math.floor((width - side) / 2) + side, Math.floor((height - side) / 2) + side);
+        owned.push(current);
+      }
+      if (side !== AVATAR_SIZE) {
+        current = resize(current, AVATAR_SIZE, AVATAR_SIZE, SamplingFilter.Lanczos3);
+        owned.push(current);
+      }
+    } else {
+      const maxSide = input.maxSide ?? PHOTO_MAX_SIDE;
+      const scale = Math.min(1, maxSide / Math.max(width, height));
+      if (scale < 1) {
+        current = resize(current, Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), SamplingFilter.Lanczos3);
+        owned.push(current);
+      }
+    }
+    width = current.get_width();
+    height = current.get_height();
+    let pixels = current.get_raw_pixels();
+    const graphic = isGraphic(pixels);
+    let output = current;
+    if (input.transformPixels) {
+      pixels = input.transformPixels(pixels, width, height);
+      output = new PhotonImage(pixels, width, height);
+      owned.push(output);
+    }
+    // Scrambled album images must survive exactly, so they are stored lossless (PNG); everything else JPEG.
+    const lossless = Boolean(input.transformPixels);
+    const encoded = lossless ? output.get_bytes() : output.get_bytes_jpeg(85);
+    const key = `${input.projectCode}/${input.memberNo}/${input.kind}/${randomString(24)}.${lossless ? "png" : "jpg"}`;
+    await env.MEDIA.put(key, encoded, { httpMetadata: { contentType: lossless ? "image/png" : "image/jpeg" } });
+    return { key, url: mediaUrl(key), width, height, graphic };
+  } finally {
+    for (const img of owned) img.free();
+  }
+}
