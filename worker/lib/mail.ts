@@ -8,7 +8,7 @@ type Mail = { projectCode: string; to: string; subject: string; body: string };
  * the `mail_outbox` table so development and tests can read it (README: "Reading mail locally").
  */
 export async function sendMail(env: Env, mail: Mail) {
-  const binding = (env as { MAIL?: { send(message: unknown): Promise<void> } }).MAIL;
+  const binding = env.MAIL;
   if (env.APP_ENV === "production" && binding) {
     const { EmailMessage } = await import("cloudflare:email");
     const raw = [
