@@ -61,6 +61,11 @@ export const errors = {
 
   // ai (§8)
   aiEnglishOnly: { code: "400401", status: 400, message: "English only - AI training room only support English command" },
+
+  // home, feedback and ai room (issue 8)
+  aiRoomOnly: { code: "403901", status: 403, message: "The AI training room is open to members with kycStatus 9 only" },
+  aiTooManyImages: { code: "429901", status: 429, message: "Too many AI images at once, please wait a few minutes" },
+  aiGenerationFailed: { code: "500901", status: 500, message: "The AI image could not be created, please try another prompt" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

@@ -6,3 +6,4 @@ export * from "./safety";
 export * from "./notifications";
 export * from "./coins";
 export * from "./hierarchy";
+export * from "./home";
