@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { sessionPrivate, sessionPublic } from "../features/session/session.routes";
+import { healthPublic } from "../features/health/health.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import type { AppEnv } from "./types";
@@ -9,7 +10,8 @@ import type { AppEnv } from "./types";
  * Mounted at both /api/v6 and /api/v7 (same handlers). Each feature contributes its sub-apps here.
  */
 const publicApi = new Hono<AppEnv>()
-  .route("/", sessionPublic);
+  .route("/", sessionPublic)
+  .route("/", healthPublic);
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
