@@ -69,3 +69,21 @@ export async function gotoHydrated(page: Page, url: string) {
 export async function see(locator: import("playwright-core").Locator, text: string | RegExp, timeout = 10_000) {
   await locator.filter({ hasText: text }).first().waitFor({ state: "visible", timeout });
 }
+
+/** axe-core on the current page; returns serious/critical violations (context needs `bypassCSP` to inject). */
+export async function seriousA11yViolations(page: Page) {
+  const axePath = path.resolve(import.meta.dirname, "../../../node_modules/axe-core/axe.min.js");
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ["violations"] });
+  });
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** True when the page scrolls sideways (phones first: it must not). */
+export async function hasHorizontalOverflow(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+}
