@@ -7,3 +7,4 @@ export * from "./notifications";
 export * from "./coins";
 export * from "./hierarchy";
 export * from "./home";
+export * from "./tasks-albums";
