@@ -59,6 +59,18 @@ export const errors = {
   // market (§8)
   cannotJoin: { code: "409301", status: 409, message: "it seems you are owned by someone, contact your master" },
 
+  // tasks and albums (issue 6)
+  ownTask: { code: "403801", status: 403, message: "You cannot take up your own task" },
+  taskAlreadyTaken: { code: "409801", status: 409, message: "You have already taken up this task" },
+  notMissionOwner: { code: "403802", status: 403, message: "Only the member who took up this mission can do this" },
+  notMissionReviewer: { code: "403803", status: 403, message: "Only the task's creator can review this mission" },
+  missionWrongState: { code: "409802", status: 409, message: "The mission is not in a state that allows this" },
+  albumKeyInvalid: { code: "403804", status: 403, message: "Wrong secret key" },
+  notAlbumOwner: { code: "403805", status: 403, message: "Only the album's owner can do this" },
+  albumFileNotAllowed: { code: "400801", status: 400, message: "This file cannot be added to this album" },
+  grantSelf: { code: "400802", status: 400, message: "You already own this album" },
+  albumNotKeyed: { code: "409803", status: 409, message: "Only albums with a secret key can be shared with named members" },
+
   // ai (§8)
   aiEnglishOnly: { code: "400401", status: 400, message: "English only - AI training room only support English command" },
 
