@@ -1,0 +1,114 @@
+import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { coinLedger, notifications, profiles } from "../../db/schema";
+import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
+import type { ProfileSummary } from "../../contract/profile-summary";
+import type { SessionMember } from "../session/session.service";
+import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profiles/profile-summary";
+import { notBlockedWith } from "../social/visibility";
+import { utcDate } from "../../lib/time";
+
+type SummaryRow = Parameters<typeof toProfileSummary>[0];
+
+/**
+ * The whole §2 dashboard in ONE `db.batch` (one D1 round trip): every card's rows come from a bounded,
+ * indexed select, so the cost does not grow with the number of members (tests/api/home.test.ts).
+ */
+export async function loadDashboard(env: Env, member: SessionMember, projectCode: string): Promise<HomeDashboard> {
+  const db = getDb(env);
+  const me = member.memberId;
+  const at = Date.now();
+
+  // §5: lists hide members lacking an avatar, unqualified, blurred or blocked; never me; never a block either way.
+  const listed = (...more: (SQL | undefined)[]) =>
+    and(
+      eq(profiles.projectCode, projectCode),
+      ne(profiles.memberId, me),
+      ne(profiles.avator, ""),
+      eq(profiles.qualify, true),
+      eq(profiles.blur, false),
+      eq(profiles.blocked, false),
+      notBlockedWith(me, profiles.memberId, at),
+      ...more,
+    );
+  const summaries = () => db.select(profileSummaryColumns).from(profiles);
+  const mine = db
+    .select({ ...profileSummaryColumns, introduction: profiles.introduction, pageViews: profiles.pageViews })
+    .from(profiles)
+    .where(and(eq(profiles.memberId, me), eq(profiles.projectCode, projectCode)));
+  const myLookFor = sql`(select look_for from profiles where member_id = ${me})`;
+  const myGender = sql`(select multi_gender from profiles where member_id = ${me})`;
+
+  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows] =
+    await db.batch([
+      mine,
+      db
+        .select({
+          mcoin: sql<number>`coalesce(sum(case when ${coinLedger.currency} = 'mcoin' then ${coinLedger.amount} else 0 end), 0)`,
+          scoin: sql<number>`coalesce(sum(case when ${coinLedger.currency} = 'scoin' then ${coinLedger.amount} else 0 end), 0)`,
+        })
+        .from(coinLedger)
+        .where(eq(coinLedger.memberId, me)),
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(notifications)
+        .where(and(eq(notifications.memberId, me), isNull(notifications.readAt))),
+      // Suggested: members of the role I look for (lookFor n ↔ multiGender n), most recently active first.
+      summaries()
+        .where(listed(sql`(${myLookFor} = 0 or ${profiles.multiGender} = ${myLookFor})`))
+        .orderBy(desc(profiles.lastAccess))
+        .limit(HOME_LIMITS.suggested),
+      // Related: members looking for someone of my role.
+      summaries()
+        .where(listed(sql`${profiles.lookFor} = ${myGender}`))
+        .orderBy(desc(profiles.lastAccess))
+        .limit(HOME_LIMITS.related),
+      summaries().where(listed(isNotNull(profiles.lastChatAt))).orderBy(desc(profiles.lastChatAt)).limit(HOME_LIMITS.strip),
+      summaries().where(listed(isNotNull(profiles.lastAccess))).orderBy(desc(profiles.lastAccess)).limit(HOME_LIMITS.strip),
+      summaries().where(listed()).orderBy(desc(profiles.createdAt)).limit(HOME_LIMITS.strip),
+      db.select({ n: sql<number>`count(*)` }).from(profiles).where(eq(profiles.projectCode, projectCode)),
+      // Hot profiles (§9: 48 on home) by page views; "most visits" is the head of the same list.
+      summaries().where(listed()).orderBy(desc(profiles.pageViews), desc(profiles.idProfile)).limit(HOME_LIMITS.hotProfiles),
+      // §9: hot discussion cards need an introduction of at least 21 characters.
+      db
+        .select({ ...profileSummaryColumns, introduction: profiles.introduction })
+        .from(profiles)
+        .where(listed(sql`length(trim(${profiles.introduction})) >= ${HOME_LIMITS.noteIntroMin}`, gt(profiles.lastChatAt, 0)))
+        .orderBy(desc(profiles.lastChatAt))
+        .limit(HOME_LIMITS.notes),
+    ]);
+
+  const meRow = meRows[0];
+  if (!meRow) throw new Error("session member has no profile");
+  const viewer: Viewer = { memberId: me, canSeeAvatars: Boolean(meRow.avator && meRow.qualify) };
+  const summary = (row: SummaryRow): ProfileSummary => toProfileSummary(row, viewer);
+  const hot = hotRows.map(summary);
+
+  return {
+    me: { ...toProfileSummary(meRow, viewer), introduction: meRow.introduction, pageViews: meRow.pageViews },
+    checklist: {
+      nickname: meRow.nickname.trim() !== "",
+      introduction: meRow.introduction.trim() !== "",
+      avatarUploaded: meRow.avator !== "",
+      avatarQualified: meRow.avator !== "" && meRow.qualify,
+    },
+    coins: { mcoin: Number(coinRows[0]?.mcoin ?? 0), scoin: Number(coinRows[0]?.scoin ?? 0) },
+    guestbook: null,
+    flame: null,
+    reminders: [],
+    today: utcDate(at),
+    latestChat: null,
+    suggested: suggestedRows.map(summary),
+    related: relatedRows.map(summary),
+    latestSpeech: speechRows.map(summary),
+    latestOnline: onlineRows.map(summary),
+    newbies: { total: Number(newbieTotalRows[0]?.n ?? 0), profiles: newbieRows.map(summary) },
+    mostVisits: hot.slice(0, HOME_LIMITS.strip),
+    visitors: null,
+    hotProfiles: hot,
+    notes: noteRows.map((row) => ({ profile: summary(row), introduction: row.introduction })),
+    photos: null,
+    photoReview: null,
+    unreadNotifications: Number(unreadRows[0]?.n ?? 0),
+  };
+}
