@@ -6,6 +6,7 @@ import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers
 import type { AppEnv } from "./http/types";
 import { routeRoomRequest } from "./rooms";
 import { mediaServe } from "./features/media/media-serve.routes";
+import { aiOutput } from "./features/ai/ai.routes";
 
 export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
 
@@ -20,6 +21,8 @@ export function createWorkerApp(pages?: PageHandler) {
   app.route("/api/v7", api);
   app.all("/api/*", notFound);
   app.route("/media", mediaServe);
+  // §7 AI: GET /output/{file} sits outside /api; 404 (envelope) until the image is ready.
+  app.route("/output", aiOutput);
 
   // Sockets: no header middleware here, it would break the 101 response.
   app.all("/parties/*", async (c) => (await routeRoomRequest(c.req.raw, c.env)) ?? notFound(c));

@@ -1,6 +1,9 @@
 import { Hono } from "hono";
 import { sessionPrivate, sessionPublic } from "../features/session/session.routes";
 import { healthPublic } from "../features/health/health.routes";
+import { aiPublic } from "../features/ai/ai.routes";
+import { feedbackPrivate } from "../features/feedback/feedback.routes";
+import { homePrivate } from "../features/home/home.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import type { AppEnv } from "./types";
@@ -10,11 +13,14 @@ import type { AppEnv } from "./types";
  * Mounted at both /api/v6 and /api/v7 (same handlers). Each feature contributes its sub-apps here.
  */
 const publicApi = new Hono<AppEnv>()
+  .route("/", aiPublic)
   .route("/", sessionPublic)
   .route("/", healthPublic);
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
+  .route("/", homePrivate)
+  .route("/", feedbackPrivate)
   .route("/", sessionPrivate);
 
 export const api = new Hono<AppEnv>()
