@@ -4,6 +4,8 @@ import { healthPublic } from "../features/health/health.routes";
 import { aiPublic } from "../features/ai/ai.routes";
 import { feedbackPrivate } from "../features/feedback/feedback.routes";
 import { homePrivate } from "../features/home/home.routes";
+import { tasksPrivate } from "../features/tasks/tasks.routes";
+import { albumsPrivate, albumsPublic } from "../features/albums/albums.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import type { AppEnv } from "./types";
@@ -14,12 +16,15 @@ import type { AppEnv } from "./types";
  */
 const publicApi = new Hono<AppEnv>()
   .route("/", aiPublic)
+  .route("/", albumsPublic)
   .route("/", sessionPublic)
   .route("/", healthPublic);
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
   .route("/", homePrivate)
+  .route("/", tasksPrivate)
+  .route("/", albumsPrivate)
   .route("/", feedbackPrivate)
   .route("/", sessionPrivate);
 

@@ -3,6 +3,9 @@ import type { ValidationTargets } from "hono";
 import type { z } from "zod";
 import { AppError } from "./app-error";
 
+/** JSON bodies above this are refused (413) whatever their fields: no route needs more, uploads are multipart. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
 /**
  * The one validator wrapper: every invalid request gets the same 400 envelope with its zod issues.
  * Malformed JSON is rejected by Hono before this runs and mapped by `onError`.
@@ -11,7 +14,8 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   target: Target,
   schema: Schema,
 ) {
-  return validator(target, async (value) => {
+  return validator(target, async (value, c) => {
+    if (target === "json" && Number(c.req.header("Content-Length") ?? 0) > MAX_JSON_BYTES) throw new AppError("tooLarge");
     const input = target === "json" && (value === null || typeof value !== "object") ? {} : value;
     const result = await schema.safeParseAsync(target === "json" ? (value ?? input) : value);
     if (!result.success) {
