@@ -71,6 +71,13 @@ export const errors = {
   grantSelf: { code: "400802", status: 400, message: "You already own this album" },
   albumNotKeyed: { code: "409803", status: 409, message: "Only albums with a secret key can be shared with named members" },
 
+  // social (issue 4)
+  cannotTargetSelf: { code: "400601", status: 400, message: "You cannot do this to yourself" },
+  geohashMismatch: { code: "400602", status: 400, message: "The geohash does not match the coordinates" },
+  notFlameHolder: { code: "403601", status: 403, message: "Only the flame holder can do this" },
+  noFriendRequest: { code: "409601", status: 409, message: "There is no pending friend request from this member" },
+  locationMissing: { code: "409602", status: 409, message: "Share your location first to see who is nearby" },
+
   // ai (§8)
   aiEnglishOnly: { code: "400401", status: 400, message: "English only - AI training room only support English command" },
 

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { sessionPrivate, sessionPublic } from "../features/session/session.routes";
+import { socialPrivate } from "../features/social/social.routes";
 import { healthPublic } from "../features/health/health.routes";
 import { aiPublic } from "../features/ai/ai.routes";
 import { feedbackPrivate } from "../features/feedback/feedback.routes";
@@ -22,6 +23,7 @@ const publicApi = new Hono<AppEnv>()
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
+  .route("/", socialPrivate)
   .route("/", homePrivate)
   .route("/", tasksPrivate)
   .route("/", albumsPrivate)

@@ -8,3 +8,4 @@ export * from "./coins";
 export * from "./hierarchy";
 export * from "./home";
 export * from "./tasks-albums";
+export * from "./social";

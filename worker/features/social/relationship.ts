@@ -1,16 +1,8 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
+import type { FriendStatus, Relationship } from "../../contract/social";
 
-/** Viewer relationship carried by every profile the API returns to a member (house style). */
-export type Relationship = {
-  following: boolean;
-  followedBy: boolean;
-  favourite: boolean;
-  friendStatus: "none" | "requested" | "incoming" | "friends";
-  blocking: { idBlock: number; expiresAt: string | null } | null;
-  blockedBy: boolean;
-  muted: { expiresAt: string | null } | null;
-};
+export type { Relationship } from "../../contract/social";
 
 export const NO_RELATIONSHIP: Relationship = {
   following: false,
@@ -22,25 +14,57 @@ export const NO_RELATIONSHIP: Relationship = {
   muted: null,
 };
 
+type Row = {
+  blockId: number | null;
+  blockExpires: number | null;
+  blockedBy: number;
+  muteExpires: number | null;
+  muted: number;
+  following: number;
+  followedBy: number;
+  favourite: number;
+  friendOut: string | null;
+  friendIn: string | null;
+};
+
 /**
- * Relationship of `viewerId` to `targetId`. Blocks and mutes are read here; the social feature
- * (issue 4) adds follows, favourites and friends to the same query.
+ * Relationship of `viewerId` to `targetId` in ONE query: blocks and mutes (live ones only, so timed
+ * blocks lift themselves), follows both ways, favourite and friend status. Every lookup is a pair index.
  */
 export async function relationshipTo(env: Env, viewerId: string | null | undefined, targetId: string): Promise<Relationship> {
   if (!viewerId || viewerId === targetId) return NO_RELATIONSHIP;
   const at = Date.now();
-  const row = await getDb(env).get<{ blockId: number | null; blockExpires: number | null; blockedBy: number; muteExpires: number | null; muted: number }>(sql`
+  const row = await getDb(env).get<Row>(sql`
     select
       (select id_block from blocks where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as blockId,
       (select expires_at from blocks where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as blockExpires,
       (select count(*) from blocks where member_id = ${targetId} and target_member_id = ${viewerId} and (expires_at is null or expires_at > ${at})) as blockedBy,
       (select expires_at from mutes where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as muteExpires,
-      (select count(*) from mutes where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as muted`);
+      (select count(*) from mutes where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as muted,
+      (select count(*) from follows where member_id = ${viewerId} and target_member_id = ${targetId}) as following,
+      (select count(*) from follows where member_id = ${targetId} and target_member_id = ${viewerId}) as followedBy,
+      (select count(*) from favourites where member_id = ${viewerId} and target_member_id = ${targetId}) as favourite,
+      (select status from friendships where requester_id = ${viewerId} and addressee_id = ${targetId}) as friendOut,
+      (select status from friendships where requester_id = ${targetId} and addressee_id = ${viewerId}) as friendIn`);
   const toIso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+  const blocking = row?.blockId ? { idBlock: row.blockId, expiresAt: toIso(row.blockExpires) } : null;
+  const blockedBy = (row?.blockedBy ?? 0) > 0;
+  // While a block is live neither side sees the other's graph edges (they stay stored for when it lifts).
+  const hidden = Boolean(blocking) || blockedBy;
   return {
-    ...NO_RELATIONSHIP,
-    blocking: row?.blockId ? { idBlock: row.blockId, expiresAt: toIso(row.blockExpires) } : null,
-    blockedBy: (row?.blockedBy ?? 0) > 0,
+    following: !hidden && (row?.following ?? 0) > 0,
+    followedBy: !hidden && (row?.followedBy ?? 0) > 0,
+    favourite: !hidden && (row?.favourite ?? 0) > 0,
+    friendStatus: hidden ? "none" : friendStatusOf(row?.friendOut ?? null, row?.friendIn ?? null),
+    blocking,
+    blockedBy,
     muted: row?.muted ? { expiresAt: toIso(row.muteExpires) } : null,
   };
+}
+
+export function friendStatusOf(outgoing: string | null, incoming: string | null): FriendStatus {
+  if (outgoing === "accepted" || incoming === "accepted") return "friends";
+  if (outgoing === "requested") return "requested";
+  if (incoming === "requested") return "incoming";
+  return "none";
 }

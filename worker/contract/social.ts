@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { MemberNo, pageSize } from "./common";
+import type { NotificationType } from "./notifications";
+import type { ProfileSummary } from "./profile-summary";
+
+/** Viewer relationship carried by every profile the API returns to a member (house style). */
+export type Relationship = {
+  following: boolean;
+  followedBy: boolean;
+  favourite: boolean;
+  friendStatus: FriendStatus;
+  blocking: { idBlock: number; expiresAt: string | null } | null;
+  blockedBy: boolean;
+  muted: { expiresAt: string | null } | null;
+};
+
+/** none → requested (I asked) / incoming (they asked) → friends. Rejecting returns both to none. */
+export type FriendStatus = "none" | "requested" | "incoming" | "friends";
+
+/** Timed blocks and mutes (issue 4): they lift themselves when the time passes. */
+export const SafetyDuration = z.enum(["24h", "7d", "30d", "forever"]);
+export type SafetyDuration = z.infer<typeof SafetyDuration>;
+export const SAFETY_DURATION_MS: Record<SafetyDuration, number | null> = {
+  "24h": 24 * 3_600_000,
+  "7d": 7 * 86_400_000,
+  "30d": 30 * 86_400_000,
+  forever: null,
+};
+
+/** §4: the block control shows 10 indicators; 5 blocks run the avatar image check, 10 mark it unqualified. */
+export const BLOCK_INDICATORS = 10;
+export const BLOCK_IMAGE_CHECK_AT = 5;
+export const BLOCK_UNQUALIFY_AT = 10;
+/** §4: first tap arms the block control for 3 s. */
+export const BLOCK_ARM_MS = 3000;
+/** §8: this many distinct reporters suspend a member automatically. */
+export const REPORTS_TO_SUSPEND = 5;
+
+export const TargetBody = z.object({ targetMemberNo: MemberNo });
+export const BlockBody = z.object({ targetMemberNo: MemberNo, duration: SafetyDuration.default("forever") });
+export const MuteBody = BlockBody;
+export const ReportBody = z.object({ targetMemberNo: MemberNo, reason: z.string().trim().max(500).default("") });
+export const MemberNoParam = z.object({ memberNo: MemberNo });
+
+/** §5: the guestbook message is text; trimmed, non-empty. */
+export const GuestbookMessage = z.string().trim().min(1, "Message is empty").max(2000);
+export const GuestbookBody = z.object({ message: GuestbookMessage });
+/** §7 leave message (code, text): `code` is the recipient's member code. */
+export const LeaveMessageBody = z.object({ code: MemberNo, text: GuestbookMessage });
+
+export const PageQuery = z.object({ pageSize: pageSize(30, 100), before: z.coerce.number().int().positive().optional() });
+export const NearbyQuery = z.object({ pageSize: pageSize(30, 100) });
+
+/** §5 coordinates: latitude −90..90, longitude −180..180; geohash is computed (and, if sent, checked) server-side. */
+export const GeolocationBody = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  geohash: z.string().regex(/^[0-9b-hjkmnp-z]{1,12}$/, "Invalid geohash").optional(),
+});
+
+export const SettingsBody = z.object({ emailAlerts: z.boolean() });
+export const ReadNotificationsBody = z.object({ ids: z.array(z.number().int().positive()).max(500).optional() });
+
+export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number; followingCount: number };
+export type ListItem = { profile: ProfileSummary; dateAdd: string };
+export type Page<T> = { items: T[]; next: number | null };
+export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };
+export type MuteItem = { idMute: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };
+export type BlockCount = { memberNo: string; count: number; indicators: number };
+export type GuestbookEntry = {
+  idGuestbook: number;
+  message: string;
+  /** §3: entry time, UTC ISO. */
+  timelog: string;
+  /** The author. */
+  profile: ProfileSummary;
+  /** Whose guestbook it is. */
+  ownerMemberNo: string;
+  read: boolean;
+};
+export type GuestbookCounts = { total: number; unread: number };
+export type GeolocationInfo = { latitude: number | null; longitude: number | null; geohash: string | null };
+/** §3 Nearby item. Positions of others are coarse (about 1 km), never exact. */
+export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm: number };
+export type FlameInfo = { memberNo: string | null; profile: ProfileSummary | null; since: string | null; mine: boolean };
+export type DoorBell = { ring: boolean; guestbookUnread: number; notificationsUnread: number; checkedAt: string; since: string | null };
+/** §3 Action stats (activity-by-hour chart) plus the member's recent public actions. */
+export type ActionKind = "follow" | "guestbook" | "flame";
+export type MemberActions = { stats: { actionHour: number; actionCount: number }[]; recent: { type: ActionKind; dateAdd: string }[] };
+export type SocialSettings = { emailAlerts: boolean };
+/** A stored notification with its actor's profile; rendered per type in the viewer's language. */
+export type NotificationView = {
+  idNotification: number;
+  type: NotificationType;
+  actorMemberNo: string | null;
+  actor: ProfileSummary | null;
+  params: Record<string, unknown>;
+  dateAdd: string;
+  read: boolean;
+};

@@ -1,0 +1,379 @@
+import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { getDb } from "../../db/client";
+import { blocks, favourites, follows, friendships, members, mutes, profiles, reports } from "../../db/schema";
+import { mediaKeyFromUrl } from "../../contract/media";
+import type { ProfileSummary } from "../../contract/profile-summary";
+import {
+  BLOCK_IMAGE_CHECK_AT,
+  BLOCK_INDICATORS,
+  BLOCK_UNQUALIFY_AT,
+  REPORTS_TO_SUSPEND,
+  SAFETY_DURATION_MS,
+  type BlockCount,
+  type BlockItem,
+  type FollowInfo,
+  type FriendStatus,
+  type ListItem,
+  type MuteItem,
+  type Page,
+  type SafetyDuration,
+} from "../../contract/social";
+import type { SessionMember } from "../session/session.service";
+import { AppError } from "../../http/app-error";
+import { iso } from "../../lib/time";
+import { isGraphic } from "../media/image-pipeline";
+import { notify } from "../notifications/notify";
+import { profileSummaries, viewerFor } from "../profiles/profile-summary";
+import { friendStatusOf } from "./relationship";
+import { findMember, visibleTarget } from "./members";
+import { notBlockedWith } from "./visibility";
+
+type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
+const actorOf = (m: SessionMember) => ({ memberId: m.memberId, memberNo: m.memberNo });
+const liveAt = (at: number) => (column: typeof blocks.expiresAt | typeof mutes.expiresAt) => or(isNull(column), gt(column, at));
+
+// ── follows (§7 follow: GET by member code, follow, unfollow) ───────────────────────────────────
+
+export async function followInfo(env: Env, projectCode: string, viewer: SessionMember, memberNo: string): Promise<FollowInfo> {
+  const target = await visibleTarget(env, projectCode, memberNo, viewer);
+  const at = Date.now();
+  const row = await getDb(env).get<{ following: number; followedBy: number; followers: number; followingCount: number }>(sql`
+    select
+      exists (select 1 from follows where member_id = ${viewer.memberId} and target_member_id = ${target.memberId}) as following,
+      exists (select 1 from follows where member_id = ${target.memberId} and target_member_id = ${viewer.memberId}) as followedBy,
+      (select count(*) from follows f where f.target_member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.member_id`, at)}) as followers,
+      (select count(*) from follows f where f.member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.target_member_id`, at)}) as followingCount`);
+  return {
+    memberNo: target.memberNo,
+    following: Boolean(row?.following),
+    followedBy: Boolean(row?.followedBy),
+    followers: row?.followers ?? 0,
+    followingCount: row?.followingCount ?? 0,
+  };
+}
+
+export async function follow(ctx: Ctx, projectCode: string, memberNo: string): Promise<FollowInfo> {
+  const { env, member } = ctx;
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  const inserted = await getDb(env)
+    .insert(follows)
+    .values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, createdAt: Date.now() })
+    .onConflictDoNothing()
+    .returning({ idFollow: follows.idFollow });
+  if (inserted.length > 0) ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "follow", actor: actorOf(member) }));
+  return followInfo(env, projectCode, member, memberNo);
+}
+
+export async function unfollow(env: Env, projectCode: string, member: SessionMember, memberNo: string): Promise<FollowInfo> {
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  await getDb(env).delete(follows).where(and(eq(follows.memberId, member.memberId), eq(follows.targetMemberId, target.memberId)));
+  return followInfo(env, projectCode, member, memberNo);
+}
+
+/** My following / followers, newest first, without anyone blocked either way. Cursor = id of the edge. */
+export async function followList(env: Env, member: SessionMember, direction: "following" | "followers", pageSize: number, before?: number): Promise<Page<ListItem & { idFollow: number }>> {
+  const db = getDb(env);
+  const mine = direction === "following" ? follows.memberId : follows.targetMemberId;
+  const other = direction === "following" ? follows.targetMemberId : follows.memberId;
+  const rows = await db
+    .select({ idFollow: follows.idFollow, otherId: other, createdAt: follows.createdAt })
+    .from(follows)
+    .where(and(eq(mine, member.memberId), eq(follows.projectCode, member.projectCode), before ? lt(follows.idFollow, before) : undefined, notBlockedWith(member.memberId, other)))
+    .orderBy(desc(follows.idFollow))
+    .limit(pageSize + 1);
+  return pageOf(env, member, rows, pageSize, (r) => r.idFollow, (r, profile) => ({ idFollow: r.idFollow, profile, dateAdd: iso(r.createdAt)! }));
+}
+
+export async function pageOf<R extends { otherId: string }, T>(
+  env: Env,
+  member: SessionMember,
+  rows: R[],
+  pageSize: number,
+  cursor: (r: R) => number,
+  make: (r: R, profile: ProfileSummary) => T,
+): Promise<Page<T>> {
+  const slice = rows.slice(0, pageSize);
+  const summaries = await profileSummaries(env, member.projectCode, slice.map((r) => r.otherId), await viewerFor(env, member.memberId));
+  const items = slice.flatMap((r) => {
+    const profile = summaries.get(r.otherId);
+    return profile ? [make(r, profile)] : [];
+  });
+  return { items, next: rows.length > pageSize ? cursor(slice[slice.length - 1]!) : null };
+}
+
+// ── friends (§4 friend status: request, accept, reject) ─────────────────────────────────────────
+
+async function friendState(env: Env, a: string, b: string): Promise<FriendStatus> {
+  const rows = await getDb(env)
+    .select({ requesterId: friendships.requesterId, status: friendships.status })
+    .from(friendships)
+    .where(or(and(eq(friendships.requesterId, a), eq(friendships.addresseeId, b)), and(eq(friendships.requesterId, b), eq(friendships.addresseeId, a))));
+  return friendStatusOf(rows.find((r) => r.requesterId === a)?.status ?? null, rows.find((r) => r.requesterId === b)?.status ?? null);
+}
+
+export async function friendStatus(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  return { memberNo: target.memberNo, friendStatus: await friendState(env, member.memberId, target.memberId) };
+}
+
+/** A request to someone who already asked me is their request accepted (both want it). */
+export async function requestFriend(ctx: Ctx, projectCode: string, memberNo: string) {
+  const { env, member } = ctx;
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  const state = await friendState(env, member.memberId, target.memberId);
+  if (state === "incoming") return acceptFriend(ctx, projectCode, memberNo);
+  if (state === "none") {
+    const at = Date.now();
+    await getDb(env)
+      .insert(friendships)
+      .values({ projectCode, requesterId: member.memberId, addresseeId: target.memberId, status: "requested", createdAt: at, updatedAt: at })
+      .onConflictDoNothing();
+    ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "friendRequest", actor: actorOf(member) }));
+  }
+  return { memberNo: target.memberNo, friendStatus: await friendState(env, member.memberId, target.memberId) };
+}
+
+/** Only the addressee accepts: the pending row must be target → me. */
+export async function acceptFriend(ctx: Ctx, projectCode: string, memberNo: string) {
+  const { env, member } = ctx;
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  const updated = await getDb(env)
+    .update(friendships)
+    .set({ status: "accepted", updatedAt: Date.now() })
+    .where(and(eq(friendships.requesterId, target.memberId), eq(friendships.addresseeId, member.memberId), eq(friendships.status, "requested")))
+    .returning({ id: friendships.idFriendship });
+  if (updated.length === 0) throw new AppError("noFriendRequest");
+  ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "friendAccepted", actor: actorOf(member) }));
+  return { memberNo: target.memberNo, friendStatus: "friends" as FriendStatus };
+}
+
+/** Only the addressee rejects; the request disappears and either may ask again later. */
+export async function rejectFriend(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  const deleted = await getDb(env)
+    .delete(friendships)
+    .where(and(eq(friendships.requesterId, target.memberId), eq(friendships.addresseeId, member.memberId), eq(friendships.status, "requested")))
+    .returning({ id: friendships.idFriendship });
+  if (deleted.length === 0) throw new AppError("noFriendRequest");
+  return { memberNo: target.memberNo, friendStatus: "none" as FriendStatus };
+}
+
+/** Either side ends a friendship, or the requester withdraws a pending request. */
+export async function removeFriend(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  await getDb(env)
+    .delete(friendships)
+    .where(
+      or(
+        and(eq(friendships.requesterId, member.memberId), eq(friendships.addresseeId, target.memberId)),
+        and(eq(friendships.requesterId, target.memberId), eq(friendships.addresseeId, member.memberId), eq(friendships.status, "accepted")),
+      ),
+    );
+  return { memberNo: target.memberNo, friendStatus: await friendState(env, member.memberId, target.memberId) };
+}
+
+export async function friendList(env: Env, member: SessionMember, status: "friends" | "incoming" | "requested", pageSize: number, before?: number) {
+  const me = member.memberId;
+  const where =
+    status === "incoming"
+      ? and(eq(friendships.addresseeId, me), eq(friendships.status, "requested"))
+      : status === "requested"
+        ? and(eq(friendships.requesterId, me), eq(friendships.status, "requested"))
+        : and(or(eq(friendships.requesterId, me), eq(friendships.addresseeId, me)), eq(friendships.status, "accepted"));
+  const other = sql<string>`case when ${friendships.requesterId} = ${me} then ${friendships.addresseeId} else ${friendships.requesterId} end`;
+  const rows = await getDb(env)
+    .select({ id: friendships.idFriendship, otherId: other, updatedAt: friendships.updatedAt })
+    .from(friendships)
+    .where(and(where, eq(friendships.projectCode, member.projectCode), before ? lt(friendships.idFriendship, before) : undefined, notBlockedWith(me, other)))
+    .orderBy(desc(friendships.idFriendship))
+    .limit(pageSize + 1);
+  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ profile, dateAdd: iso(r.updatedAt)! }));
+}
+
+// ── favourites ──────────────────────────────────────────────────────────────────────────────────
+
+export async function addFavourite(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  await getDb(env).insert(favourites).values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, createdAt: Date.now() }).onConflictDoNothing();
+  return { memberNo: target.memberNo, favourite: true };
+}
+
+export async function removeFavourite(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  await getDb(env).delete(favourites).where(and(eq(favourites.memberId, member.memberId), eq(favourites.targetMemberId, target.memberId)));
+  return { memberNo: target.memberNo, favourite: false };
+}
+
+export async function favouriteList(env: Env, member: SessionMember, pageSize: number, before?: number) {
+  const rows = await getDb(env)
+    .select({ id: favourites.idFavourite, otherId: favourites.targetMemberId, createdAt: favourites.createdAt })
+    .from(favourites)
+    .where(and(eq(favourites.memberId, member.memberId), eq(favourites.projectCode, member.projectCode), before ? lt(favourites.idFavourite, before) : undefined, notBlockedWith(member.memberId, favourites.targetMemberId)))
+    .orderBy(desc(favourites.idFavourite))
+    .limit(pageSize + 1);
+  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idFavourite: r.id, profile, dateAdd: iso(r.createdAt)! }));
+}
+
+// ── blocks and mutes (§4 block control; timed ones lift themselves) ─────────────────────────────
+
+const expiryFor = (duration: SafetyDuration, at: number) => {
+  const ms = SAFETY_DURATION_MS[duration];
+  return ms == null ? null : at + ms;
+};
+
+/**
+ * Blocks `memberNo`. Total and two-way: the follow, friend and favourite edges between the pair are
+ * removed in the same batch. Blocking again changes the duration. Blocking someone who blocked you is
+ * allowed (it never reveals their block). Then the §4 community thresholds: at 5 live blocks the target's
+ * avatar gets the image graphic check, at 10 the profile is marked unqualified.
+ */
+export async function block(ctx: Ctx, projectCode: string, memberNo: string, duration: SafetyDuration) {
+  const { env, member } = ctx;
+  const target = await findMember(env, projectCode, memberNo, member.memberId);
+  if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
+  const db = getDb(env);
+  const at = Date.now();
+  const expiresAt = expiryFor(duration, at);
+  const me = member.memberId;
+  const them = target.memberId;
+  const pair = (a: SQLiteColumn, b: SQLiteColumn) => or(and(eq(a, me), eq(b, them)), and(eq(a, them), eq(b, me)));
+  const [row] = await db.batch([
+    db
+      .insert(blocks)
+      .values({ projectCode, memberId: me, targetMemberId: them, createdAt: at, expiresAt })
+      .onConflictDoUpdate({ target: [blocks.memberId, blocks.targetMemberId], set: { expiresAt, createdAt: at } })
+      .returning({ idBlock: blocks.idBlock }),
+    db.delete(follows).where(pair(follows.memberId, follows.targetMemberId)),
+    db.delete(favourites).where(pair(favourites.memberId, favourites.targetMemberId)),
+    db.delete(friendships).where(pair(friendships.requesterId, friendships.addresseeId)),
+  ]);
+  const count = await blockCountOf(env, them, at);
+  if (count >= BLOCK_UNQUALIFY_AT) {
+    await db.update(profiles).set({ qualify: false, updatedAt: at }).where(eq(profiles.memberId, them));
+  } else if (count >= BLOCK_IMAGE_CHECK_AT) {
+    ctx.waitUntil(checkAvatar(env, them));
+  }
+  return { idBlock: row[0]!.idBlock, memberNo: target.memberNo, expiresAt: iso(expiresAt), count, indicators: Math.min(count, BLOCK_INDICATORS) };
+}
+
+async function blockCountOf(env: Env, memberId: string, at = Date.now()) {
+  const row = await getDb(env)
+    .select({ n: sql<number>`count(*)` })
+    .from(blocks)
+    .where(and(eq(blocks.targetMemberId, memberId), liveAt(at)(blocks.expiresAt)))
+    .get();
+  return row?.n ?? 0;
+}
+
+/** §4/§5 image graphic check on the stored avatar: over 40% near-black/near-white → not qualified. */
+export async function checkAvatar(env: Env, memberId: string) {
+  const db = getDb(env);
+  const profile = await db.select({ avator: profiles.avator }).from(profiles).where(eq(profiles.memberId, memberId)).get();
+  const key = profile?.avator ? mediaKeyFromUrl(profile.avator) : null;
+  if (!key) return;
+  const object = await env.MEDIA.get(key);
+  if (!object) return;
+  const image = PhotonImage.new_from_byteslice(new Uint8Array(await object.arrayBuffer()));
+  try {
+    if (isGraphic(image.get_raw_pixels())) await db.update(profiles).set({ qualify: false, updatedAt: Date.now() }).where(eq(profiles.memberId, memberId));
+  } finally {
+    image.free();
+  }
+}
+
+export async function blockList(env: Env, member: SessionMember, pageSize: number, before?: number): Promise<Page<BlockItem>> {
+  const at = Date.now();
+  const rows = await getDb(env)
+    .select({ id: blocks.idBlock, otherId: blocks.targetMemberId, createdAt: blocks.createdAt, expiresAt: blocks.expiresAt })
+    .from(blocks)
+    .where(and(eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode), liveAt(at)(blocks.expiresAt), before ? lt(blocks.idBlock, before) : undefined))
+    .orderBy(desc(blocks.idBlock))
+    .limit(pageSize + 1);
+  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idBlock: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt) }));
+}
+
+/** Only the blocker lifts a block; anyone else's block id is 404. */
+export async function unblock(env: Env, member: SessionMember, idBlock: number) {
+  const deleted = await getDb(env)
+    .delete(blocks)
+    .where(and(eq(blocks.idBlock, idBlock), eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode)))
+    .returning({ idBlock: blocks.idBlock });
+  if (deleted.length === 0) throw new AppError("notFound");
+  return { idBlock, unblocked: true };
+}
+
+export async function myBlockCount(env: Env, member: SessionMember) {
+  const row = await getDb(env)
+    .select({ n: sql<number>`count(*)` })
+    .from(blocks)
+    .where(and(eq(blocks.memberId, member.memberId), liveAt(Date.now())(blocks.expiresAt)))
+    .get();
+  return { count: row?.n ?? 0 };
+}
+
+/** §4: the 10 indicators of a member's block control show how many members block them. */
+export async function blockCountFor(env: Env, projectCode: string, member: SessionMember, memberNo: string): Promise<BlockCount> {
+  const target = await findMember(env, projectCode, memberNo, member.memberId);
+  // The blocker still sees the control of someone they block; someone blocked by the target does not.
+  if (target.blockedEitherWay && !target.iBlocked) throw new AppError("notFound");
+  const count = await blockCountOf(env, target.memberId);
+  return { memberNo: target.memberNo, count, indicators: Math.min(count, BLOCK_INDICATORS) };
+}
+
+/** A mute is one-way and silent: the muted member's content and notifications disappear for the muter only. */
+export async function mute(env: Env, projectCode: string, member: SessionMember, memberNo: string, duration: SafetyDuration) {
+  const target = await visibleTarget(env, projectCode, memberNo, member);
+  const at = Date.now();
+  const expiresAt = expiryFor(duration, at);
+  const row = await getDb(env)
+    .insert(mutes)
+    .values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, createdAt: at, expiresAt })
+    .onConflictDoUpdate({ target: [mutes.memberId, mutes.targetMemberId], set: { expiresAt, createdAt: at } })
+    .returning({ idMute: mutes.idMute })
+    .get();
+  return { idMute: row.idMute, memberNo: target.memberNo, expiresAt: iso(expiresAt) };
+}
+
+export async function unmute(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+  const target = await findMember(env, projectCode, memberNo, member.memberId);
+  await getDb(env).delete(mutes).where(and(eq(mutes.memberId, member.memberId), eq(mutes.targetMemberId, target.memberId)));
+  return { memberNo: target.memberNo, muted: false };
+}
+
+export async function muteList(env: Env, member: SessionMember, pageSize: number, before?: number): Promise<Page<MuteItem>> {
+  const rows = await getDb(env)
+    .select({ id: mutes.idMute, otherId: mutes.targetMemberId, createdAt: mutes.createdAt, expiresAt: mutes.expiresAt })
+    .from(mutes)
+    .where(and(eq(mutes.memberId, member.memberId), eq(mutes.projectCode, member.projectCode), liveAt(Date.now())(mutes.expiresAt), before ? lt(mutes.idMute, before) : undefined))
+    .orderBy(desc(mutes.idMute))
+    .limit(pageSize + 1);
+  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idMute: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt) }));
+}
+
+// ── reports (§8: repeated reports auto-suspend) ─────────────────────────────────────────────────
+
+/**
+ * One report per reporter and target counts. When REPORTS_TO_SUSPEND distinct members have reported
+ * someone, their account is suspended and the profile flagged `blocked`: they can no longer send
+ * (assertCanSend → 'report blocked…') and lists hide them (§5). A member who blocked you cannot be found.
+ */
+export async function report(env: Env, projectCode: string, member: SessionMember, memberNo: string, reason: string) {
+  const target = await findMember(env, projectCode, memberNo, member.memberId);
+  if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
+  if (target.blockedEitherWay && !target.iBlocked) throw new AppError("notFound");
+  const db = getDb(env);
+  const at = Date.now();
+  await db.insert(reports).values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, reason, createdAt: at }).onConflictDoNothing();
+  const row = await db.select({ n: sql<number>`count(*)` }).from(reports).where(eq(reports.targetMemberId, target.memberId)).get();
+  const count = row?.n ?? 0;
+  if (count >= REPORTS_TO_SUSPEND) {
+    await db.batch([
+      db.update(members).set({ status: "suspended" }).where(and(eq(members.id, target.memberId), eq(members.status, "active"))),
+      db.update(profiles).set({ blocked: true, updatedAt: at }).where(eq(profiles.memberId, target.memberId)),
+    ]);
+  }
+  return { memberNo: target.memberNo, reported: true };
+}
+
