@@ -85,6 +85,16 @@ export const errors = {
   aiRoomOnly: { code: "403901", status: 403, message: "The AI training room is open to members with kycStatus 9 only" },
   aiTooManyImages: { code: "429901", status: 429, message: "Too many AI images at once, please wait a few minutes" },
   aiGenerationFailed: { code: "500901", status: 500, message: "The AI image could not be created, please try another prompt" },
+
+  // chat (issue 5)
+  chatEmptyMessage: { code: "400701", status: 400, message: "Message cannot be empty" },
+  chatPrivateNeedsRecipient: { code: "400702", status: 400, message: "A private message needs a recipient" },
+  chatNotToSelf: { code: "400703", status: 400, message: "You cannot send a private message to yourself" },
+  chatNoPrivateReplyToOwnNote: { code: "400704", status: 400, message: "You cannot private-reply to your own note" },
+  chatNotEditable: { code: "400705", status: 400, message: "Only text messages can be edited" },
+  chatNotAuthor: { code: "403701", status: 403, message: "Only the author can change this message" },
+  chatImageNeedsKyc: { code: "403702", status: 403, message: "Feature limited: sending images in this chatroom requires verification first" },
+  chatRequestIdReused: { code: "409701", status: 409, message: "This requestId was already used for another chatroom" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

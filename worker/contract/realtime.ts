@@ -1,4 +1,12 @@
 import { z } from "zod";
+import { PostMessageBody, type ChatMessage, type ChatReaction, type ChatThread, type UnreadCounts } from "./chat";
+
+const isObject = (v: unknown) => typeof v === "object" && v !== null;
+const ChatMessageShape = z.custom<ChatMessage>((v) => isObject(v) && typeof (v as ChatMessage).idChatroomMessage === "number");
+const ChatThreadShape = z.custom<ChatThread>((v) => isObject(v) && typeof (v as ChatThread).idChatMessageThread === "number");
+const ReactionsShape = z.custom<ChatReaction[]>((v) => Array.isArray(v));
+const CountsShape = z.custom<UnreadCounts>((v) => isObject(v) && typeof (v as UnreadCounts).total === "number");
+const PresenceMember = z.object({ memberNo: z.string(), online: z.boolean(), lastSeen: z.string() });
 
 /** Socket protocol (§7 Real time): one zod union per direction, shared by rooms and the browser. */
 export const ServerEvent = z.discriminatedUnion("type", [
@@ -14,8 +22,31 @@ export const ServerEvent = z.discriminatedUnion("type", [
       read: z.boolean(),
     }),
   }),
+  // ChatRoom: new message (also replayed after a reconnect), edits, deletions, reactions, threads, reload.
+  z.object({ type: z.literal("chat.message"), message: ChatMessageShape, replay: z.boolean().optional() }),
+  z.object({ type: z.literal("chat.edited"), message: ChatMessageShape }),
+  z.object({ type: z.literal("chat.deleted"), chatroomId: z.string(), idChatroomMessage: z.number() }),
+  z.object({ type: z.literal("chat.reaction"), chatroomId: z.string(), idChatroomMessage: z.number(), replyPayload: ReactionsShape }),
+  z.object({ type: z.literal("chat.thread"), chatroomId: z.string(), idChatroomMessage: z.number(), threadCount: z.number(), thread: ChatThreadShape }),
+  z.object({ type: z.literal("chat.reload"), chatroomId: z.string() }),
+  /** End of the replay after a reconnect: everything up to `lastId` has been sent once. */
+  z.object({ type: z.literal("chat.synced"), lastId: z.number() }),
+  /** Answer to a socket send: the stored message (or the existing one for a repeated requestId). */
+  z.object({ type: z.literal("chat.ack"), requestId: z.string(), message: ChatMessageShape }),
+  // Presence: who is online, filtered by each member's chosen audience.
+  z.object({ type: z.literal("presence.snapshot"), members: z.array(PresenceMember) }),
+  z.object({ type: z.literal("presence.update"), member: PresenceMember }),
+  // MemberInbox: unread counts (green dot) and the newest notification id (orange dot).
+  z.object({ type: z.literal("inbox.counts"), counts: CountsShape, latestNotificationId: z.number() }),
+  z.object({ type: z.literal("error"), returnCode: z.string(), returnMessage: z.string(), requestId: z.string().optional() }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 
-export const ClientEvent = z.discriminatedUnion("type", [z.object({ type: z.literal("ping") })]);
+export const ClientEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ping") }),
+  /** Send a chat message over the socket (same rules as the HTTP call). */
+  z.object({ type: z.literal("chat.send"), body: PostMessageBody }),
+  /** §4 presence: offline on page unload, before the socket closes. */
+  z.object({ type: z.literal("presence.leave") }),
+]);
 export type ClientEvent = z.infer<typeof ClientEvent>;

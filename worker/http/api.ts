@@ -7,6 +7,7 @@ import { feedbackPrivate } from "../features/feedback/feedback.routes";
 import { homePrivate } from "../features/home/home.routes";
 import { tasksPrivate } from "../features/tasks/tasks.routes";
 import { albumsPrivate, albumsPublic } from "../features/albums/albums.routes";
+import { chatPrivate, chatPublic } from "../features/chat/chat.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import type { AppEnv } from "./types";
@@ -19,7 +20,8 @@ const publicApi = new Hono<AppEnv>()
   .route("/", aiPublic)
   .route("/", albumsPublic)
   .route("/", sessionPublic)
-  .route("/", healthPublic);
+  .route("/", healthPublic)
+  .route("/", chatPublic);
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
@@ -28,7 +30,8 @@ const privateApi = new Hono<AppEnv>()
   .route("/", tasksPrivate)
   .route("/", albumsPrivate)
   .route("/", feedbackPrivate)
-  .route("/", sessionPrivate);
+  .route("/", sessionPrivate)
+  .route("/", chatPrivate);
 
 export const api = new Hono<AppEnv>()
   .route("/public", publicApi)

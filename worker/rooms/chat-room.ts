@@ -1,17 +1,173 @@
-import { Server, type Connection, type ConnectionContext } from "partyserver";
-import type { ServerEvent } from "../contract/realtime";
-import { identityOf, type RoomGate } from "./socket-auth";
+import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import { DIRECT_CHATROOM, PERSONAL_CHATROOM, HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID } from "../contract/chat";
+import { errors } from "../contract/errors";
+import { ClientEvent, type ServerEvent } from "../contract/realtime";
+import { AppError } from "../http/app-error";
+import { listMessages, sendMessage, type Fanout } from "../features/chat/chat.service";
+import { publishMessage } from "../features/chat/chat-publish";
+import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "../features/chat/chat-view";
+import { viewerFor } from "../features/profiles/profile-summary";
+import { identityOf, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { SendWindow } from "./send-window";
 
-/** One chatroom of one tenant (§7 Chat). Messages live in D1; this object fans them out. */
+/** Small, hibernation-safe per-connection state (serialized with the socket). */
+type ChatConnState = SocketIdentity & { canSeeAvatars: boolean; sends: readonly number[] };
+
+/** Replay after a reconnect is bounded; a client further behind reloads the list. */
+const REPLAY_LIMIT = 200;
+
+const chatroomIdOf = (name: string) => name.slice(name.indexOf(ROOM_NAME_SEPARATOR) + 1);
+
+/**
+ * One chatroom of one tenant (§7 Chat). Messages live in D1; this object fans them out per viewer:
+ * private messages in full only to sender and recipient (§6), nothing to members blocked with the sender.
+ * A client that reconnects with `?since=<last seen id>` receives exactly the messages it missed, once.
+ */
 export class ChatRoom extends Server<Env> {
   static options = { hibernate: true };
 
-  onConnect(connection: Connection, ctx: ConnectionContext) {
+  /** Connections still receiving their replay: live events wait here so nothing is sent twice or lost. */
+  private catchingUp = new Map<string, ServerEvent[]>();
+
+  async onConnect(connection: Connection<ChatConnState>, ctx: ConnectionContext) {
     const identity = identityOf(ctx.request);
     if (!identity) return connection.close(4401, "unauthorized");
-    connection.setState({ memberNo: identity.memberNo });
+    const viewer = await viewerFor(this.env, identity.memberId);
+    connection.setState({ ...identity, canSeeAvatars: Boolean(viewer?.canSeeAvatars), sends: [] });
     connection.send(JSON.stringify({ type: "welcome", memberNo: identity.memberNo, room: this.name } satisfies ServerEvent));
+    const since = new URL(ctx.request.url).searchParams.get("since");
+    if (since === null || !/^\d{1,15}$/.test(since)) return;
+    this.catchingUp.set(connection.id, []);
+    let lastId = Number(since);
+    const sent = new Set<number>();
+    try {
+      const missed = await listMessages(this.env, identity.projectCode, chatroomIdOf(this.name), identity, { pageSize: REPLAY_LIMIT, after: lastId });
+      for (const message of missed) {
+        connection.send(JSON.stringify({ type: "chat.message", message, replay: true } satisfies ServerEvent));
+        sent.add(message.idChatroomMessage);
+        lastId = Math.max(lastId, message.idChatroomMessage);
+      }
+    } finally {
+      const buffered = this.catchingUp.get(connection.id) ?? [];
+      this.catchingUp.delete(connection.id);
+      for (const event of buffered) {
+        if (event.type === "chat.message" && sent.has(event.message.idChatroomMessage)) continue;
+        if (event.type === "chat.message") lastId = Math.max(lastId, event.message.idChatroomMessage);
+        connection.send(JSON.stringify(event));
+      }
+      connection.send(JSON.stringify({ type: "chat.synced", lastId } satisfies ServerEvent));
+    }
+  }
+
+  async onMessage(connection: Connection<ChatConnState>, raw: WSMessage) {
+    const state = connection.state;
+    if (!state) return;
+    const window = new SendWindow(state.sends);
+    if (!window.allow()) {
+      connection.setState({ ...state, sends: window.times });
+      return this.sendTo(connection, { type: "error", returnCode: errors.rateLimited.code, returnMessage: errors.rateLimited.message });
+    }
+    connection.setState({ ...state, sends: window.times });
+    let event: ClientEvent;
+    try {
+      event = ClientEvent.parse(JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw as ArrayBuffer)));
+    } catch {
+      return this.sendTo(connection, { type: "error", returnCode: errors.badRequest.code, returnMessage: errors.badRequest.message });
+    }
+    if (event.type !== "chat.send") return;
+    try {
+      const { success } = await this.env.RL_WRITE.limit({ key: `chat:${state.memberId}` });
+      if (!success) throw new AppError("rateLimited");
+      const result = await sendMessage(this.env, { ...state }, chatroomIdOf(this.name), event.body);
+      this.sendTo(connection, { type: "chat.ack", requestId: event.body.requestId, message: result.message });
+      if (result.fanout) await publishMessage(this.env, state.projectCode, result.fanout);
+    } catch (error) {
+      const entry = error instanceof AppError ? error.entry : errors.internal;
+      if (!(error instanceof AppError)) console.error(JSON.stringify({ level: "error", message: "socket send failed", error: String(error) }));
+      this.sendTo(connection, { type: "error", returnCode: entry.code, returnMessage: entry.message, requestId: event.body.requestId });
+    }
+  }
+
+  private sendTo(connection: Connection, event: ServerEvent) {
+    const buffer = this.catchingUp.get(connection.id);
+    if (buffer) buffer.push(event);
+    else connection.send(JSON.stringify(event));
+  }
+
+  private viewerOf(state: { memberId: string; memberNo: string; canSeeAvatars: boolean }) {
+    return { memberId: state.memberId, memberNo: state.memberNo, canSeeAvatars: state.canSeeAvatars, lastReadId: 0 };
+  }
+
+  /** RPC: a new or edited message, already in D1. */
+  async publishMessage(fanout: Fanout, kind: "new" | "edited") {
+    const hidden = new Set(fanout.hiddenFrom);
+    for (const connection of this.getConnections<ChatConnState>()) {
+      const state = connection.state;
+      if (!state || hidden.has(state.memberId)) continue;
+      const message = viewMessage(fanout.stored, this.viewerOf(state));
+      this.sendTo(connection, kind === "new" ? { type: "chat.message", message } : { type: "chat.edited", message });
+    }
+    return this.connectionCount();
+  }
+
+  async publishDeleted(chatroomId: string, idChatroomMessage: number) {
+    const event = JSON.stringify({ type: "chat.deleted", chatroomId, idChatroomMessage } satisfies ServerEvent);
+    for (const connection of this.getConnections()) {
+      const buffer = this.catchingUp.get(connection.id);
+      if (buffer) buffer.push(JSON.parse(event));
+      else connection.send(event);
+    }
+  }
+
+  async publishReaction(stored: StoredMessage) {
+    for (const connection of this.getConnections<ChatConnState>()) {
+      const state = connection.state;
+      if (!state) continue;
+      const view = viewMessage(stored, this.viewerOf(state));
+      if (view.placeholder) continue;
+      this.sendTo(connection, { type: "chat.reaction", chatroomId: stored.chatroomId, idChatroomMessage: stored.idChatroomMessage, replyPayload: view.replyPayload });
+    }
+  }
+
+  async publishThread(parent: StoredMessage, thread: StoredThread, threadCount: number, hiddenFrom: string[]) {
+    const hidden = new Set(hiddenFrom);
+    for (const connection of this.getConnections<ChatConnState>()) {
+      const state = connection.state;
+      if (!state || hidden.has(state.memberId)) continue;
+      if (viewMessage(parent, this.viewerOf(state)).placeholder) continue;
+      this.sendTo(connection, {
+        type: "chat.thread",
+        chatroomId: parent.chatroomId,
+        idChatroomMessage: parent.idChatroomMessage,
+        threadCount,
+        thread: viewThread(thread, this.viewerOf(state)),
+      });
+    }
+  }
+
+  async publishReload(chatroomId: string) {
+    for (const connection of this.getConnections()) this.sendTo(connection, { type: "chat.reload", chatroomId });
+  }
+
+  /** §7 chatroom-member count: distinct members with an open socket here. */
+  async memberCount() {
+    const members = new Set<string>();
+    for (const connection of this.getConnections<ChatConnState>()) if (connection.state) members.add(connection.state.memberNo);
+    return members.size;
+  }
+
+  private connectionCount() {
+    let n = 0;
+    for (const _ of this.getConnections()) n++;
+    return n;
   }
 }
 
-export const chatRoomGate: RoomGate = () => true;
+/** Shared rooms are open to every member of the tenant; a one-to-one room only to its two members. */
+export const chatRoomGate: RoomGate = (identity, lobby) => {
+  if (!roomTenant(lobby.name)) return false;
+  const id = chatroomIdOf(lobby.name);
+  if (id === PUBLIC_CHATROOM_ID || id === HOME_CHATROOM_ID || PERSONAL_CHATROOM.test(id)) return true;
+  const direct = id.match(DIRECT_CHATROOM);
+  return Boolean(direct && (direct[1] === identity.memberNo || direct[2] === identity.memberNo) && direct[1] !== direct[2]);
+};

@@ -9,3 +9,4 @@ export * from "./hierarchy";
 export * from "./home";
 export * from "./tasks-albums";
 export * from "./social";
+export * from "./chat";

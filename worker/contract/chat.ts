@@ -1,0 +1,148 @@
+import { z } from "zod";
+import type { ProfileSummary } from "./profile-summary";
+
+/** §9: the public chatroom id is a fixed 32-character id; the home chatroom id is fixed too. */
+export const PUBLIC_CHATROOM_ID = "velvetPublicChatroom000000000001";
+export const HOME_CHATROOM_ID = "velvetHomeChatroom00000000000001";
+
+/** §2: a personal chatroom is `chatroom/{md5 of member code}`: 32 lower-case hex characters. */
+export const PERSONAL_CHATROOM = /^[0-9a-f]{32}$/;
+/** One-to-one rooms are named by both member numbers, lower first, so both members reach the same room. */
+export const DIRECT_CHATROOM = /^dm-(\d{1,12})-(\d{1,12})$/;
+export const directChatroomId = (a: string, b: string) => {
+  const [low, high] = [a, b].sort();
+  return `dm-${low}-${high}`;
+};
+export const ChatroomId = z.string().regex(/^[A-Za-z0-9-]{3,64}$/, "Invalid chatroom id");
+
+/** §9 page sizes: chat 500 (modal 100), message loads 200. */
+export const CHAT_PAGE_SIZE = 500;
+export const MESSAGE_LOAD_SIZE = 200;
+
+const Text = z.string().max(4000);
+
+/** §3 payload: text (content, optional replyContent), emoji (emoji, unified), img / encodedImage (src). */
+export const TextPayload = z.object({ type: z.literal("text"), content: Text, replyContent: z.string().max(4000).optional() });
+export const EmojiPayload = z.object({ type: z.literal("emoji"), emoji: z.string().min(1).max(32), unified: z.string().max(64).default("") });
+/** Images are uploaded through the media pipeline first; only our own /media/ keys are accepted. */
+const MediaSrc = z.string().regex(/^\/media\/[A-Z]{3}\/\d{1,12}\/[a-z]+\/[A-Za-z0-9_.-]+$/, "Images must be uploaded first");
+export const ImagePayload = z.object({ type: z.literal("img"), src: MediaSrc });
+export const EncodedImagePayload = z.object({ type: z.literal("encodedImage"), src: MediaSrc });
+/**
+ * §7 encrypted private message: AES-GCM ciphertext, the AES key wrapped (RSA-OAEP) for each member number
+ * that may read it (recipient and sender). The server stores and relays it, never the plaintext.
+ */
+export const EncryptedPayload = z.object({
+  type: z.literal("encrypted"),
+  alg: z.literal("RSA-OAEP-256+A256GCM"),
+  iv: z.string().regex(/^[A-Za-z0-9+/=]{16,32}$/),
+  data: z.string().regex(/^[A-Za-z0-9+/=]+$/).max(24_000),
+  keys: z.record(z.string().regex(/^\d{1,12}$/), z.string().regex(/^[A-Za-z0-9+/=]+$/).max(2048)).refine((k) => Object.keys(k).length >= 1 && Object.keys(k).length <= 2),
+});
+export const Payload = z.discriminatedUnion("type", [TextPayload, EmojiPayload, ImagePayload, EncodedImagePayload, EncryptedPayload]);
+export type Payload = z.infer<typeof Payload>;
+
+export const RequestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "requestId must be 8-64 letters, digits, - or _");
+export const MemberNoField = z.string().regex(/^\d{1,12}$/, "Invalid member number");
+
+export const PostMessageBody = z.object({
+  message: Text.default(""),
+  payload: Payload.optional(),
+  requestId: RequestId,
+  toMemberNo: MemberNoField.nullish(),
+  isPrivate: z.boolean().default(false),
+});
+export type PostMessageBody = z.infer<typeof PostMessageBody>;
+
+export const EditMessageBody = z.object({ message: Text });
+export const ReactBody = z.object({
+  replyPayload: z.object({ type: z.literal("emoji").default("emoji"), reactEmoji: z.string().min(1).max(32) }),
+});
+export const ThreadBody = z.object({
+  idChatroomMessage: z.number().int().positive(),
+  message: z.string().max(2000),
+  isPrivate: z.boolean().default(false),
+});
+export const MessagesQuery = z.object({
+  pageSize: z.coerce.number().int().min(1).max(CHAT_PAGE_SIZE).default(CHAT_PAGE_SIZE),
+  memberNo: MemberNoField.optional(),
+  /** Older page: messages with a smaller id. */
+  before: z.coerce.number().int().positive().optional(),
+});
+export const MarkReadBody = z.object({ idChatroomMessage: z.number().int().positive().optional() });
+export const DeleteQuery = z.object({ all: z.enum(["true", "false", "1", "0", ""]).optional() });
+export const ConnectionBody = z.object({ memberNo: MemberNoField });
+export const SourceBody = z.object({ sourceKey: z.string().trim().min(1).max(512) });
+export const SourceCountQuery = z.object({ source: z.literal("WEB_PUSH").default("WEB_PUSH"), sourceKey: z.string().max(512).optional() });
+export const ReminderBody = z.object({
+  idChatroomMessage: z.number().int().positive(),
+  title: z.string().trim().min(1).max(120),
+  description: z.string().max(1000).default(""),
+  /** ISO date-time with Z (§9: UTC). */
+  remindAt: z.iso.datetime(),
+});
+export const AcceptFrom = z.enum(["everyone", "verified", "following", "friends"]);
+export const PresenceAudience = z.enum(["everyone", "followers", "friends", "nobody"]);
+export const ContactSettingsBody = z.object({
+  acceptFrom: AcceptFrom.optional(),
+  acceptRoles: z.array(z.number().int().min(1).max(6)).max(6).optional(),
+  presenceAudience: PresenceAudience.optional(),
+});
+export type ContactSettings = { acceptFrom: z.infer<typeof AcceptFrom>; acceptRoles: number[]; presenceAudience: z.infer<typeof PresenceAudience> };
+export const DEFAULT_CONTACT_SETTINGS: ContactSettings = { acceptFrom: "following", acceptRoles: [], presenceAudience: "everyone" };
+export const RequestDecisionBody = z.object({ decision: z.enum(["accept", "decline"]) });
+
+/** §6: what everyone but sender and recipient sees of a private message. */
+export const PRIVATE_PLACEHOLDER = "private message";
+
+export type ChatThread = { idChatMessageThread: number; message: string; isPrivate: boolean; profile: ProfileSummary | null; dateAdd: string };
+export type ChatReaction = { type: string; reactEmoji: string; memberNo: string };
+
+/** §3 Chat message as the API and the sockets send it. */
+export type ChatMessage = {
+  idChatroomMessage: number;
+  idMessage: number;
+  requestId: string;
+  chatroomId: string;
+  message: string;
+  payload: Payload | null;
+  replyPayload: ChatReaction[];
+  isPrivate: boolean;
+  /** True when the viewer sees only the placeholder (§6). */
+  placeholder: boolean;
+  /** A stranger's image the recipient has not accepted yet: shown blurred. */
+  blurred: boolean;
+  toMemberNo: string | null;
+  toProfile: ProfileSummary | null;
+  profile: ProfileSummary | null;
+  memberNo: string;
+  nickname: string;
+  dateAdd: string;
+  dateUdp: string;
+  read: boolean;
+  deleted: boolean;
+  blocked: boolean;
+  threadCount: number;
+  threads?: ChatThread[];
+};
+
+export type ChatListEntry = {
+  chatroomId: string;
+  idConnection: number | null;
+  profile: ProfileSummary;
+  lastMessage: ChatMessage | null;
+  unread: number;
+};
+
+export type MessageRequest = {
+  idRequest: number;
+  status: "pending" | "accepted" | "declined";
+  profile: ProfileSummary;
+  chatroomId: string;
+  dateAdd: string;
+  count: number;
+};
+
+export type Reminder = { idReminder: number; idChatroomMessage: number | null; title: string; description: string; remindAt: string };
+export type UnreadCounts = { total: number; requests: number; byChatroom: Record<string, number> };
+export type PresenceEntry = { profile: ProfileSummary; online: boolean; lastSeen: string };

@@ -1,0 +1,162 @@
+import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+
+/**
+ * §3 Chat message. D1 is the source of truth; ChatRoom objects only fan out.
+ * `toMemberId` is set on every private message and every one-to-one room message, so a member's inbox
+ * and unread counts are one indexed range. `payload` is the §3 JSON (text, emoji, img, encodedImage, or an
+ * encrypted envelope whose plaintext the server never sees).
+ */
+export const chatMessages = sqliteTable(
+  "chat_messages",
+  {
+    idChatroomMessage: integer("id_chatroom_message").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    chatroomId: text("chatroom_id").notNull(),
+    memberId: text("member_id").notNull(),
+    memberNo: text("member_no").notNull(),
+    requestId: text("request_id").notNull(),
+    message: text("message").notNull().default(""),
+    payload: text("payload").notNull().default("{}"),
+    isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
+    toMemberId: text("to_member_id"),
+    toMemberNo: text("to_member_no"),
+    /** Images from strangers arrive blurred until the recipient taps to accept them (issue 5 §6). */
+    imageAccepted: integer("image_accepted", { mode: "boolean" }).notNull().default(false),
+    threadCount: integer("thread_count").notNull().default(0),
+    deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
+    dateAdd: integer("date_add").notNull(),
+    dateUdp: integer("date_udp").notNull(),
+  },
+  (t) => [
+    // requestId makes a send idempotent: one row per sender and request id.
+    uniqueIndex("chat_messages_request").on(t.memberId, t.requestId),
+    index("chat_messages_room").on(t.projectCode, t.chatroomId, t.idChatroomMessage),
+    index("chat_messages_to").on(t.toMemberId, t.idChatroomMessage),
+    index("chat_messages_member").on(t.memberId, t.idChatroomMessage),
+  ],
+);
+
+/** §3 Thread: replies under one message (notes page, photo comments). */
+export const chatThreads = sqliteTable(
+  "chat_threads",
+  {
+    idChatMessageThread: integer("id_chat_message_thread").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    idChatroomMessage: integer("id_chatroom_message").notNull(),
+    memberId: text("member_id").notNull(),
+    message: text("message").notNull(),
+    isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
+    deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
+    dateAdd: integer("date_add").notNull(),
+  },
+  (t) => [index("chat_threads_message").on(t.idChatroomMessage, t.idChatMessageThread)],
+);
+
+/** §3 replyPayload (type, reactEmoji): one reaction per member per message. */
+export const chatReactions = sqliteTable(
+  "chat_reactions",
+  {
+    idReaction: integer("id_reaction").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    idChatroomMessage: integer("id_chatroom_message").notNull(),
+    memberId: text("member_id").notNull(),
+    type: text("type").notNull().default("emoji"),
+    reactEmoji: text("react_emoji").notNull(),
+    dateAdd: integer("date_add").notNull(),
+  },
+  (t) => [uniqueIndex("chat_reactions_once").on(t.idChatroomMessage, t.memberId)],
+);
+
+/** Read position per member and chatroom: a message addressed to the member is read when its id is at or below. */
+export const chatReads = sqliteTable(
+  "chat_reads",
+  {
+    memberId: text("member_id").notNull(),
+    chatroomId: text("chatroom_id").notNull(),
+    projectCode: text("project_code").notNull(),
+    lastReadId: integer("last_read_id").notNull().default(0),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.chatroomId] })],
+);
+
+/** §3 Connection: a member's saved one-to-one conversation with another member. */
+export const chatConnections = sqliteTable(
+  "chat_connections",
+  {
+    idConnection: integer("id_connection").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    targetMemberId: text("target_member_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("chat_connections_pair").on(t.memberId, t.targetMemberId)],
+);
+
+/** §3 Reminder, set on a message; shown only on its UTC date (§9). */
+export const chatReminders = sqliteTable(
+  "chat_reminders",
+  {
+    idReminder: integer("id_reminder").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    idChatroomMessage: integer("id_chatroom_message"),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    remindAt: integer("remind_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("chat_reminders_member").on(t.memberId, t.remindAt)],
+);
+
+/** Message requests: a stranger's first private message waits here until the recipient accepts. */
+export const chatMessageRequests = sqliteTable(
+  "chat_message_requests",
+  {
+    idRequest: integer("id_request").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    fromMemberId: text("from_member_id").notNull(),
+    status: text("status", { enum: ["pending", "accepted", "declined"] }).notNull().default("pending"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("chat_message_requests_pair").on(t.memberId, t.fromMemberId), index("chat_message_requests_status").on(t.memberId, t.status)],
+);
+
+/** Who may message a member directly and who sees them online. Absent row = the defaults in the contract. */
+export const chatContactSettings = sqliteTable("chat_contact_settings", {
+  memberId: text("member_id").primaryKey(),
+  projectCode: text("project_code").notNull(),
+  acceptFrom: text("accept_from", { enum: ["everyone", "verified", "following", "friends"] }).notNull().default("following"),
+  /** JSON array of multiGender values always accepted directly. */
+  acceptRoles: text("accept_roles").notNull().default("[]"),
+  presenceAudience: text("presence_audience", { enum: ["everyone", "followers", "friends", "nobody"] }).notNull().default("everyone"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** Presence written through by the Presence object, so "latest online" survives any eviction. */
+export const chatPresence = sqliteTable(
+  "chat_presence",
+  {
+    memberId: text("member_id").primaryKey(),
+    projectCode: text("project_code").notNull(),
+    online: integer("online", { mode: "boolean" }).notNull().default(false),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [index("chat_presence_project").on(t.projectCode, t.lastSeenAt)],
+);
+
+/** §7 "notifications source update {sourceKey} and count for WEB_PUSH": a member's push sources. */
+export const chatPushSources = sqliteTable(
+  "chat_push_sources",
+  {
+    memberId: text("member_id").notNull(),
+    sourceKey: text("source_key").notNull(),
+    projectCode: text("project_code").notNull(),
+    source: text("source").notNull().default("WEB_PUSH"),
+    lastCountAt: integer("last_count_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.sourceKey] })],
+);

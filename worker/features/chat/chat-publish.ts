@@ -1,0 +1,61 @@
+import { getServerByName } from "partyserver";
+import { directChatroomId } from "../../contract/chat";
+import { roomName } from "../../rooms/socket-auth";
+import type { Fanout } from "./chat.service";
+import type { StoredThread } from "./chat-view";
+import { latestNotificationId, unreadCounts } from "./chat.service";
+
+/**
+ * After D1 holds the change, the rooms fan it out (architecture: D1 first, then the room by RPC).
+ * A failed push is logged, never turned into a failed request: clients catch up on reconnect.
+ */
+async function safely(what: string, work: () => Promise<unknown>) {
+  try {
+    await work();
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: `room push failed: ${what}`, error: String(error) }));
+  }
+}
+
+const room = (env: Env, projectCode: string, chatroomId: string) => getServerByName(env.ChatRoom, roomName(projectCode, chatroomId));
+
+/** Rooms a message belongs to: its own, plus the pair's one-to-one room for an inbox message. */
+function roomsOf(stored: Fanout["stored"]) {
+  const rooms = [stored.chatroomId];
+  if (stored.toMemberId && stored.toMemberNo) {
+    const direct = directChatroomId(stored.memberNo, stored.toMemberNo);
+    if (direct !== stored.chatroomId) rooms.push(direct);
+  }
+  return rooms;
+}
+
+export async function publishMessage(env: Env, projectCode: string, fanout: Fanout, kind: "new" | "edited" = "new") {
+  for (const id of roomsOf(fanout.stored)) await safely("message", async () => (await room(env, projectCode, id)).publishMessage(fanout, kind));
+  if (fanout.stored.toMemberId) await refreshInbox(env, projectCode, fanout.stored.toMemberId, fanout.stored.toMemberNo!);
+}
+
+export async function publishDeleted(env: Env, projectCode: string, stored: Fanout["stored"]) {
+  for (const id of roomsOf(stored)) await safely("delete", async () => (await room(env, projectCode, id)).publishDeleted(stored.chatroomId, stored.idChatroomMessage));
+  if (stored.toMemberId) await refreshInbox(env, projectCode, stored.toMemberId, stored.toMemberNo!);
+}
+
+export async function publishReaction(env: Env, projectCode: string, stored: Fanout["stored"]) {
+  for (const id of roomsOf(stored)) await safely("reaction", async () => (await room(env, projectCode, id)).publishReaction(stored));
+}
+
+export async function publishThread(env: Env, projectCode: string, parent: Fanout["stored"], thread: StoredThread, threadCount: number, hiddenFrom: string[]) {
+  for (const id of roomsOf(parent)) await safely("thread", async () => (await room(env, projectCode, id)).publishThread(parent, thread, threadCount, hiddenFrom));
+}
+
+export async function publishReload(env: Env, projectCode: string, chatroomId: string) {
+  await safely("reload", async () => (await room(env, projectCode, chatroomId)).publishReload(chatroomId));
+}
+
+/** Pushes fresh unread counts to the member's open tabs (green dot). */
+export async function refreshInbox(env: Env, projectCode: string, memberId: string, memberNo: string) {
+  await safely("inbox", async () => {
+    const counts = await unreadCounts(env, { memberId, memberNo });
+    const inbox = await getServerByName(env.MemberInbox, roomName(projectCode, memberId));
+    await inbox.pushCounts(counts, await latestNotificationId(env, memberId));
+  });
+}

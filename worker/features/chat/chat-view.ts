@@ -1,0 +1,101 @@
+import { PRIVATE_PLACEHOLDER, type ChatMessage, type ChatReaction, type ChatThread, type Payload } from "../../contract/chat";
+import type { ProfileSummary } from "../../contract/profile-summary";
+
+/**
+ * A message as stored, with everything needed to render it for any viewer. The API and the ChatRoom both
+ * turn it into the viewer's ChatMessage with `viewMessage`, so the §6 rules live in one place.
+ */
+export type StoredMessage = {
+  idChatroomMessage: number;
+  requestId: string;
+  chatroomId: string;
+  memberId: string;
+  memberNo: string;
+  message: string;
+  payload: Payload | null;
+  isPrivate: boolean;
+  toMemberId: string | null;
+  toMemberNo: string | null;
+  imageAccepted: boolean;
+  threadCount: number;
+  deleted: boolean;
+  dateAdd: string;
+  dateUdp: string;
+  /** Unfiltered summaries; avatars are hidden per viewer below. */
+  profile: ProfileSummary | null;
+  toProfile: ProfileSummary | null;
+  reactions: ChatReaction[];
+  /** The recipient has not accepted this sender yet (message request pending or declined). */
+  held: boolean;
+  /** The recipient follows the sender (images from followed members are never blurred). */
+  recipientFollowsSender: boolean;
+};
+
+export type ChatViewer = { memberId: string; memberNo: string; canSeeAvatars: boolean; lastReadId?: number } | null;
+
+/** §6: members without a qualifying avatar cannot see others' avatars. */
+function summaryFor(summary: ProfileSummary | null, viewer: ChatViewer, ownNo: string | null): ProfileSummary | null {
+  if (!summary) return null;
+  if (!viewer || viewer.canSeeAvatars || summary.simpleCode === viewer.memberNo || summary.simpleCode === ownNo) return summary;
+  return { ...summary, avator: "", blur: true };
+}
+
+const IMAGE_TYPES = new Set(["img", "encodedImage"]);
+
+/** The §3 message as `viewer` may see it: private ones in full only to sender and recipient (§6). */
+export function viewMessage(stored: StoredMessage, viewer: ChatViewer): ChatMessage {
+  const isSender = viewer?.memberId === stored.memberId;
+  const isRecipient = viewer?.memberId != null && viewer.memberId === stored.toMemberId;
+  const party = isSender || (isRecipient && !stored.held);
+  const placeholder = stored.isPrivate && !party;
+  const blurred =
+    !placeholder && isRecipient && stored.isPrivate && !stored.imageAccepted && !stored.recipientFollowsSender && IMAGE_TYPES.has(stored.payload?.type ?? "");
+  const profile = summaryFor(stored.profile, viewer, null);
+  return {
+    idChatroomMessage: stored.idChatroomMessage,
+    idMessage: stored.idChatroomMessage,
+    requestId: isSender ? stored.requestId : "",
+    chatroomId: stored.chatroomId,
+    message: placeholder ? PRIVATE_PLACEHOLDER : stored.deleted ? "" : stored.message,
+    payload: placeholder || stored.deleted ? null : stored.payload,
+    replyPayload: placeholder ? [] : stored.reactions,
+    isPrivate: stored.isPrivate,
+    placeholder,
+    blurred,
+    toMemberNo: stored.toMemberNo,
+    toProfile: summaryFor(stored.toProfile, viewer, null),
+    profile,
+    memberNo: stored.memberNo,
+    nickname: stored.profile?.nickname ?? "",
+    dateAdd: stored.dateAdd,
+    dateUdp: stored.dateUdp,
+    read: isRecipient ? stored.idChatroomMessage <= (viewer?.lastReadId ?? 0) : true,
+    deleted: stored.deleted,
+    blocked: stored.profile?.blocked ?? false,
+    threadCount: stored.threadCount,
+  };
+}
+
+export type StoredThread = {
+  idChatMessageThread: number;
+  idChatroomMessage: number;
+  memberId: string;
+  message: string;
+  isPrivate: boolean;
+  dateAdd: string;
+  profile: ProfileSummary | null;
+  /** Author of the note the thread hangs under: a private reply is seen by it and the replier only. */
+  noteAuthorId: string;
+};
+
+export function viewThread(thread: StoredThread, viewer: ChatViewer): ChatThread {
+  const party = viewer?.memberId === thread.memberId || viewer?.memberId === thread.noteAuthorId;
+  const hidden = thread.isPrivate && !party;
+  return {
+    idChatMessageThread: thread.idChatMessageThread,
+    message: hidden ? PRIVATE_PLACEHOLDER : thread.message,
+    isPrivate: thread.isPrivate,
+    profile: summaryFor(thread.profile, viewer, null),
+    dateAdd: thread.dateAdd,
+  };
+}

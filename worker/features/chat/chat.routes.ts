@@ -1,0 +1,210 @@
+import { Hono } from "hono";
+import { getServerByName } from "partyserver";
+import { z } from "zod";
+import {
+  ChatroomId,
+  ConnectionBody,
+  ContactSettingsBody,
+  DeleteQuery,
+  EditMessageBody,
+  MarkReadBody,
+  MemberNoField,
+  MessagesQuery,
+  PostMessageBody,
+  ReactBody,
+  ReminderBody,
+  RequestDecisionBody,
+  SourceBody,
+  SourceCountQuery,
+  ThreadBody,
+} from "../../contract/chat";
+import { IdParam, pageSize } from "../../contract/common";
+import { ok } from "../../contract/envelope";
+import { AppError } from "../../http/app-error";
+import { rateLimit } from "../../http/rate-limit";
+import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
+import type { AppEnv } from "../../http/types";
+import { validate } from "../../http/validate";
+import { roomName } from "../../rooms/socket-auth";
+import * as chat from "./chat.service";
+import { publishDeleted, publishMessage, publishReaction, publishThread, refreshInbox } from "./chat-publish";
+import { listPresence } from "./presence.service";
+
+const RoomParam = z.object({ id: ChatroomId });
+const ProjectQuery = z.object({ project: z.string() });
+const PublicMessagesQuery = MessagesQuery.extend({ project: z.string() });
+const PresenceQuery = z.object({ pageSize: pageSize(30, 100) });
+const ListQuery = z.object({ pageSize: pageSize(100, 500) });
+const CountQuery = z.object({ chatroomId: ChatroomId });
+
+/** Path ids and member numbers: anything malformed is a 400, never a 500. */
+function parsed<T>(schema: z.ZodType<T>, raw: string | undefined): T {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new AppError("badRequest", { issues: result.error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code })) });
+  return result.data;
+}
+
+/**
+ * §7 Chat, readable without a session for the shared rooms and notes (§6: visitors may view notes).
+ * The tenant comes from `?project=`; private messages are placeholders for a visitor.
+ */
+export const chatPublic = new Hono<AppEnv>()
+  .get("/sns/chatroom/messages/:id", validate("query", ProjectQuery), async (c) => {
+    const project = parseProjectCode(c.req.valid("query").project);
+    return c.json(ok(await chat.messageDetail(c.env, project, parsed(IdParam, c.req.param("id")), null)));
+  })
+  .get("/sns/chatroom/:id/messages", validate("param", RoomParam), validate("query", PublicMessagesQuery), async (c) => {
+    const { project, ...query } = c.req.valid("query");
+    const projectCode = parseProjectCode(project);
+    return c.json(ok(await chat.listMessages(c.env, projectCode, c.req.valid("param").id, null, query)));
+  })
+  .get("/sns/chatroom/:id/last-message", validate("param", RoomParam), validate("query", ProjectQuery), async (c) => {
+    const project = parseProjectCode(c.req.valid("query").project);
+    return c.json(ok(await chat.lastMessage(c.env, project, c.req.valid("param").id, null)));
+  });
+
+export const chatPrivate = new Hono<AppEnv>()
+  // ── messages (literal paths before `/sns/chatroom/:id/...`)
+  .get("/sns/chatroom/unread-counts", async (c) => c.json(ok(await chat.unreadCounts(c.env, c.get("member")))))
+  .get("/sns/chatroom/list", validate("query", ListQuery), async (c) => c.json(ok(await chat.chatList(c.env, c.get("member"), c.req.valid("query").pageSize))))
+  .get("/sns/chatroom/messages/:id", async (c) => {
+    const member = c.get("member");
+    return c.json(ok(await chat.messageDetail(c.env, member.projectCode, parsed(IdParam, c.req.param("id")), member)));
+  })
+  .post("/sns/chatroom/messages/threads/:memberId", validate("json", ThreadBody), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    await rateLimit(c.env.RL_WRITE, `chat:${member.memberId}`);
+    const result = await chat.addThread(c.env, member, c.req.valid("json"));
+    c.executionCtx.waitUntil(publishThread(c.env, member.projectCode, result.parent, result.stored, result.threadCount, result.hiddenFrom));
+    return c.json(ok({ ...result.view, idChatroomMessage: result.parent.idChatroomMessage, threadCount: result.threadCount }));
+  })
+  .put("/sns/chatroom/messages/:memberId/:id/react", validate("json", ReactBody), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    const id = parsed(IdParam, c.req.param("id"));
+    const result = await chat.reactToMessage(c.env, member, id, c.req.valid("json").replyPayload.reactEmoji);
+    c.executionCtx.waitUntil(publishReaction(c.env, member.projectCode, result.stored));
+    return c.json(ok({ idChatroomMessage: id, replyPayload: result.replyPayload }));
+  })
+  .put("/sns/chatroom/messages/:memberId/:id/accept-image", async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    return c.json(ok(await chat.acceptImage(c.env, member, parsed(IdParam, c.req.param("id")))));
+  })
+  .put("/sns/chatroom/messages/:memberId/:id", validate("json", EditMessageBody), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    const id = parsed(IdParam, c.req.param("id"));
+    const result = await chat.editMessage(c.env, member, id, c.req.valid("json").message);
+    if ("deleted" in result && result.deleted) {
+      const stored = await loadForPublish(c.env, member.projectCode, id);
+      if (stored) c.executionCtx.waitUntil(publishDeleted(c.env, member.projectCode, stored));
+      return c.json(ok({ idChatroomMessage: id, deleted: true }));
+    }
+    const edited = (result as { edited: chat.Fanout }).edited;
+    c.executionCtx.waitUntil(publishMessage(c.env, member.projectCode, edited, "edited"));
+    return c.json(ok(chat.viewMessage(edited.stored, { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: true })));
+  })
+  .delete("/sns/chatroom/messages/:memberId/:id", validate("query", DeleteQuery), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    const id = parsed(IdParam, c.req.param("id"));
+    const all = ["true", "1", ""].includes(c.req.valid("query").all ?? "false");
+    await chat.deleteMessage(c.env, member, id, all);
+    const stored = await loadForPublish(c.env, member.projectCode, id);
+    if (stored) c.executionCtx.waitUntil(publishDeleted(c.env, member.projectCode, stored));
+    return c.json(ok({ idChatroomMessage: id, deleted: true, all }));
+  })
+  .get("/sns/chatroom/:id/messages", validate("param", RoomParam), validate("query", MessagesQuery), async (c) => {
+    const member = c.get("member");
+    return c.json(ok(await chat.listMessages(c.env, member.projectCode, c.req.valid("param").id, member, c.req.valid("query"))));
+  })
+  .get("/sns/chatroom/:id/message/set", validate("param", RoomParam), async (c) => {
+    // §7 "message set": the modal's page (§9: 100) of a room.
+    const member = c.get("member");
+    const messages = await chat.listMessages(c.env, member.projectCode, c.req.valid("param").id, member, { pageSize: 100 });
+    return c.json(ok({ chatroomId: c.req.valid("param").id, messages, count: messages.length }));
+  })
+  .get("/sns/chatroom/:id/last-message", validate("param", RoomParam), async (c) => {
+    const member = c.get("member");
+    return c.json(ok(await chat.lastMessage(c.env, member.projectCode, c.req.valid("param").id, member)));
+  })
+  .put("/sns/chatroom/:id/read", validate("param", RoomParam), validate("json", MarkReadBody), async (c) => {
+    const member = c.get("member");
+    const result = await chat.markRead(c.env, member, c.req.valid("param").id, c.req.valid("json").idChatroomMessage);
+    c.executionCtx.waitUntil(refreshInbox(c.env, member.projectCode, member.memberId, member.memberNo));
+    return c.json(ok(result));
+  })
+  .post("/sns/chatrooms/:id/messages/:memberId", validate("param", RoomParam.extend({ memberId: z.string() })), validate("json", PostMessageBody), async (c) => {
+    const member = requireSelf(c, c.req.valid("param").memberId);
+    await rateLimit(c.env.RL_WRITE, `chat:${member.memberId}`);
+    const result = await chat.sendMessage(c.env, member, c.req.valid("param").id, c.req.valid("json"));
+    if (result.fanout) c.executionCtx.waitUntil(publishMessage(c.env, member.projectCode, result.fanout));
+    return c.json(ok(result.message));
+  })
+  .get("/sns/chatroom-member/count", validate("query", CountQuery), async (c) => {
+    const member = c.get("member");
+    const { chatroomId } = c.req.valid("query");
+    chat.roomKind(chatroomId);
+    if (/^dm-/.test(chatroomId) && !chatroomId.split("-").includes(member.memberNo)) return c.json(ok({ chatroomId, count: 0 }));
+    const room = await getServerByName(c.env.ChatRoom, roomName(member.projectCode, chatroomId));
+    return c.json(ok({ chatroomId, count: await room.memberCount() }));
+  })
+
+  // ── connections (§3 Connection)
+  .get("/sns/connections", async (c) => c.json(ok(await chat.listConnections(c.env, c.get("member")))))
+  .get("/sns/connections/:idConnection", async (c) => c.json(ok(await chat.getConnection(c.env, c.get("member"), parsed(IdParam, c.req.param("idConnection"))))))
+  .post("/sns/connections", validate("json", ConnectionBody), async (c) => c.json(ok(await chat.createConnection(c.env, c.get("member"), c.req.valid("json").memberNo))))
+  .delete("/sns/connections/:idConnection", async (c) => c.json(ok(await chat.deleteConnection(c.env, c.get("member"), parsed(IdParam, c.req.param("idConnection"))))))
+
+  // ── member control over contact: requests tray, settings, stranger images
+  .get("/sns/message-requests", async (c) => c.json(ok(await chat.listRequests(c.env, c.get("member")))))
+  .put("/sns/message-requests/:idRequest", validate("json", RequestDecisionBody), async (c) => {
+    const member = c.get("member");
+    const result = await chat.decideRequest(c.env, member, parsed(IdParam, c.req.param("idRequest")), c.req.valid("json").decision);
+    c.executionCtx.waitUntil(refreshInbox(c.env, member.projectCode, member.memberId, member.memberNo));
+    return c.json(ok(result));
+  })
+  .get("/sns/chat-settings", async (c) => c.json(ok(await chat.contactSettings(c.env, c.get("member").memberId))))
+  .put("/sns/chat-settings", validate("json", ContactSettingsBody), async (c) => {
+    const member = c.get("member");
+    const settings = await chat.saveContactSettings(c.env, member, c.req.valid("json"));
+    c.executionCtx.waitUntil(
+      (async () => {
+        try {
+          const presence = await getServerByName(c.env.Presence, roomName(member.projectCode, "presence"));
+          await presence.rulesChanged(member.memberId);
+        } catch (error) {
+          console.warn(JSON.stringify({ level: "warn", message: "presence refresh failed", error: String(error) }));
+        }
+      })(),
+    );
+    return c.json(ok(settings));
+  })
+  .get("/sns/public-keys/:memberNo", async (c) => c.json(ok(await chat.publicKeyOf(c.env, c.get("member"), parsed(MemberNoField, c.req.param("memberNo"))))))
+
+  // ── presence: recently active members the caller may see (public-chat side list, latest online)
+  .get("/sns/presence/:project", validate("query", PresenceQuery), async (c) => {
+    const project = sessionProject(c, c.req.param("project"));
+    return c.json(ok(await listPresence(c.env, project, c.get("member").memberId, c.req.valid("query").pageSize)));
+  })
+
+  // ── web push (§7 notifications source update {sourceKey} and count for WEB_PUSH)
+  .put("/sns/notifications/source/:memberId", validate("json", SourceBody), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    return c.json(ok(await chat.updatePushSource(c.env, member, c.req.valid("json").sourceKey)));
+  })
+  .get("/sns/notifications/count", validate("query", SourceCountQuery), async (c) => {
+    return c.json(ok(await chat.pushCount(c.env, c.get("member"), c.req.valid("query").sourceKey)));
+  })
+
+  // ── reminders (§3 Reminder; §9 only today's UTC date)
+  .post("/core/reminders", validate("json", ReminderBody), async (c) => c.json(ok(await chat.createReminder(c.env, c.get("member"), c.req.valid("json")))))
+  .get("/core/reminders", async (c) => c.json(ok(await chat.todaysReminders(c.env, c.get("member")))));
+
+/** The row as stored (deleted included) for publishing a deletion to the right rooms. */
+async function loadForPublish(env: Env, projectCode: string, id: number) {
+  const row = await env.DB.prepare(
+    "select chatroom_id as chatroomId, member_no as memberNo, to_member_id as toMemberId, to_member_no as toMemberNo from chat_messages where id_chatroom_message = ? and project_code = ?",
+  )
+    .bind(id, projectCode)
+    .first<{ chatroomId: string; memberNo: string; toMemberId: string | null; toMemberNo: string | null }>();
+  if (!row) return null;
+  return { ...row, idChatroomMessage: id } as unknown as chat.Fanout["stored"];
+}

@@ -1,0 +1,836 @@
+import { and, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { md5 } from "js-md5";
+import { getDb } from "../../db/client";
+import {
+  chatConnections,
+  chatContactSettings,
+  chatMessageRequests,
+  chatMessages,
+  chatReactions,
+  chatReads,
+  chatReminders,
+  chatThreads,
+  notifications,
+  profiles,
+} from "../../db/schema";
+import {
+  DEFAULT_CONTACT_SETTINGS,
+  DIRECT_CHATROOM,
+  HOME_CHATROOM_ID,
+  PERSONAL_CHATROOM,
+  PUBLIC_CHATROOM_ID,
+  directChatroomId,
+  type ChatListEntry,
+  type ChatMessage,
+  type ChatReaction,
+  type ContactSettings,
+  type MessageRequest,
+  type Payload,
+  type PostMessageBody,
+  type Reminder,
+  type UnreadCounts,
+} from "../../contract/chat";
+import type { ProfileSummary } from "../../contract/profile-summary";
+import { AppError } from "../../http/app-error";
+import { iso, utcDate, DAY } from "../../lib/time";
+import { coinAwardStatements } from "../coins/coin-awards";
+import { notify } from "../notifications/notify";
+import { profileSummaries, profileSummaryColumns, toProfileSummary } from "../profiles/profile-summary";
+import { assertCanSend } from "../social/sending";
+import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
+import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
+
+/** The caller of a chat action. */
+export type ChatMember = { memberId: string; memberNo: string; projectCode: string; kycStatus: number; status?: string };
+
+export type RoomKind =
+  | { kind: "public" | "home" }
+  | { kind: "personal" }
+  | { kind: "direct"; memberNos: [string, string] };
+
+/** Which kind of chatroom an id names (§2, §9). Unknown shapes are 404. */
+export function roomKind(chatroomId: string): RoomKind {
+  if (chatroomId === PUBLIC_CHATROOM_ID) return { kind: "public" };
+  if (chatroomId === HOME_CHATROOM_ID) return { kind: "home" };
+  if (PERSONAL_CHATROOM.test(chatroomId)) return { kind: "personal" };
+  const direct = chatroomId.match(DIRECT_CHATROOM);
+  if (direct && direct[1] !== direct[2] && directChatroomId(direct[1]!, direct[2]!) === chatroomId) return { kind: "direct", memberNos: [direct[1]!, direct[2]!] };
+  throw new AppError("notFound");
+}
+
+/** §2: a member's personal chatroom is the md5 of their member code. */
+export const personalChatroomId = (memberNo: string) => md5(memberNo);
+
+/** §5: image sending in verification-required chats needs kycStatus above 0: the shared rooms. */
+const verificationRequired = (room: RoomKind) => room.kind === "public" || room.kind === "home";
+
+/** A one-to-one room is only ever reachable by its two members; everyone else gets 404. */
+function assertRoomAccess(room: RoomKind, viewer: { memberNo: string } | null) {
+  if (room.kind === "direct" && (!viewer || !room.memberNos.includes(viewer.memberNo))) throw new AppError("notFound");
+}
+
+async function viewerContext(env: Env, member: ChatMember | null): Promise<ChatViewer> {
+  if (!member) return null;
+  const row = await getDb(env).select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, member.memberId)).get();
+  return { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(row?.avator && row.qualify) };
+}
+
+const parsePayload = (raw: string): Payload | null => {
+  try {
+    const value = JSON.parse(raw);
+    return value && typeof value === "object" && "type" in value ? (value as Payload) : null;
+  } catch {
+    return null;
+  }
+};
+
+type MessageRow = typeof chatMessages.$inferSelect;
+
+/**
+ * Rows → StoredMessage with every related record in a fixed number of batched queries
+ * (profiles, reactions, message requests, follows), never one query per message.
+ */
+async function hydrate(env: Env, projectCode: string, rows: MessageRow[]): Promise<StoredMessage[]> {
+  if (rows.length === 0) return [];
+  const db = getDb(env);
+  const ids = rows.map((r) => r.idChatroomMessage);
+  const memberIds = rows.flatMap((r) => [r.memberId, ...(r.toMemberId ? [r.toMemberId] : [])]);
+  const [summaries, reactionRows] = await Promise.all([
+    profileSummaries(env, projectCode, memberIds),
+    db
+      .select({ id: chatReactions.idChatroomMessage, type: chatReactions.type, reactEmoji: chatReactions.reactEmoji, memberNo: profiles.simpleCode })
+      .from(chatReactions)
+      .innerJoin(profiles, eq(profiles.memberId, chatReactions.memberId))
+      .where(inArray(chatReactions.idChatroomMessage, ids.slice(0, 90))),
+  ]);
+  const reactions = new Map<number, ChatReaction[]>();
+  for (const r of reactionRows) {
+    const list = reactions.get(r.id) ?? [];
+    list.push({ type: r.type, reactEmoji: r.reactEmoji, memberNo: r.memberNo });
+    reactions.set(r.id, list);
+  }
+  if (ids.length > 90) {
+    for (let i = 90; i < ids.length; i += 90) {
+      const more = await db
+        .select({ id: chatReactions.idChatroomMessage, type: chatReactions.type, reactEmoji: chatReactions.reactEmoji, memberNo: profiles.simpleCode })
+        .from(chatReactions)
+        .innerJoin(profiles, eq(profiles.memberId, chatReactions.memberId))
+        .where(inArray(chatReactions.idChatroomMessage, ids.slice(i, i + 90)));
+      for (const r of more) {
+        const list = reactions.get(r.id) ?? [];
+        list.push({ type: r.type, reactEmoji: r.reactEmoji, memberNo: r.memberNo });
+        reactions.set(r.id, list);
+      }
+    }
+  }
+  const privatePairs = rows.filter((r) => r.isPrivate && r.toMemberId);
+  const held = new Set<string>();
+  const follows = new Set<string>();
+  if (privatePairs.length) {
+    const recipients = [...new Set(privatePairs.map((r) => r.toMemberId!))].slice(0, 90);
+    const [requestRows, followRows] = await Promise.all([
+      db
+        .select({ memberId: chatMessageRequests.memberId, fromMemberId: chatMessageRequests.fromMemberId, status: chatMessageRequests.status })
+        .from(chatMessageRequests)
+        .where(inArray(chatMessageRequests.memberId, recipients)),
+      db.all<{ memberId: string; targetMemberId: string }>(
+        sql`select member_id as memberId, target_member_id as targetMemberId from follows where member_id in (${sql.join(recipients.map((r) => sql`${r}`), sql`, `)})`,
+      ),
+    ]);
+    for (const r of requestRows) if (r.status !== "accepted") held.add(`${r.memberId}|${r.fromMemberId}`);
+    for (const f of followRows) follows.add(`${f.memberId}|${f.targetMemberId}`);
+  }
+  return rows.map((r) => ({
+    idChatroomMessage: r.idChatroomMessage,
+    requestId: r.requestId,
+    chatroomId: r.chatroomId,
+    memberId: r.memberId,
+    memberNo: r.memberNo,
+    message: r.message,
+    payload: parsePayload(r.payload),
+    isPrivate: r.isPrivate,
+    toMemberId: r.toMemberId,
+    toMemberNo: r.toMemberNo,
+    imageAccepted: r.imageAccepted,
+    threadCount: r.threadCount,
+    deleted: r.deleted,
+    dateAdd: iso(r.dateAdd)!,
+    dateUdp: iso(r.dateUdp)!,
+    profile: summaries.get(r.memberId) ?? null,
+    toProfile: r.toMemberId ? (summaries.get(r.toMemberId) ?? null) : null,
+    reactions: reactions.get(r.idChatroomMessage) ?? [],
+    held: Boolean(r.toMemberId && held.has(`${r.toMemberId}|${r.memberId}`)),
+    recipientFollowsSender: Boolean(r.toMemberId && follows.has(`${r.toMemberId}|${r.memberId}`)),
+  }));
+}
+
+/** Read position of a member in a conversation (inbox messages are read per one-to-one pair). */
+async function lastReadOf(env: Env, memberId: string, readKey: string) {
+  const row = await getDb(env).select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).get();
+  return row?.id ?? 0;
+}
+
+/** Conditions a viewer needs on any message list: not blocked either way, not muted by the viewer. */
+function visibleTo(viewer: ChatViewer): SQL[] {
+  if (!viewer) return [];
+  return [notBlockedWith(viewer.memberId, chatMessages.memberId), notMutedBy(viewer.memberId, chatMessages.memberId)];
+}
+
+/**
+ * §7 GET /sns/chatroom/{id}/messages: newest `pageSize` messages (optionally before an id, or after one
+ * for a reconnect replay, or only one member's), returned oldest first.
+ */
+export async function listMessages(
+  env: Env,
+  projectCode: string,
+  chatroomId: string,
+  member: ChatMember | null,
+  options: { pageSize: number; memberNo?: string; before?: number; after?: number },
+): Promise<ChatMessage[]> {
+  const room = roomKind(chatroomId);
+  assertRoomAccess(room, member);
+  const viewer = await viewerContext(env, member);
+  const db = getDb(env);
+  const conditions: SQL[] = [eq(chatMessages.projectCode, projectCode), eq(chatMessages.deleted, false), ...visibleTo(viewer)];
+  if (room.kind === "direct") {
+    // A conversation: the pair's one-to-one room plus private messages between them in any room.
+    const [a, b] = room.memberNos;
+    conditions.push(
+      sql`((${chatMessages.memberNo} = ${a} and ${chatMessages.toMemberNo} = ${b}) or (${chatMessages.memberNo} = ${b} and ${chatMessages.toMemberNo} = ${a}))`,
+      sql`(${chatMessages.chatroomId} = ${chatroomId} or ${chatMessages.isPrivate} = 1)`,
+    );
+  } else {
+    conditions.push(eq(chatMessages.chatroomId, chatroomId));
+  }
+  if (options.memberNo) conditions.push(eq(chatMessages.memberNo, options.memberNo));
+  if (options.before) conditions.push(lt(chatMessages.idChatroomMessage, options.before));
+  if (options.after !== undefined) conditions.push(gt(chatMessages.idChatroomMessage, options.after));
+  const query = db.select().from(chatMessages).where(and(...conditions));
+  const rows =
+    options.after !== undefined
+      ? await query.orderBy(chatMessages.idChatroomMessage).limit(options.pageSize)
+      : (await query.orderBy(desc(chatMessages.idChatroomMessage)).limit(options.pageSize)).reverse();
+  const stored = await hydrate(env, projectCode, rows);
+  if (viewer && room.kind === "direct") viewer.lastReadId = await lastReadOf(env, viewer.memberId, chatroomId);
+  else if (viewer) viewer.lastReadId = Number.MAX_SAFE_INTEGER;
+  return stored.map((s) => viewMessage(s, viewer));
+}
+
+/** One message the viewer may see (404 otherwise), with its threads. */
+export async function messageDetail(env: Env, projectCode: string, id: number, member: ChatMember | null) {
+  const stored = await loadStored(env, projectCode, id, member);
+  const viewer = await viewerContext(env, member);
+  if (viewer) viewer.lastReadId = await lastReadOf(env, viewer.memberId, readKeyFor(stored));
+  const message = viewMessage(stored, viewer);
+  const threadRows = await getDb(env)
+    .select({ thread: chatThreads, profile: profileSummaryColumns })
+    .from(chatThreads)
+    .innerJoin(profiles, eq(profiles.memberId, chatThreads.memberId))
+    .where(and(eq(chatThreads.idChatroomMessage, id), eq(chatThreads.deleted, false), ...(viewer ? [notBlockedWith(viewer.memberId, chatThreads.memberId)] : [])))
+    .orderBy(chatThreads.idChatMessageThread)
+    .limit(500);
+  message.threads = threadRows.map((t) => viewThread(storedThread(t.thread, toProfileSummary(t.profile), stored.memberId), viewer));
+  return message;
+}
+
+function storedThread(row: typeof chatThreads.$inferSelect, profile: ProfileSummary | null, noteAuthorId: string): StoredThread {
+  return {
+    idChatMessageThread: row.idChatMessageThread,
+    idChatroomMessage: row.idChatroomMessage,
+    memberId: row.memberId,
+    message: row.message,
+    isPrivate: row.isPrivate,
+    dateAdd: iso(row.dateAdd)!,
+    profile,
+    noteAuthorId,
+  };
+}
+
+const readKeyFor = (s: Pick<StoredMessage, "memberNo" | "toMemberNo" | "chatroomId">) =>
+  s.toMemberNo ? directChatroomId(s.memberNo, s.toMemberNo) : s.chatroomId;
+
+/** A message by id within the tenant that the viewer may reach (room access, blocks): else 404. */
+async function loadStored(env: Env, projectCode: string, id: number, member: ChatMember | null): Promise<StoredMessage> {
+  const row = await getDb(env)
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.idChatroomMessage, id), eq(chatMessages.projectCode, projectCode), eq(chatMessages.deleted, false)))
+    .get();
+  if (!row) throw new AppError("notFound");
+  const room = roomKind(row.chatroomId);
+  assertRoomAccess(room, member);
+  if (member && row.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, row.memberId))) throw new AppError("notFound");
+  const [stored] = await hydrate(env, projectCode, [row]);
+  return stored!;
+}
+
+/** Latest visible message of a room (§7 "last message"; the home bar). */
+export async function lastMessage(env: Env, projectCode: string, chatroomId: string, member: ChatMember | null) {
+  const [message] = await listMessages(env, projectCode, chatroomId, member, { pageSize: 1 });
+  return message ?? null;
+}
+
+/** What the ChatRoom needs to fan a message out without asking D1 per socket. */
+export type Fanout = { stored: StoredMessage; hiddenFrom: string[] };
+
+/** Members who must never receive this sender's messages: blocked either way, or muting the sender. */
+async function hiddenFromSender(env: Env, senderId: string): Promise<string[]> {
+  const at = Date.now();
+  const rows = await getDb(env).all<{ id: string }>(sql`
+    select target_member_id as id from blocks where member_id = ${senderId} and (expires_at is null or expires_at > ${at})
+    union select member_id as id from blocks where target_member_id = ${senderId} and (expires_at is null or expires_at > ${at})
+    union select member_id as id from mutes where target_member_id = ${senderId} and (expires_at is null or expires_at > ${at})
+    limit 5000`);
+  return rows.map((r) => r.id);
+}
+
+type Sender = { nickname: string; avator: string; qualify: boolean; blur: boolean; multiGender: number | null; kycStatus: number };
+
+async function senderProfile(env: Env, memberId: string): Promise<Sender> {
+  const row = await getDb(env)
+    .select({ nickname: profiles.nickname, avator: profiles.avator, qualify: profiles.qualify, blur: profiles.blur, multiGender: profiles.multiGender, kycStatus: profiles.kycStatus })
+    .from(profiles)
+    .where(eq(profiles.memberId, memberId))
+    .get();
+  if (!row) throw new AppError("notFound");
+  return row;
+}
+
+async function memberByNo(env: Env, projectCode: string, memberNo: string) {
+  const row = await getDb(env)
+    .select({ memberId: profiles.memberId, memberNo: profiles.simpleCode, kycStatus: profiles.kycStatus, multiGender: profiles.multiGender })
+    .from(profiles)
+    .where(and(eq(profiles.projectCode, projectCode), eq(profiles.simpleCode, memberNo)))
+    .get();
+  if (!row) throw new AppError("notFound");
+  return row;
+}
+
+export async function contactSettings(env: Env, memberId: string): Promise<ContactSettings> {
+  const row = await getDb(env).select().from(chatContactSettings).where(eq(chatContactSettings.memberId, memberId)).get();
+  if (!row) return { ...DEFAULT_CONTACT_SETTINGS };
+  let roles: number[] = [];
+  try {
+    roles = (JSON.parse(row.acceptRoles) as unknown[]).filter((n): n is number => typeof n === "number");
+  } catch {
+    roles = [];
+  }
+  return { acceptFrom: row.acceptFrom, acceptRoles: roles, presenceAudience: row.presenceAudience };
+}
+
+export async function saveContactSettings(env: Env, member: ChatMember, input: Partial<ContactSettings>) {
+  const next = { ...(await contactSettings(env, member.memberId)), ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) } as ContactSettings;
+  const values = {
+    memberId: member.memberId,
+    projectCode: member.projectCode,
+    acceptFrom: next.acceptFrom,
+    acceptRoles: JSON.stringify([...new Set(next.acceptRoles)].sort()),
+    presenceAudience: next.presenceAudience,
+    updatedAt: Date.now(),
+  };
+  await getDb(env).insert(chatContactSettings).values(values).onConflictDoUpdate({ target: chatContactSettings.memberId, set: values });
+  return next;
+}
+
+/** Follow and friendship facts between two members, in one query. */
+async function pairFacts(env: Env, a: string, b: string) {
+  const row = await getDb(env).get<{ aFollowsB: number; bFollowsA: number; friends: number }>(sql`select
+    exists (select 1 from follows where member_id = ${a} and target_member_id = ${b}) as aFollowsB,
+    exists (select 1 from follows where member_id = ${b} and target_member_id = ${a}) as bFollowsA,
+    exists (select 1 from friendships where status = 'accepted' and ((requester_id = ${a} and addressee_id = ${b}) or (requester_id = ${b} and addressee_id = ${a}))) as friends`);
+  return { aFollowsB: Boolean(row?.aFollowsB), bFollowsA: Boolean(row?.bFollowsA), friends: Boolean(row?.friends) };
+}
+
+/** Does the recipient take private messages from this sender directly (issue 5 §6 contact settings)? */
+async function acceptsDirectly(env: Env, recipientId: string, sender: { memberId: string; kycStatus: number; multiGender: number | null }) {
+  const settings = await contactSettings(env, recipientId);
+  if (sender.multiGender != null && settings.acceptRoles.includes(sender.multiGender)) return true;
+  if (settings.acceptFrom === "everyone") return true;
+  if (settings.acceptFrom === "verified") return sender.kycStatus === 1 || (await pairFacts(env, recipientId, sender.memberId)).aFollowsB;
+  const facts = await pairFacts(env, recipientId, sender.memberId);
+  if (settings.acceptFrom === "following") return facts.aFollowsB;
+  return facts.friends;
+}
+
+const IMAGE_TYPES = new Set(["img", "encodedImage"]);
+
+function normalise(body: { message: string; payload?: Payload }): { message: string; payload: Payload } {
+  const text = body.message.trim();
+  const payload: Payload = body.payload ?? { type: "text", content: text };
+  if (payload.type === "text") {
+    const content = text || payload.content.trim();
+    // §5: empty or whitespace text is not sent.
+    if (!content) throw new AppError("chatEmptyMessage");
+    return { message: content, payload: { ...payload, content } };
+  }
+  // An encrypted message carries no readable text on the server (§7).
+  if (payload.type === "encrypted") return { message: "", payload };
+  return { message: text, payload };
+}
+
+/**
+ * §7 POST /sns/chatrooms/{id}/messages/{memberId}. D1 first; the caller then publishes the fan-out.
+ * The same requestId twice returns the stored message and publishes nothing.
+ */
+export async function sendMessage(env: Env, member: ChatMember, chatroomId: string, body: PostMessageBody): Promise<{ message: ChatMessage; fanout: Fanout | null }> {
+  const room = roomKind(chatroomId);
+  assertRoomAccess(room, member);
+  const db = getDb(env);
+  const existing = await db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).get();
+  if (existing) {
+    if (existing.chatroomId !== chatroomId || existing.projectCode !== member.projectCode) throw new AppError("chatRequestIdReused");
+    const [stored] = await hydrate(env, member.projectCode, [existing]);
+    return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
+  }
+  await assertCanSend(env, member);
+  const { message, payload } = normalise(body);
+  const sender = await senderProfile(env, member.memberId);
+  if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
+
+  let isPrivate = body.isPrivate;
+  let recipient: { memberId: string; memberNo: string } | null = null;
+  if (room.kind === "direct") {
+    const otherNo = room.memberNos[0] === member.memberNo ? room.memberNos[1] : room.memberNos[0];
+    recipient = await memberByNo(env, member.projectCode, otherNo);
+    isPrivate = true;
+  } else if (body.toMemberNo) {
+    recipient = await memberByNo(env, member.projectCode, body.toMemberNo);
+  } else if (isPrivate) {
+    throw new AppError("chatPrivateNeedsRecipient");
+  }
+  if (recipient && recipient.memberId === member.memberId) throw new AppError("chatNotToSelf");
+  // A block is total: the blocked member does not exist for the sender.
+  if (recipient && (await isBlockedBetween(env, member.memberId, recipient.memberId))) throw new AppError("notFound");
+  // §4/§8: the private-reply switch needs an avatar (one-to-one rooms are private by nature and exempt).
+  if (isPrivate && room.kind !== "direct" && !sender.avator) throw new AppError("privateReplyNoAvatar");
+  if (payload.type === "encrypted" && (!recipient || !isPrivate)) throw new AppError("chatPrivateNeedsRecipient");
+
+  const at = Date.now();
+  const inbox = Boolean(recipient && isPrivate);
+  const inserted = await db
+    .insert(chatMessages)
+    .values({
+      projectCode: member.projectCode,
+      chatroomId,
+      memberId: member.memberId,
+      memberNo: member.memberNo,
+      requestId: body.requestId,
+      message,
+      payload: JSON.stringify(payload),
+      isPrivate,
+      // Only inbox messages carry the recipient id (a public mention keeps just the number).
+      toMemberId: inbox ? recipient!.memberId : null,
+      toMemberNo: recipient?.memberNo ?? null,
+      dateAdd: at,
+      dateUdp: at,
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  const row =
+    inserted ??
+    (await db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).get());
+  if (!row) throw new AppError("conflict");
+  if (!inserted) {
+    // Lost a race with the same requestId: the other call stored and published it.
+    const [stored] = await hydrate(env, member.projectCode, [row]);
+    return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
+  }
+  if (room.kind === "public" || room.kind === "home") {
+    // "Latest speech" lists read this column.
+    await db.update(profiles).set({ lastChatAt: at }).where(eq(profiles.memberId, member.memberId));
+  }
+
+  if (inbox && recipient) {
+    const direct = await acceptsDirectly(env, recipient.memberId, { memberId: member.memberId, kycStatus: sender.kycStatus, multiGender: sender.multiGender });
+    const request = await db
+      .select({ status: chatMessageRequests.status })
+      .from(chatMessageRequests)
+      .where(and(eq(chatMessageRequests.memberId, recipient.memberId), eq(chatMessageRequests.fromMemberId, member.memberId)))
+      .get();
+    const actor = { memberId: member.memberId, memberNo: member.memberNo };
+    if (!direct && !request) {
+      await db
+        .insert(chatMessageRequests)
+        .values({ projectCode: member.projectCode, memberId: recipient.memberId, fromMemberId: member.memberId, status: "pending", createdAt: at, updatedAt: at })
+        .onConflictDoNothing();
+      await notify(env, { projectCode: member.projectCode, memberId: recipient.memberId, type: "messageRequest", actor, params: { chatroomId: directChatroomId(member.memberNo, recipient.memberNo) } });
+    } else if (direct || request?.status === "accepted") {
+      await notify(env, {
+        projectCode: member.projectCode,
+        memberId: recipient.memberId,
+        type: "privateMessage",
+        actor,
+        params: { chatroomId: directChatroomId(member.memberNo, recipient.memberNo), idChatroomMessage: row.idChatroomMessage, nickname: sender.nickname },
+      });
+    }
+  }
+  const [stored] = await hydrate(env, member.projectCode, [row]);
+  const fanout: Fanout = { stored: stored!, hiddenFrom: await hiddenFromSender(env, member.memberId) };
+  return { message: viewMessage(stored!, await viewerContext(env, member)), fanout };
+}
+
+/** Own message or 403; another tenant's or an unreachable one is 404. */
+async function ownMessage(env: Env, member: ChatMember, id: number) {
+  const stored = await loadStored(env, member.projectCode, id, member);
+  if (stored.memberId !== member.memberId) throw new AppError("chatNotAuthor");
+  return stored;
+}
+
+/** §5: updating an own message with empty text deletes it. */
+export async function editMessage(env: Env, member: ChatMember, id: number, text: string) {
+  const stored = await ownMessage(env, member, id);
+  const trimmed = text.trim();
+  if (!trimmed) return { deleted: await deleteMessage(env, member, id, false) };
+  if (stored.payload?.type === "encrypted" || (stored.payload && stored.payload.type !== "text")) throw new AppError("chatNotEditable");
+  const at = Date.now();
+  const payload = { ...(stored.payload ?? { type: "text" as const, content: "" }), content: trimmed } as Payload;
+  await getDb(env)
+    .update(chatMessages)
+    .set({ message: trimmed, payload: JSON.stringify(payload), dateUdp: at })
+    .where(and(eq(chatMessages.idChatroomMessage, id), eq(chatMessages.memberId, member.memberId)));
+  const next: StoredMessage = { ...stored, message: trimmed, payload, dateUdp: iso(at)! };
+  return { edited: { stored: next, hiddenFrom: await hiddenFromSender(env, member.memberId) } satisfies Fanout };
+}
+
+/** Soft delete of an own message; `all` also removes every thread reply under it. */
+export async function deleteMessage(env: Env, member: ChatMember, id: number, all: boolean) {
+  const stored = await ownMessage(env, member, id);
+  const db = getDb(env);
+  const at = Date.now();
+  await db.batch([
+    db.update(chatMessages).set({ deleted: true, message: "", payload: "{}", dateUdp: at }).where(and(eq(chatMessages.idChatroomMessage, id), eq(chatMessages.memberId, member.memberId))),
+    ...(all ? [db.update(chatThreads).set({ deleted: true }).where(eq(chatThreads.idChatroomMessage, id))] : []),
+  ]);
+  return { chatroomId: stored.chatroomId, idChatroomMessage: id };
+}
+
+/** §7 PUT react: one emoji per member per message; the same emoji again removes it. */
+export async function reactToMessage(env: Env, member: ChatMember, id: number, reactEmoji: string) {
+  const stored = await loadStored(env, member.projectCode, id, member);
+  const view = viewMessage(stored, await viewerContext(env, member));
+  if (view.placeholder) throw new AppError("notFound");
+  const db = getDb(env);
+  const current = await db
+    .select({ reactEmoji: chatReactions.reactEmoji })
+    .from(chatReactions)
+    .where(and(eq(chatReactions.idChatroomMessage, id), eq(chatReactions.memberId, member.memberId)))
+    .get();
+  if (current?.reactEmoji === reactEmoji) {
+    await db.delete(chatReactions).where(and(eq(chatReactions.idChatroomMessage, id), eq(chatReactions.memberId, member.memberId)));
+  } else {
+    const values = { projectCode: member.projectCode, idChatroomMessage: id, memberId: member.memberId, type: "emoji", reactEmoji, dateAdd: Date.now() };
+    await db.insert(chatReactions).values(values).onConflictDoUpdate({ target: [chatReactions.idChatroomMessage, chatReactions.memberId], set: { reactEmoji, dateAdd: values.dateAdd } });
+  }
+  const [fresh] = await hydrate(env, member.projectCode, [(await db.select().from(chatMessages).where(eq(chatMessages.idChatroomMessage, id)).get())!]);
+  return { stored: fresh!, replyPayload: fresh!.reactions };
+}
+
+/**
+ * §7 POST threads. A member cannot private-reply to their own note (§6); a private reply needs an avatar.
+ * The note's author gets 1 M coin per replier (once per post), in the same batch as the reply (§9).
+ */
+export async function addThread(env: Env, member: ChatMember, input: { idChatroomMessage: number; message: string; isPrivate: boolean }) {
+  const parent = await loadStored(env, member.projectCode, input.idChatroomMessage, member);
+  const viewer = await viewerContext(env, member);
+  if (viewMessage(parent, viewer).placeholder) throw new AppError("notFound");
+  const text = input.message.trim();
+  if (!text) throw new AppError("chatEmptyMessage");
+  await assertCanSend(env, member);
+  if (input.isPrivate && parent.memberId === member.memberId) throw new AppError("chatNoPrivateReplyToOwnNote");
+  const sender = await senderProfile(env, member.memberId);
+  if (input.isPrivate && !sender.avator) throw new AppError("privateReplyNoAvatar");
+  const db = getDb(env);
+  const at = Date.now();
+  const results = await db.batch([
+    db
+      .insert(chatThreads)
+      .values({ projectCode: member.projectCode, idChatroomMessage: parent.idChatroomMessage, memberId: member.memberId, message: text, isPrivate: input.isPrivate, dateAdd: at })
+      .returning(),
+    db
+      .update(chatMessages)
+      .set({ threadCount: sql`${chatMessages.threadCount} + 1` })
+      .where(eq(chatMessages.idChatroomMessage, parent.idChatroomMessage))
+      .returning({ threadCount: chatMessages.threadCount }),
+    ...(parent.memberId !== member.memberId
+      ? coinAwardStatements(db, {
+          projectCode: member.projectCode,
+          memberId: parent.memberId,
+          reason: "replyReceived",
+          sourceKey: `${parent.idChatroomMessage}:${member.memberId}`,
+        })
+      : []),
+  ]);
+  const thread = (results[0] as (typeof chatThreads.$inferSelect)[])[0]!;
+  const threadCount = (results[1] as { threadCount: number }[])[0]?.threadCount ?? parent.threadCount + 1;
+  const [summary] = [...(await profileSummaries(env, member.projectCode, [member.memberId])).values()];
+  const stored = storedThread(thread, summary ?? null, parent.memberId);
+  return { stored, parent, threadCount, view: viewThread(stored, viewer), hiddenFrom: await hiddenFromSender(env, member.memberId) };
+}
+
+/** Mark a conversation (or a room) read up to a message id (default: everything so far). */
+export async function markRead(env: Env, member: ChatMember, chatroomId: string, upTo?: number) {
+  const room = roomKind(chatroomId);
+  assertRoomAccess(room, member);
+  const db = getDb(env);
+  const latest =
+    upTo ??
+    (
+      await db
+        .select({ id: sql<number>`max(${chatMessages.idChatroomMessage})` })
+        .from(chatMessages)
+        .where(room.kind === "direct" ? eq(chatMessages.toMemberId, member.memberId) : and(eq(chatMessages.projectCode, member.projectCode), eq(chatMessages.chatroomId, chatroomId)))
+        .get()
+    )?.id ??
+    0;
+  const at = Date.now();
+  await db
+    .insert(chatReads)
+    .values({ memberId: member.memberId, chatroomId, projectCode: member.projectCode, lastReadId: latest, updatedAt: at })
+    .onConflictDoUpdate({ target: [chatReads.memberId, chatReads.chatroomId], set: { lastReadId: sql`max(${chatReads.lastReadId}, ${latest})`, updatedAt: at } });
+  return { chatroomId, lastReadId: latest };
+}
+
+/** Unread inbox messages per conversation (held requests excluded), plus pending requests. */
+export async function unreadCounts(env: Env, member: Pick<ChatMember, "memberId" | "memberNo">): Promise<UnreadCounts> {
+  const at = Date.now();
+  const rows = await getDb(env).all<{ chatroomId: string; n: number }>(sql`
+    select 'dm-' || min(m.member_no, ${member.memberNo}) || '-' || max(m.member_no, ${member.memberNo}) as chatroomId, count(*) as n
+    from chat_messages m
+    where m.to_member_id = ${member.memberId} and m.deleted = 0
+      and m.id_chatroom_message > coalesce((select r.last_read_id from chat_reads r where r.member_id = ${member.memberId}
+        and r.chatroom_id = 'dm-' || min(m.member_no, ${member.memberNo}) || '-' || max(m.member_no, ${member.memberNo})), 0)
+      and not exists (select 1 from chat_message_requests q where q.member_id = ${member.memberId} and q.from_member_id = m.member_id and q.status <> 'accepted')
+      and not exists (select 1 from blocks b where ((b.member_id = ${member.memberId} and b.target_member_id = m.member_id) or (b.member_id = m.member_id and b.target_member_id = ${member.memberId}))
+        and (b.expires_at is null or b.expires_at > ${at}))
+    group by chatroomId`);
+  const requests = await getDb(env).get<{ n: number }>(
+    sql`select count(*) as n from chat_message_requests where member_id = ${member.memberId} and status = 'pending'`,
+  );
+  const byChatroom: Record<string, number> = {};
+  let total = 0;
+  for (const r of rows) {
+    byChatroom[r.chatroomId] = r.n;
+    total += r.n;
+  }
+  return { total, requests: requests?.n ?? 0, byChatroom };
+}
+
+/** The notification page's chat list: one entry per counterpart, newest first, with connections. */
+export async function chatList(env: Env, member: ChatMember, pageSize: number): Promise<ChatListEntry[]> {
+  const db = getDb(env);
+  const at = Date.now();
+  const rows = await db.all<{ other: string; lastId: number }>(sql`
+    select other, max(id) as lastId from (
+      select to_member_id as other, id_chatroom_message as id from chat_messages where member_id = ${member.memberId} and to_member_id is not null and deleted = 0
+      union all
+      select member_id as other, id_chatroom_message as id from chat_messages where to_member_id = ${member.memberId} and deleted = 0
+    ) t
+    where not exists (select 1 from chat_message_requests q where q.member_id = ${member.memberId} and q.from_member_id = t.other and q.status <> 'accepted')
+      and not exists (select 1 from blocks b where ((b.member_id = ${member.memberId} and b.target_member_id = t.other) or (b.member_id = t.other and b.target_member_id = ${member.memberId}))
+        and (b.expires_at is null or b.expires_at > ${at}))
+    group by other order by lastId desc limit ${pageSize}`);
+  const connections = await db
+    .select({ idConnection: chatConnections.idConnection, target: chatConnections.targetMemberId })
+    .from(chatConnections)
+    .where(and(eq(chatConnections.memberId, member.memberId), notBlockedWith(member.memberId, chatConnections.targetMemberId)))
+    .orderBy(desc(chatConnections.idConnection))
+    .limit(pageSize);
+  const connectionOf = new Map(connections.map((c) => [c.target, c.idConnection]));
+  const others = [...new Set([...rows.map((r) => r.other), ...connections.map((c) => c.target)])];
+  const viewer = await viewerContext(env, member);
+  const summaries = await profileSummaries(env, member.projectCode, others, viewer ? { memberId: viewer.memberId, canSeeAvatars: viewer.canSeeAvatars } : null);
+  const lastIds = rows.map((r) => r.lastId);
+  const lastRows = lastIds.length ? await db.select().from(chatMessages).where(inArray(chatMessages.idChatroomMessage, lastIds.slice(0, 90))) : [];
+  const stored = new Map((await hydrate(env, member.projectCode, lastRows)).map((s) => [s.idChatroomMessage, s]));
+  const counts = await unreadCounts(env, member);
+  const entries: ChatListEntry[] = [];
+  const lastByOther = new Map(rows.map((r) => [r.other, r.lastId]));
+  for (const other of others) {
+    const profile = summaries.get(other);
+    if (!profile) continue;
+    const chatroomId = directChatroomId(member.memberNo, profile.simpleCode);
+    const last = stored.get(lastByOther.get(other) ?? -1);
+    entries.push({
+      chatroomId,
+      idConnection: connectionOf.get(other) ?? null,
+      profile,
+      lastMessage: last ? viewMessage(last, viewer && { ...viewer, lastReadId: Number.MAX_SAFE_INTEGER }) : null,
+      unread: counts.byChatroom[chatroomId] ?? 0,
+    });
+  }
+  return entries.slice(0, pageSize);
+}
+
+/** Pending (and declined) message requests: the requests tray. */
+export async function listRequests(env: Env, member: ChatMember): Promise<MessageRequest[]> {
+  const db = getDb(env);
+  const rows = await db
+    .select()
+    .from(chatMessageRequests)
+    .where(and(eq(chatMessageRequests.memberId, member.memberId), eq(chatMessageRequests.status, "pending"), notBlockedWith(member.memberId, chatMessageRequests.fromMemberId)))
+    .orderBy(desc(chatMessageRequests.updatedAt))
+    .limit(100);
+  const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.fromMemberId));
+  const counts = rows.length
+    ? await db.all<{ from: string; n: number }>(sql`select member_id as "from", count(*) as n from chat_messages where to_member_id = ${member.memberId} and deleted = 0
+        and member_id in (${sql.join(rows.map((r) => sql`${r.fromMemberId}`), sql`, `)}) group by member_id`)
+    : [];
+  const countOf = new Map(counts.map((c) => [c.from, c.n]));
+  return rows.flatMap((r) => {
+    const profile = summaries.get(r.fromMemberId);
+    if (!profile) return [];
+    return [{ idRequest: r.idRequest, status: r.status, profile, chatroomId: directChatroomId(member.memberNo, profile.simpleCode), dateAdd: iso(r.createdAt)!, count: countOf.get(r.fromMemberId) ?? 0 }];
+  });
+}
+
+export async function decideRequest(env: Env, member: ChatMember, idRequest: number, decision: "accept" | "decline") {
+  const db = getDb(env);
+  const row = await db
+    .select()
+    .from(chatMessageRequests)
+    .where(and(eq(chatMessageRequests.idRequest, idRequest), eq(chatMessageRequests.memberId, member.memberId), eq(chatMessageRequests.projectCode, member.projectCode)))
+    .get();
+  if (!row) throw new AppError("notFound");
+  const status = decision === "accept" ? "accepted" : "declined";
+  await db.update(chatMessageRequests).set({ status, updatedAt: Date.now() }).where(eq(chatMessageRequests.idRequest, idRequest));
+  const [summary] = [...(await profileSummaries(env, member.projectCode, [row.fromMemberId])).values()];
+  return { idRequest, status, chatroomId: summary ? directChatroomId(member.memberNo, summary.simpleCode) : null };
+}
+
+/** Tap-to-accept a stranger's image: only its recipient may. */
+export async function acceptImage(env: Env, member: ChatMember, id: number) {
+  const stored = await loadStored(env, member.projectCode, id, member);
+  if (stored.toMemberId !== member.memberId) throw new AppError("notFound");
+  await getDb(env).update(chatMessages).set({ imageAccepted: true }).where(eq(chatMessages.idChatroomMessage, id));
+  return { idChatroomMessage: id, imageAccepted: true };
+}
+
+// ── connections (§3 Connection: memberNo) ────────────────────────────────────────────────────
+
+export async function listConnections(env: Env, member: ChatMember) {
+  const rows = await getDb(env)
+    .select({ idConnection: chatConnections.idConnection, target: chatConnections.targetMemberId, createdAt: chatConnections.createdAt })
+    .from(chatConnections)
+    .where(and(eq(chatConnections.memberId, member.memberId), notBlockedWith(member.memberId, chatConnections.targetMemberId)))
+    .orderBy(desc(chatConnections.idConnection))
+    .limit(500);
+  const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.target));
+  return rows.flatMap((r) => {
+    const profile = summaries.get(r.target);
+    return profile
+      ? [{ idConnection: r.idConnection, memberNo: profile.simpleCode, profile, chatroomId: directChatroomId(member.memberNo, profile.simpleCode), dateAdd: iso(r.createdAt)! }]
+      : [];
+  });
+}
+
+export async function createConnection(env: Env, member: ChatMember, memberNo: string) {
+  const target = await memberByNo(env, member.projectCode, memberNo);
+  if (target.memberId === member.memberId) throw new AppError("chatNotToSelf");
+  if (await isBlockedBetween(env, member.memberId, target.memberId)) throw new AppError("notFound");
+  const db = getDb(env);
+  await db
+    .insert(chatConnections)
+    .values({ projectCode: member.projectCode, memberId: member.memberId, targetMemberId: target.memberId, createdAt: Date.now() })
+    .onConflictDoNothing();
+  const row = (await db
+    .select({ idConnection: chatConnections.idConnection })
+    .from(chatConnections)
+    .where(and(eq(chatConnections.memberId, member.memberId), eq(chatConnections.targetMemberId, target.memberId)))
+    .get())!;
+  return { idConnection: row.idConnection, memberNo, chatroomId: directChatroomId(member.memberNo, memberNo) };
+}
+
+export async function getConnection(env: Env, member: ChatMember, idConnection: number) {
+  const row = await getDb(env)
+    .select({ target: chatConnections.targetMemberId })
+    .from(chatConnections)
+    .where(and(eq(chatConnections.idConnection, idConnection), eq(chatConnections.memberId, member.memberId), eq(chatConnections.projectCode, member.projectCode)))
+    .get();
+  if (!row || (await isBlockedBetween(env, member.memberId, row.target))) throw new AppError("notFound");
+  const [profile] = [...(await profileSummaries(env, member.projectCode, [row.target])).values()];
+  if (!profile) throw new AppError("notFound");
+  return { idConnection, memberNo: profile.simpleCode, profile, chatroomId: directChatroomId(member.memberNo, profile.simpleCode) };
+}
+
+export async function deleteConnection(env: Env, member: ChatMember, idConnection: number) {
+  const result = await getDb(env)
+    .delete(chatConnections)
+    .where(and(eq(chatConnections.idConnection, idConnection), eq(chatConnections.memberId, member.memberId)))
+    .returning({ id: chatConnections.idConnection });
+  if (!result.length) throw new AppError("notFound");
+  return { idConnection, deleted: true };
+}
+
+// ── reminders (§3 Reminder; §9 shown only for today's UTC date) ─────────────────────────────
+
+export async function createReminder(env: Env, member: ChatMember, input: { idChatroomMessage: number; title: string; description: string; remindAt: string }) {
+  const stored = await loadStored(env, member.projectCode, input.idChatroomMessage, member);
+  if (viewMessage(stored, await viewerContext(env, member)).placeholder) throw new AppError("notFound");
+  const remindAt = Date.parse(input.remindAt);
+  const row = await getDb(env)
+    .insert(chatReminders)
+    .values({ projectCode: member.projectCode, memberId: member.memberId, idChatroomMessage: input.idChatroomMessage, title: input.title, description: input.description, remindAt, createdAt: Date.now() })
+    .returning()
+    .get();
+  return toReminder(row);
+}
+
+const toReminder = (r: typeof chatReminders.$inferSelect): Reminder => ({
+  idReminder: r.idReminder,
+  idChatroomMessage: r.idChatroomMessage,
+  title: r.title,
+  description: r.description,
+  remindAt: iso(r.remindAt)!,
+});
+
+export async function todaysReminders(env: Env, member: ChatMember, at = Date.now()): Promise<Reminder[]> {
+  const start = Date.parse(`${utcDate(at)}T00:00:00.000Z`);
+  const rows = await getDb(env)
+    .select()
+    .from(chatReminders)
+    .where(and(eq(chatReminders.memberId, member.memberId), sql`${chatReminders.remindAt} >= ${start}`, lt(chatReminders.remindAt, start + DAY)))
+    .orderBy(chatReminders.remindAt)
+    .limit(100);
+  return rows.map(toReminder);
+}
+
+// ── web push sources (§7 notifications source update {sourceKey} and count for WEB_PUSH) ───
+
+export async function updatePushSource(env: Env, member: ChatMember, sourceKey: string) {
+  const at = Date.now();
+  await getDb(env).run(sql`insert into chat_push_sources (member_id, source_key, project_code, source, last_count_at, updated_at)
+    values (${member.memberId}, ${sourceKey}, ${member.projectCode}, 'WEB_PUSH', ${at}, ${at})
+    on conflict (member_id, source_key) do update set updated_at = ${at}`);
+  return { sourceKey, source: "WEB_PUSH" };
+}
+
+/** Unread notifications since the source last counted (all unread without a known source). */
+export async function pushCount(env: Env, member: ChatMember, sourceKey?: string) {
+  const db = getDb(env);
+  const source = sourceKey
+    ? await db.get<{ lastCountAt: number }>(sql`select last_count_at as lastCountAt from chat_push_sources where member_id = ${member.memberId} and source_key = ${sourceKey}`)
+    : null;
+  const since = source?.lastCountAt ?? 0;
+  const row = await db.get<{ n: number }>(
+    sql`select count(*) as n from ${notifications} where ${notifications.memberId} = ${member.memberId} and ${notifications.readAt} is null and ${notifications.createdAt} > ${since}`,
+  );
+  const unread = await unreadCounts(env, member);
+  return { source: "WEB_PUSH", count: (row?.n ?? 0) + unread.total, notifications: row?.n ?? 0, messages: unread.total };
+}
+
+/** Newest notification id of a member (the orange dot compares against what the member has seen). */
+export async function latestNotificationId(env: Env, memberId: string) {
+  const row = await getDb(env).get<{ id: number | null }>(sql`select max(id_notification) as id from notifications where member_id = ${memberId}`);
+  return row?.id ?? 0;
+}
+
+/** A member's public key for encrypted private messages (§7), or null. */
+export async function publicKeyOf(env: Env, member: ChatMember, memberNo: string) {
+  const target = await memberByNo(env, member.projectCode, memberNo);
+  if (target.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, target.memberId))) throw new AppError("notFound");
+  const row = await getDb(env).select({ publicKey: profiles.publicKey }).from(profiles).where(eq(profiles.memberId, target.memberId)).get();
+  return { memberNo, publicKey: row?.publicKey ?? null };
+}
+
+export { viewMessage, viewThread };
