@@ -1,0 +1,70 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { AlbumQuery, CreateAlbumBody, CreatePhotoBody, GrantBody, IdAlbumParam, IdPhotoParam } from "../../contract/albums";
+import { MemberNo } from "../../contract/common";
+import { ok } from "../../contract/envelope";
+import { AppError } from "../../http/app-error";
+import { clientAddress, rateLimit } from "../../http/rate-limit";
+import { parseProjectCode } from "../../http/tenant";
+import type { AppEnv } from "../../http/types";
+import { validate } from "../../http/validate";
+import * as albums from "./albums.service";
+
+const PublicAlbumParam = z.object({ project: z.string(), idAlbum: z.coerce.number().int().positive() });
+const MemberAlbumsParam = z.object({ memberNo: MemberNo });
+const PublicMemberAlbumsParam = z.object({ project: z.string(), memberNo: MemberNo });
+const GrantParam = z.object({ idAlbum: z.coerce.number().int().positive(), memberNo: MemberNo });
+
+/** §6: visitors may view public albums (a keyed one after the key). Paths are listed in worker/contract/albums.ts. */
+export const albumsPublic = new Hono<AppEnv>()
+  .get("/sns/albums/:project/:idAlbum", validate("param", PublicAlbumParam), validate("query", AlbumQuery), async (c) => {
+    const { project, idAlbum } = c.req.valid("param");
+    const viewer = { member: null, address: clientAddress(c) };
+    return c.json(ok(await albums.getAlbum(c.env, parseProjectCode(project), idAlbum, viewer, c.req.valid("query").secretKey)));
+  })
+  .get("/sns/member-albums/:project/:memberNo", validate("param", PublicMemberAlbumsParam), async (c) => {
+    const { project, memberNo } = c.req.valid("param");
+    return c.json(ok(await albums.memberAlbums(c.env, parseProjectCode(project), memberNo, null)));
+  });
+
+export const albumsPrivate = new Hono<AppEnv>()
+  .post("/sns/albums", validate("json", CreateAlbumBody), async (c) => {
+    const member = c.get("member");
+    await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
+    return c.json(ok(await albums.createAlbum(c.env, member, c.req.valid("json"))));
+  })
+  .get("/sns/albums/:idAlbum", validate("param", IdAlbumParam), validate("query", AlbumQuery), async (c) => {
+    const member = c.get("member");
+    const viewer = { member, address: clientAddress(c) };
+    return c.json(ok(await albums.getAlbum(c.env, member.projectCode, c.req.valid("param").idAlbum, viewer, c.req.valid("query").secretKey)));
+  })
+  .delete("/sns/albums/:idAlbum", validate("param", IdAlbumParam), async (c) =>
+    c.json(ok(await albums.deleteAlbum(c.env, c.get("member"), c.req.valid("param").idAlbum))),
+  )
+  .get("/sns/member-albums/:memberNo", validate("param", MemberAlbumsParam), async (c) => {
+    const member = c.get("member");
+    return c.json(ok(await albums.memberAlbums(c.env, member.projectCode, c.req.valid("param").memberNo, member)));
+  })
+  .post("/sns/albums/:idAlbum/files", validate("param", IdAlbumParam), async (c) => {
+    const member = c.get("member");
+    const form = await c.req.parseBody().catch(() => {
+      throw new AppError("badRequest", { message: "Expected multipart form data with a file" });
+    });
+    if (!(form.file instanceof File)) throw new AppError("badRequest", { message: "Expected multipart form data with a file" });
+    await rateLimit(c.env.RL_UPLOAD, `upload:${member.memberId}`);
+    return c.json(ok(await albums.uploadFile(c.env, member, c.req.valid("param").idAlbum, form.file)));
+  })
+  .post("/sns/photos", validate("json", CreatePhotoBody), async (c) => c.json(ok(await albums.createPhoto(c.env, c.get("member"), c.req.valid("json")))))
+  .delete("/sns/photos/:idPhoto", validate("param", IdPhotoParam), async (c) =>
+    c.json(ok(await albums.deletePhoto(c.env, c.get("member"), c.req.valid("param").idPhoto))),
+  )
+  .get("/sns/albums/:idAlbum/grants", validate("param", IdAlbumParam), async (c) =>
+    c.json(ok(await albums.listGrants(c.env, c.get("member"), c.req.valid("param").idAlbum))),
+  )
+  .post("/sns/albums/:idAlbum/grants", validate("param", IdAlbumParam), validate("json", GrantBody), async (c) =>
+    c.json(ok(await albums.grant(c.env, c.get("member"), c.req.valid("param").idAlbum, c.req.valid("json").memberNo))),
+  )
+  .delete("/sns/albums/:idAlbum/grants/:memberNo", validate("param", GrantParam), async (c) => {
+    const { idAlbum, memberNo } = c.req.valid("param");
+    return c.json(ok(await albums.revoke(c.env, c.get("member"), idAlbum, memberNo)));
+  });

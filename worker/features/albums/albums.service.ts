@@ -1,0 +1,316 @@
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { albumGrants, albumPhotos, albumUploads, albums, profiles } from "../../db/schema";
+import type { Album, AlbumAccess, AlbumGrant, AlbumListItem, Photo, UploadedFile } from "../../contract/albums";
+import { mediaKeyFromUrl } from "../../contract/media";
+import { AppError } from "../../http/app-error";
+import { rateLimit } from "../../http/rate-limit";
+import { hashPassword, toHex, verifyPassword } from "../../lib/crypto";
+import { scramblePixels, scrambleSeed, seedToHex } from "../../lib/scramble";
+import { iso, now } from "../../lib/time";
+import { storeImage } from "../media/image-pipeline";
+import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../profiles/profile-summary";
+import type { SessionMember } from "../session/session.service";
+import { isBlockedBetween } from "../social/visibility";
+
+type AlbumRow = typeof albums.$inferSelect;
+/** Who is looking: a signed-in member, or a visitor (rate-limited by address). */
+export type AlbumViewer = { member: SessionMember | null; address: string | null };
+
+const encoder = new TextEncoder();
+
+/**
+ * The scramble seed is needed again whenever the owner uploads or a grantee views without the key, but the
+ * key itself is kept only as a PBKDF2 hash. So the seed is sealed with AES-GCM under a key derived (HKDF) from
+ * the server secret: a database leak alone reveals neither the key nor the seed.
+ */
+async function sealingKey(env: Env) {
+  const base = await crypto.subtle.importKey("raw", encoder.encode(env.JWT_SECRET), "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: encoder.encode("velvet-album-seed"), info: encoder.encode("aes-256-gcm") },
+    base,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+}
+
+async function sealSeed(env: Env, seed: Uint8Array): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await sealingKey(env), seed as Uint8Array<ArrayBuffer>);
+  return `${toHex(iv)}.${toHex(sealed)}`;
+}
+
+async function openSeed(env: Env, sealed: string): Promise<Uint8Array> {
+  const [ivHex, dataHex] = sealed.split(".");
+  const bytes = (hex: string) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
+  return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes(ivHex!) }, await sealingKey(env), bytes(dataHex!)));
+}
+
+/**
+ * Keys are hashed with the same PBKDF2 (100,000 iterations, per-album salt) as passwords rather than a
+ * cheap salted SHA-256: album keys are short, member-chosen secrets, and a leaked table must not be a
+ * shortcut to guessing them. The cost (~tens of ms) is paid only on a key attempt, which is rate limited.
+ */
+async function verifyKey(album: AlbumRow, secretKey: string) {
+  return album.keyHash ? verifyPassword(secretKey, album.keyHash) : false;
+}
+
+export async function createAlbum(env: Env, member: SessionMember, body: { title: string; secretKey: string }): Promise<Album> {
+  const keyed = body.secretKey.length > 0;
+  const row = await getDb(env)
+    .insert(albums)
+    .values({
+      projectCode: member.projectCode,
+      memberId: member.memberId,
+      title: body.title,
+      keyHash: keyed ? await hashPassword(body.secretKey) : null,
+      seedSealed: keyed ? await sealSeed(env, await scrambleSeed(body.secretKey)) : null,
+      createdAt: now(),
+    })
+    .returning()
+    .get();
+  return albumView(env, row, member, "owner");
+}
+
+async function findAlbum(env: Env, projectCode: string, idAlbum: number): Promise<AlbumRow> {
+  const row = await getDb(env).select().from(albums).where(and(eq(albums.idAlbum, idAlbum), eq(albums.projectCode, projectCode))).get();
+  if (!row) throw new AppError("notFound");
+  return row;
+}
+
+/** The owner's album (another tenant's → 404, another member's → 403). */
+async function ownAlbum(env: Env, member: SessionMember, idAlbum: number) {
+  const row = await findAlbum(env, member.projectCode, idAlbum);
+  if (row.memberId !== member.memberId) throw new AppError("notAlbumOwner");
+  return row;
+}
+
+async function hasGrant(env: Env, idAlbum: number, memberId: string) {
+  const row = await getDb(env)
+    .select({ idAlbum: albumGrants.idAlbum })
+    .from(albumGrants)
+    .where(and(eq(albumGrants.idAlbum, idAlbum), eq(albumGrants.memberId, memberId)))
+    .get();
+  return Boolean(row);
+}
+
+/**
+ * Owner, then open album, then a live grant, then the shared key. A key attempt is rate limited per viewer
+ * and album before the hash is checked; a wrong key is refused with nothing about the album.
+ */
+async function resolveAccess(env: Env, album: AlbumRow, viewer: AlbumViewer, secretKey: string | undefined): Promise<AlbumAccess | null> {
+  const memberId = viewer.member?.memberId;
+  if (memberId === album.memberId) return "owner";
+  if (!album.keyHash) return "open";
+  if (memberId && (await hasGrant(env, album.idAlbum, memberId))) return "grant";
+  if (!secretKey) return null;
+  await rateLimit(env.RL_SENSITIVE, `album-key:${album.idAlbum}:${memberId ?? `addr:${viewer.address ?? "unknown"}`}`);
+  if (await verifyKey(album, secretKey)) return "key";
+  throw new AppError("albumKeyInvalid");
+}
+
+async function albumView(env: Env, album: AlbumRow, member: SessionMember | null, access: AlbumAccess | null): Promise<Album> {
+  const viewer = await viewerFor(env, member?.memberId);
+  const summaries = await profileSummaries(env, album.projectCode, [album.memberId], viewer);
+  const base: Album = {
+    idAlbum: album.idAlbum,
+    title: album.title,
+    secretKey: null,
+    locked: Boolean(album.keyHash),
+    profile: summaries.get(album.memberId) ?? null,
+    timelog: iso(album.createdAt)!,
+  };
+  if (!access) return base;
+  const photos = await getDb(env)
+    .select({ idPhoto: albumPhotos.idPhoto, idAlbum: albumPhotos.idAlbum, filePath: albumPhotos.filePath, description: albumPhotos.description })
+    .from(albumPhotos)
+    .where(eq(albumPhotos.idAlbum, album.idAlbum))
+    .orderBy(asc(albumPhotos.idPhoto))
+    .limit(500);
+  const scrambled = Boolean(album.seedSealed);
+  return {
+    ...base,
+    photos: photos satisfies Photo[],
+    access,
+    scrambled,
+    ...(scrambled && (access === "owner" || access === "grant") ? { scrambleSeed: seedToHex(await openSeed(env, album.seedSealed!)) } : {}),
+  };
+}
+
+/** §7 albums getById. Blocked either way → 404, like another tenant's album. */
+export async function getAlbum(env: Env, projectCode: string, idAlbum: number, viewer: AlbumViewer, secretKey: string | undefined): Promise<Album> {
+  const album = await findAlbum(env, projectCode, idAlbum);
+  if (viewer.member && viewer.member.memberId !== album.memberId && (await isBlockedBetween(env, viewer.member.memberId, album.memberId))) {
+    throw new AppError("notFound");
+  }
+  return albumView(env, album, viewer.member, await resolveAccess(env, album, viewer, secretKey || undefined));
+}
+
+/** §7 member-albums getAll: titles for everyone; photo counts only where the viewer has access. */
+export async function memberAlbums(env: Env, projectCode: string, memberNo: string, viewer: SessionMember | null): Promise<AlbumListItem[]> {
+  const db = getDb(env);
+  const owner = await db
+    .select({ memberId: profiles.memberId })
+    .from(profiles)
+    .where(and(eq(profiles.projectCode, projectCode), eq(profiles.simpleCode, memberNo)))
+    .get();
+  if (!owner) throw new AppError("notFound");
+  const own = viewer?.memberId === owner.memberId;
+  if (viewer && !own && (await isBlockedBetween(env, viewer.memberId, owner.memberId))) throw new AppError("notFound");
+  const rows = await db.select().from(albums).where(eq(albums.memberId, owner.memberId)).orderBy(desc(albums.idAlbum)).limit(200);
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.idAlbum);
+  const granted = new Set(
+    viewer && !own
+      ? (await db.select({ idAlbum: albumGrants.idAlbum }).from(albumGrants).where(and(eq(albumGrants.memberId, viewer.memberId), inArray(albumGrants.idAlbum, ids)))).map((g) => g.idAlbum)
+      : [],
+  );
+  const visible = rows.filter((r) => own || !r.keyHash || granted.has(r.idAlbum)).map((r) => r.idAlbum);
+  const counts = new Map(
+    visible.length
+      ? (await db.select({ idAlbum: albumPhotos.idAlbum, n: count() }).from(albumPhotos).where(inArray(albumPhotos.idAlbum, visible)).groupBy(albumPhotos.idAlbum)).map((r) => [r.idAlbum, r.n])
+      : [],
+  );
+  return rows.map((r) => ({
+    idAlbum: r.idAlbum,
+    title: r.title,
+    secretKey: null,
+    locked: Boolean(r.keyHash),
+    timelog: iso(r.createdAt)!,
+    ...(visible.includes(r.idAlbum) ? { photoCount: counts.get(r.idAlbum) ?? 0 } : {}),
+  }));
+}
+
+async function deleteAlbumMedia(env: Env, keys: string[]) {
+  if (keys.length) await env.MEDIA.delete(keys);
+}
+
+export async function deleteAlbum(env: Env, member: SessionMember, idAlbum: number) {
+  const album = await ownAlbum(env, member, idAlbum);
+  const db = getDb(env);
+  const uploads = await db.select({ mediaKey: albumUploads.mediaKey }).from(albumUploads).where(eq(albumUploads.idAlbum, album.idAlbum));
+  await db.batch([
+    db.delete(albumPhotos).where(eq(albumPhotos.idAlbum, album.idAlbum)),
+    db.delete(albumUploads).where(eq(albumUploads.idAlbum, album.idAlbum)),
+    db.delete(albumGrants).where(eq(albumGrants.idAlbum, album.idAlbum)),
+    db.delete(albums).where(eq(albums.idAlbum, album.idAlbum)),
+  ]);
+  await deleteAlbumMedia(env, uploads.map((u) => u.mediaKey));
+  return { idAlbum: album.idAlbum, deleted: true };
+}
+
+/**
+ * Upload for one album. A keyed album's photo is shuffled with its key before encoding and stored as
+ * lossless PNG, so the unscrambled image never exists in storage and the browser can restore it exactly.
+ */
+export async function uploadFile(env: Env, member: SessionMember, idAlbum: number, file: File): Promise<UploadedFile> {
+  const album = await ownAlbum(env, member, idAlbum);
+  const seed = album.seedSealed ? await openSeed(env, album.seedSealed) : null;
+  const stored = await storeImage(env, {
+    projectCode: member.projectCode,
+    memberNo: member.memberNo,
+    kind: "album",
+    bytes: await file.arrayBuffer(),
+    transformPixels: seed
+      ? (pixels, width, height) => {
+          // Canvas pixels are premultiplied: only opaque pixels come back exactly, so flatten alpha first.
+          for (let i = 3; i < pixels.length; i += 4) pixels[i] = 255;
+          return scramblePixels(pixels, width, height, seed);
+        }
+      : undefined,
+  });
+  await getDb(env)
+    .insert(albumUploads)
+    .values({ mediaKey: stored.key, idAlbum: album.idAlbum, projectCode: member.projectCode, memberId: member.memberId, scrambled: Boolean(seed), createdAt: now() });
+  return { filePath: stored.url, width: stored.width, height: stored.height, scrambled: Boolean(seed) };
+}
+
+const OWN_MEDIA = /^(photo|cover|avatar)\/[A-Za-z0-9_-]+\.(jpg|png)$/;
+
+/**
+ * §7 photos create {idAlbum, filePath}. The path must be the member's own server media: an upload made for
+ * this album, or (open albums only) one of their own photos. A keyed album accepts only its own scrambled
+ * uploads, so no unscrambled copy of its photos is ever reachable.
+ */
+export async function createPhoto(env: Env, member: SessionMember, body: { idAlbum: number; filePath: string; description: string }): Promise<Photo> {
+  const album = await ownAlbum(env, member, body.idAlbum);
+  const db = getDb(env);
+  const key = mediaKeyFromUrl(body.filePath);
+  const prefix = `${member.projectCode}/${member.memberNo}/`;
+  if (!key || !key.startsWith(prefix)) throw new AppError("albumFileNotAllowed");
+  const upload = await db.select().from(albumUploads).where(eq(albumUploads.mediaKey, key)).get();
+  if (upload) {
+    if (upload.idAlbum !== album.idAlbum || upload.memberId !== member.memberId) throw new AppError("albumFileNotAllowed");
+  } else {
+    if (album.keyHash || !OWN_MEDIA.test(key.slice(prefix.length))) throw new AppError("albumFileNotAllowed");
+    if (!(await env.MEDIA.head(key))) throw new AppError("albumFileNotAllowed");
+  }
+  const row = await db
+    .insert(albumPhotos)
+    .values({ idAlbum: album.idAlbum, projectCode: member.projectCode, memberId: member.memberId, filePath: body.filePath, mediaKey: key, description: body.description, createdAt: now() })
+    .returning()
+    .get();
+  return { idPhoto: row.idPhoto, idAlbum: row.idAlbum, filePath: row.filePath, description: row.description };
+}
+
+export async function deletePhoto(env: Env, member: SessionMember, idPhoto: number) {
+  const db = getDb(env);
+  const photo = await db
+    .select()
+    .from(albumPhotos)
+    .where(and(eq(albumPhotos.idPhoto, idPhoto), eq(albumPhotos.projectCode, member.projectCode)))
+    .get();
+  if (!photo) throw new AppError("notFound");
+  if (photo.memberId !== member.memberId) throw new AppError("notAlbumOwner");
+  await db.delete(albumPhotos).where(eq(albumPhotos.idPhoto, idPhoto));
+  // The file goes too when it was uploaded for the album and no other photo still shows it.
+  const others = await db.select({ n: count() }).from(albumPhotos).where(eq(albumPhotos.mediaKey, photo.mediaKey)).get();
+  const upload = await db.select().from(albumUploads).where(eq(albumUploads.mediaKey, photo.mediaKey)).get();
+  if (upload && (others?.n ?? 0) === 0) {
+    await db.delete(albumUploads).where(eq(albumUploads.mediaKey, photo.mediaKey));
+    await deleteAlbumMedia(env, [photo.mediaKey]);
+  }
+  return { idPhoto, deleted: true };
+}
+
+export async function listGrants(env: Env, member: SessionMember, idAlbum: number): Promise<AlbumGrant[]> {
+  const album = await ownAlbum(env, member, idAlbum);
+  const viewer = await viewerFor(env, member.memberId);
+  const rows = await getDb(env)
+    .select({ profile: profileSummaryColumns, createdAt: albumGrants.createdAt })
+    .from(albumGrants)
+    .innerJoin(profiles, eq(profiles.memberId, albumGrants.memberId))
+    .where(eq(albumGrants.idAlbum, album.idAlbum))
+    .orderBy(asc(albumGrants.createdAt))
+    .limit(500);
+  return rows.map((r) => ({ profile: toProfileSummary(r.profile, viewer), timelog: iso(r.createdAt)! }));
+}
+
+async function grantee(env: Env, member: SessionMember, memberNo: string) {
+  const row = await getDb(env)
+    .select({ memberId: profiles.memberId })
+    .from(profiles)
+    .where(and(eq(profiles.projectCode, member.projectCode), eq(profiles.simpleCode, memberNo)))
+    .get();
+  if (!row || (row.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, row.memberId)))) throw new AppError("notFound");
+  if (row.memberId === member.memberId) throw new AppError("grantSelf");
+  return row.memberId;
+}
+
+/** Per-viewer access (issue 6 item 5): only keyed albums; open albums are visible to everyone anyway. */
+export async function grant(env: Env, member: SessionMember, idAlbum: number, memberNo: string) {
+  const album = await ownAlbum(env, member, idAlbum);
+  if (!album.keyHash) throw new AppError("albumNotKeyed");
+  const memberId = await grantee(env, member, memberNo);
+  await getDb(env).insert(albumGrants).values({ idAlbum: album.idAlbum, memberId, projectCode: member.projectCode, createdAt: now() }).onConflictDoNothing();
+  return listGrants(env, member, idAlbum);
+}
+
+/** Revocation is immediate: access is checked on every read, so a copied link stops working at once. */
+export async function revoke(env: Env, member: SessionMember, idAlbum: number, memberNo: string) {
+  const album = await ownAlbum(env, member, idAlbum);
+  const memberId = await grantee(env, member, memberNo);
+  await getDb(env).delete(albumGrants).where(and(eq(albumGrants.idAlbum, album.idAlbum), eq(albumGrants.memberId, memberId)));
+  return listGrants(env, member, idAlbum);
+}
