@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api } from "../../worker/http/api";
+import { createWorkerApp } from "../../worker/worker-app";
 import type { Member, Reply } from "../support/client";
 import {
   buildFixture,
@@ -23,7 +23,8 @@ import {
  * and refused input changes no stored row. Runs are bounded so `npm test` stays quick.
  */
 const NUM_RUNS = 6;
-const routes = mountedRoutes(api);
+const app = createWorkerApp();
+const routes = mountedRoutes(app);
 
 let fixture: Fixture;
 beforeAll(async () => {

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api } from "../../worker/http/api";
+import { createWorkerApp } from "../../worker/worker-app";
 import { expectFailure, type Member, type Reply } from "../support/client";
 import {
   buildFixture,
   mountedRoutes,
+  versionRoutes,
   privateRoutes,
   publicRoutes,
   rowCounts,
@@ -18,7 +19,8 @@ import {
  * and as its rightful owner. Denied calls change nothing; no answer to anyone but the owner carries the
  * owner's secrets (phone, mobile, address, safeword, email, token).
  */
-const routes = mountedRoutes(api);
+const app = createWorkerApp();
+const routes = mountedRoutes(app);
 const privates = routes.filter((r) => r.visibility === "private");
 
 let fixture: Fixture;
@@ -48,6 +50,10 @@ describe("route table", () => {
   it("has an expectation for every mounted route (a new route without one fails here)", () => {
     const missing = routes.filter((r) => !(r.visibility === "private" ? privateRoutes[r.key] : publicRoutes[r.key])).map((r) => r.key);
     expect(missing, `add these routes to tests/support/route-matrix.ts`).toEqual([]);
+  });
+
+  it("mounts the same routes under /api/v6 and /api/v7", () => {
+    expect([...versionRoutes(app, 6)].sort()).toEqual([...versionRoutes(app, 7)].sort());
   });
 
   it("has no stale expectations for routes that are not mounted", () => {

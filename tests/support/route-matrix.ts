@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import type { Hono } from "hono";
-import { call, expectOk, signUp, uniqueEmail, type Member, type Reply } from "./client";
+import { call, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "./client";
 
 /**
  * The one table of per-route expectations used by the security suites (authorization matrix, hostile
@@ -134,17 +134,31 @@ export const privateRoutes: Record<string, RouteCase> = {
 
 export type MountedRoute = { method: string; path: string; key: string; visibility: "public" | "private" };
 
-/** Every concrete route of the API app (method + pattern), without middleware and catch-alls. */
+/**
+ * Every concrete API route of the worker app (method + pattern), without middleware and catch-alls.
+ * `/api/v7/<public|private>/…` is keyed without its prefix (v6 mounts the same handlers, checked by the
+ * matrix); other API doors (e.g. `/api/v3/storage`) keep their full path and are private when the
+ * private table lists them.
+ */
 export function mountedRoutes(app: Hono<any, any, any>): MountedRoute[] {
   const seen = new Map<string, MountedRoute>();
   for (const route of app.routes) {
     if (route.method === "ALL") continue;
-    const path = route.path.replace(/\/+$/, "") || "/";
-    if (!/^\/(public|private)\//.test(path)) continue;
+    let path = route.path.replace(/\/+$/, "") || "/";
+    if (!path.startsWith("/api/") || path.startsWith("/api/v6/")) continue;
+    if (path.startsWith("/api/v7/")) path = path.slice("/api/v7".length);
+    if (path.includes("*")) continue;
     const key = `${route.method} ${path}`;
-    if (!seen.has(key)) seen.set(key, { method: route.method, path, key, visibility: path.startsWith("/public/") ? "public" : "private" });
+    const visibility = path.startsWith("/private/") || (!path.startsWith("/public/") && key in privateRoutes) ? "private" : "public";
+    if (!seen.has(key)) seen.set(key, { method: route.method, path, key, visibility });
   }
   return [...seen.values()];
+}
+
+/** The same, for one API version prefix (the matrix checks v6 and v7 mount the same routes). */
+export function versionRoutes(app: Hono<any, any, any>, version: 6 | 7) {
+  const prefix = `/api/v${version}/`;
+  return new Set(app.routes.filter((r) => r.method !== "ALL" && r.path.startsWith(prefix)).map((r) => `${r.method} ${r.path.slice(prefix.length - 1)}`));
 }
 
 /** Fills `:name` / `:name{regex}` segments; values are URL-encoded unless `raw`. */
@@ -158,8 +172,13 @@ export function fillPath(pattern: string, params: Record<string, string> = {}, r
 
 export const paramNames = (pattern: string) => [...pattern.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
 
-/** Sends a spec to a route as `who` (null = anonymous). */
-export async function send(route: Pick<MountedRoute, "method" | "path" | "visibility">, spec: RequestSpec, who: Member | null, overrides: { params?: Record<string, string>; body?: unknown; rawBody?: string; rawParams?: boolean; headers?: Record<string, string>; query?: Record<string, string> } = {}) {
+/** Sends a spec to a route as `who` (null = anonymous). Paths outside `/api/v7` are sent as they are. */
+export async function send(
+  route: Pick<MountedRoute, "method" | "path">,
+  spec: RequestSpec,
+  who: Member | null,
+  overrides: { params?: Record<string, string>; body?: unknown; rawBody?: string; rawParams?: boolean; headers?: Record<string, string>; query?: Record<string, string> } = {},
+): Promise<Reply> {
   const params = { ...spec.params, ...overrides.params };
   let path = fillPath(route.path, params, overrides.rawParams);
   const query = overrides.query ?? spec.query;
@@ -167,7 +186,22 @@ export async function send(route: Pick<MountedRoute, "method" | "path" | "visibi
   let body: unknown = overrides.rawBody ?? ("body" in overrides ? overrides.body : spec.body);
   if (body === undefined && spec.form) body = spec.form();
   if (body === undefined && route.method !== "GET" && route.method !== "DELETE" && route.method !== "HEAD") body = {};
-  return call(route.method, path, { as: who, body, headers: overrides.headers });
+  if (!path.startsWith("/api/")) return call(route.method, path, { as: who, body, headers: overrides.headers });
+  const headers: Record<string, string> = { ...(who?.headers ?? {}), ...(overrides.headers ?? {}) };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (typeof body === "string") payload = body;
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined && !(body instanceof FormData)) headers["Content-Type"] ??= "application/json";
+  const response = await fetchWorker(path, { method: route.method, headers, body: payload });
+  const text = await response.text();
+  let parsed: Record<string, any>;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = { notJson: text };
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
 }
 
 /** Fields of every table, counted at once: the hostile and matrix suites assert nothing changed. */
