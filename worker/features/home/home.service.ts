@@ -8,6 +8,9 @@ import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profile
 import { notBlockedWith } from "../social/visibility";
 import { utcDate } from "../../lib/time";
 
+/** How many recently active members the suggested/related strips choose from. */
+const MATCH_WINDOW = 100;
+
 type SummaryRow = Parameters<typeof toProfileSummary>[0];
 
 /**
@@ -36,6 +39,13 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
     .select({ ...profileSummaryColumns, introduction: profiles.introduction, pageViews: profiles.pageViews })
     .from(profiles)
     .where(and(eq(profiles.memberId, me), eq(profiles.projectCode, projectCode)));
+  const recent = db
+    .select(profileSummaryColumns)
+    .from(profiles)
+    .where(listed(isNotNull(profiles.lastAccess)))
+    .orderBy(desc(profiles.lastAccess))
+    .limit(MATCH_WINDOW)
+    .as("recent");
   const myLookFor = sql`(select look_for from profiles where member_id = ${me})`;
   const myGender = sql`(select multi_gender from profiles where member_id = ${me})`;
 
@@ -53,16 +63,15 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
         .select({ n: sql<number>`count(*)` })
         .from(notifications)
         .where(and(eq(notifications.memberId, me), isNull(notifications.readAt))),
-      // Suggested: members of the role I look for (lookFor n ↔ multiGender n), most recently active first.
-      summaries()
-        .where(listed(sql`(${myLookFor} = 0 or ${profiles.multiGender} = ${myLookFor})`))
-        .orderBy(desc(profiles.lastAccess))
+      // Suggested: members of the role I look for (lookFor n ↔ multiGender n); related: members looking for
+      // my role. Both pick from a window of the most recently active members, so neither scans the tenant.
+      db
+        .select()
+        .from(recent)
+        .where(sql`(${myLookFor} = 0 or ${recent.multiGender} = ${myLookFor})`)
+        .orderBy(desc(recent.lastAccess))
         .limit(HOME_LIMITS.suggested),
-      // Related: members looking for someone of my role.
-      summaries()
-        .where(listed(sql`${profiles.lookFor} = ${myGender}`))
-        .orderBy(desc(profiles.lastAccess))
-        .limit(HOME_LIMITS.related),
+      db.select().from(recent).where(sql`${recent.lookFor} = ${myGender}`).orderBy(desc(recent.lastAccess)).limit(HOME_LIMITS.related),
       summaries().where(listed(isNotNull(profiles.lastChatAt))).orderBy(desc(profiles.lastChatAt)).limit(HOME_LIMITS.strip),
       summaries().where(listed(isNotNull(profiles.lastAccess))).orderBy(desc(profiles.lastAccess)).limit(HOME_LIMITS.strip),
       summaries().where(listed()).orderBy(desc(profiles.createdAt)).limit(HOME_LIMITS.strip),

@@ -1,0 +1,162 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { HomeDashboard } from "../../worker/contract/home";
+import { loadDashboard } from "../../worker/features/home/home.service";
+import type { SessionMember } from "../../worker/features/session/session.service";
+import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+
+/** Gives a member a qualified avatar (and optional fields) the way the profile API would have stored them. */
+async function complete(member: Member, fields: Record<string, string | number | null> = {}) {
+  const values = { nickname: `Nick ${member.memberNo}`, avator: `/media/SMP/${member.memberNo}/avatar/x.jpg`, qualify: 1, ...fields };
+  const keys = Object.keys(values);
+  await env.DB.prepare(`update profiles set ${keys.map((k) => `${k} = ?`).join(", ")} where member_id = ?`)
+    .bind(...Object.values(values), member.memberId)
+    .run();
+}
+
+const asSession = (m: Member): SessionMember => ({ memberId: m.memberId, memberNo: m.memberNo, projectCode: m.projectCode, sessionId: m.sessionId, status: "active", kycStatus: 0 });
+
+/** Wraps the D1 binding to count round trips: each batch is one, each single statement execution is one. */
+function countingDb(db: D1Database) {
+  const stats = { roundTrips: 0, batches: 0, rowsRead: [] as number[] };
+  const originals = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === "bind") return (...args: unknown[]) => wrap(target.bind(...args));
+        if (prop === "all" || prop === "first" || prop === "run" || prop === "raw") {
+          return (...args: unknown[]) => {
+            stats.roundTrips++;
+            return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    originals.set(proxy, stmt);
+    return proxy;
+  };
+  const counting = {
+    prepare: (query: string) => wrap(db.prepare(query)),
+    batch: async (statements: D1PreparedStatement[]) => {
+      stats.roundTrips++;
+      stats.batches++;
+      const results = await db.batch(statements.map((s) => originals.get(s) ?? s));
+      stats.rowsRead = results.map((r) => r.meta.rows_read);
+      return results;
+    },
+    exec: (query: string) => {
+      stats.roundTrips++;
+      return db.exec(query);
+    },
+  } as unknown as D1Database;
+  return { db: counting, stats };
+}
+
+async function many(n: number, project = "SMP") {
+  const out: Member[] = [];
+  for (let i = 0; i < n; i++) out.push(await signUp(project));
+  return out;
+}
+
+describe("GET /core/home/{project}", () => {
+  it("needs a session, a valid project code and the caller's own tenant", async () => {
+    expectFailure(await call("GET", "/private/core/home/SMP"), 401, "401000");
+    const member = await signUp();
+    expectFailure(await call("GET", "/private/core/home/SMPX", { as: member }), 400, "400001");
+    expectFailure(await call("GET", "/private/core/home/ABC", { as: member }), 404, "404000");
+    expectFailure(await call("GET", "/private/core/home/SMP", { headers: { "X-Member-ID": member.memberId, "X-Access-Token": "y".repeat(32) } }), 401, "100003");
+    expect(expectOk(await call("GET", "/private/core/home/smp", { as: member })).me.simpleCode).toBe(member.memberNo);
+  });
+
+  it("shows the profile checklist, the M coin balance and unread notifications of the caller only", async () => {
+    const member = await signUp();
+    let home = expectOk(await call("GET", "/private/core/home/SMP", { as: member })) as HomeDashboard;
+    expect(home.checklist).toEqual({ nickname: false, introduction: false, avatarUploaded: false, avatarQualified: false });
+    expect(home.coins).toEqual({ mcoin: 0, scoin: 0 });
+    expect(home.today).toBe(new Date().toISOString().slice(0, 10));
+
+    await complete(member, { qualify: 0, introduction: "Hello there" });
+    await env.DB.batch([
+      env.DB.prepare("insert into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at) values ('SMP', ?, 'mcoin', 1, 'photoRated', 'b1', 1), ('SMP', ?, 'mcoin', 1, 'photoRated', 'b2', 1), ('SMP', ?, 'scoin', 5, 'gift', 'g1', 1)").bind(member.memberId, member.memberId, member.memberId),
+      env.DB.prepare("insert into notifications (project_code, member_id, type, params, created_at) values ('SMP', ?, 'follow', '{}', 1), ('SMP', ?, 'follow', '{}', 2)").bind(member.memberId, member.memberId),
+    ]);
+    home = expectOk(await call("GET", "/private/core/home/SMP", { as: member })) as HomeDashboard;
+    expect(home.checklist).toEqual({ nickname: true, introduction: true, avatarUploaded: true, avatarQualified: false });
+    expect(home.coins).toEqual({ mcoin: 2, scoin: 5 });
+    expect(home.unreadNotifications).toBe(2);
+
+    const other = await signUp();
+    const theirs = expectOk(await call("GET", "/private/core/home/SMP", { as: other })) as HomeDashboard;
+    expect(theirs.coins).toEqual({ mcoin: 0, scoin: 0 });
+    expect(theirs.unreadNotifications).toBe(0);
+  });
+
+  it("fills the strips with listable members only: no blocked, unqualified, avatar-less or other-tenant members", async () => {
+    const [viewer, shown, blockedByMe, blockedMe, unqualified, noAvatar] = await many(6);
+    const foreign = await signUp("ABC");
+    for (const m of [viewer!, shown!, blockedByMe!, blockedMe!]) await complete(m, { introduction: "A long enough introduction for a note card", last_chat_at: Date.now(), last_access: Date.now(), page_views: 7 });
+    await complete(unqualified!, { qualify: 0, last_access: Date.now() });
+    await complete(noAvatar!, { avator: "", last_access: Date.now() });
+    await complete(foreign, { last_access: Date.now(), last_chat_at: Date.now() });
+    await env.DB.batch([
+      env.DB.prepare("insert into blocks (project_code, member_id, target_member_id, created_at) values ('SMP', ?, ?, 1)").bind(viewer!.memberId, blockedByMe!.memberId),
+      env.DB.prepare("insert into blocks (project_code, member_id, target_member_id, created_at) values ('SMP', ?, ?, 1)").bind(blockedMe!.memberId, viewer!.memberId),
+    ]);
+    const home = expectOk(await call("GET", "/private/core/home/SMP", { as: viewer })) as HomeDashboard;
+    const lists = [home.latestSpeech, home.latestOnline, home.newbies.profiles, home.mostVisits, home.hotProfiles, home.suggested, home.notes.map((n) => n.profile)];
+    const codes = new Set(lists.flat().map((p) => p.simpleCode));
+    expect(codes.has(shown!.memberNo)).toBe(true);
+    for (const hidden of [viewer!, blockedByMe!, blockedMe!, unqualified!, noAvatar!, foreign]) expect(codes.has(hidden.memberNo)).toBe(false);
+    expect(home.notes.every((n) => n.introduction.trim().length > 20)).toBe(true);
+    expect(home.hotProfiles.length).toBeLessThanOrEqual(48);
+    // Private fields never travel in embedded profiles.
+    expect(JSON.stringify(home)).not.toMatch(/"(phone|mobile|safeword|email|defaultAddress)"/);
+  });
+
+  it("counts newbies over the whole tenant and hides short introductions from the note cards", async () => {
+    const [viewer, short] = await many(2);
+    await complete(viewer!);
+    await complete(short!, { introduction: "exactly twenty chars", last_chat_at: Date.now() });
+    const home = expectOk(await call("GET", "/private/core/home/SMP", { as: viewer })) as HomeDashboard;
+    const total = (await env.DB.prepare("select count(*) as n from profiles where project_code = 'SMP'").first<{ n: number }>())!.n;
+    expect(home.newbies.total).toBe(total);
+    expect(home.notes.some((n) => n.profile.simpleCode === short!.memberNo)).toBe(false);
+  });
+});
+
+describe("dashboard loader cost", () => {
+  it("is one D1 round trip with bounded rows, however many members the tenant has", async () => {
+    const project = "QRT";
+    const [viewer] = await many(1, project);
+    await complete(viewer!);
+    const measure = async () => {
+      const { db, stats } = countingDb(env.DB);
+      const home = await loadDashboard({ ...env, DB: db } as Env, asSession(viewer!), project);
+      return { stats, home };
+    };
+    const grow = async (n: number) => {
+      for (const m of await many(n, project)) await complete(m, { last_access: Date.now(), last_chat_at: Date.now(), page_views: 3, introduction: "Long enough introduction for the cards" });
+    };
+
+    await grow(5);
+    const small = await measure();
+    await grow(45);
+    const large = await measure();
+
+    expect(small.stats.roundTrips).toBe(1);
+    expect(small.stats.batches).toBe(1);
+    expect(large.stats.roundTrips).toBe(1);
+    expect(large.stats.rowsRead.length).toBe(small.stats.rowsRead.length);
+    // Every card reads a bounded slice: each statement reads at most a fixed budget of rows, whatever the
+    // tenant size. The one exception is the tenant's member count (an index-only count for "newbies").
+    const countIndex = 8;
+    large.stats.rowsRead.forEach((rows, i) => {
+      if (i !== countIndex) expect(rows, `statement ${i}`).toBeLessThanOrEqual(200);
+    });
+    expect(large.home.newbies.total).toBe(51);
+    expect(large.home.latestOnline).toHaveLength(30);
+    expect(large.home.hotProfiles).toHaveLength(48);
+  });
+});
