@@ -27,6 +27,12 @@ export default [
       // chat (issue 5)
 
       // tasks and albums (issue 6)
+      route("task/:tab", "routes/task.tsx"),
+      route("mission/:idMission", "routes/mission.tsx"),
+      route("review/:idMission", "routes/review.tsx"),
+      route("albums", "routes/albums.tsx"),
+      route("albums/:idAlbum/edit", "routes/album-edit.tsx"),
+      route("albums/:idAlbum", "routes/album.tsx"),
 
       // market (issue 7)
 

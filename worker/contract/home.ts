@@ -39,7 +39,9 @@ export type HomePhoto = {
 export type LatestChat = {
   idChatroomMessage: number;
   chatroomId: string;
+  /** Empty for someone else's private message: the page shows the 'private message' placeholder. */
   message: string;
+  isPrivate: boolean;
   dateAdd: string;
   profile: ProfileSummary;
 };

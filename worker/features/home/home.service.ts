@@ -1,12 +1,13 @@
 import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { coinLedger, notifications, profiles } from "../../db/schema";
+import { chatMessages, chatReminders, coinLedger, guestbookEntries, notifications, profiles } from "../../db/schema";
+import { PUBLIC_CHATROOM_ID } from "../../contract/chat";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profiles/profile-summary";
-import { notBlockedWith } from "../social/visibility";
-import { utcDate } from "../../lib/time";
+import { notBlockedWith, notMutedBy } from "../social/visibility";
+import { DAY, iso, utcDate } from "../../lib/time";
 
 /** How many recently active members the suggested/related strips choose from. */
 const MATCH_WINDOW = 100;
@@ -49,7 +50,8 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
   const myLookFor = sql`(select look_for from profiles where member_id = ${me})`;
   const myGender = sql`(select multi_gender from profiles where member_id = ${me})`;
 
-  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows] =
+  const dayStart = Date.parse(`${utcDate(at)}T00:00:00.000Z`);
+  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, chatRows] =
     await db.batch([
       mine,
       db
@@ -85,6 +87,63 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
         .where(listed(sql`length(trim(${profiles.introduction})) >= ${HOME_LIMITS.noteIntroMin}`, gt(profiles.lastChatAt, 0)))
         .orderBy(desc(profiles.lastChatAt))
         .limit(HOME_LIMITS.notes),
+      // §9: reminders only for today's UTC date.
+      db
+        .select()
+        .from(chatReminders)
+        .where(and(eq(chatReminders.memberId, me), sql`${chatReminders.remindAt} >= ${dayStart}`, sql`${chatReminders.remindAt} < ${dayStart + DAY}`))
+        .orderBy(chatReminders.remindAt)
+        .limit(20),
+      // Guestbook tile: entries by members I have not blocked or muted (as the guestbook itself counts them).
+      db
+        .select({
+          total: sql<number>`count(*)`,
+          unread: sql<number>`coalesce(sum(case when ${guestbookEntries.readAt} is null then 1 else 0 end), 0)`,
+        })
+        .from(guestbookEntries)
+        .where(
+          and(
+            eq(guestbookEntries.ownerMemberId, me),
+            eq(guestbookEntries.projectCode, projectCode),
+            notBlockedWith(me, guestbookEntries.authorMemberId, at),
+            notMutedBy(me, guestbookEntries.authorMemberId, at),
+          ),
+        ),
+      // Flame owner: the newest hand-over of the tenant, hidden when blocked either way.
+      db
+        .select(profileSummaryColumns)
+        .from(profiles)
+        .where(
+          and(
+            eq(profiles.projectCode, projectCode),
+            sql`${profiles.memberId} = (select holder_member_id from flame_passes where project_code = ${projectCode} order by id_flame_pass desc limit 1)`,
+            sql`(${profiles.memberId} = ${me} or ${notBlockedWith(me, profiles.memberId, at)})`,
+          ),
+        ),
+      // Latest public chat message for the bar (§2), from someone I may see and have not muted.
+      db
+        .select({
+          ...profileSummaryColumns,
+          idChatroomMessage: chatMessages.idChatroomMessage,
+          message: chatMessages.message,
+          isPrivate: chatMessages.isPrivate,
+          authorId: chatMessages.memberId,
+          toMemberId: chatMessages.toMemberId,
+          dateAdd: chatMessages.dateAdd,
+        })
+        .from(chatMessages)
+        .innerJoin(profiles, eq(profiles.memberId, chatMessages.memberId))
+        .where(
+          and(
+            eq(chatMessages.projectCode, projectCode),
+            eq(chatMessages.chatroomId, PUBLIC_CHATROOM_ID),
+            eq(chatMessages.deleted, false),
+            notBlockedWith(me, chatMessages.memberId, at),
+            notMutedBy(me, chatMessages.memberId, at),
+          ),
+        )
+        .orderBy(desc(chatMessages.idChatroomMessage))
+        .limit(1),
     ]);
 
   const meRow = meRows[0];
@@ -102,11 +161,21 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
       avatarQualified: meRow.avator !== "" && meRow.qualify,
     },
     coins: { mcoin: Number(coinRows[0]?.mcoin ?? 0), scoin: Number(coinRows[0]?.scoin ?? 0) },
-    guestbook: null,
-    flame: null,
-    reminders: [],
+    guestbook: { count: Number(guestbookRows[0]?.total ?? 0), unread: Number(guestbookRows[0]?.unread ?? 0) },
+    flame: flameRows[0] ? { memberNo: flameRows[0].simpleCode, profile: summary(flameRows[0]) } : null,
+    reminders: reminderRows.map((r) => ({ idReminder: r.idReminder, title: r.title, description: r.description, remindAt: iso(r.remindAt)! })),
     today: utcDate(at),
-    latestChat: null,
+    latestChat: chatRows[0]
+      ? {
+          idChatroomMessage: chatRows[0].idChatroomMessage,
+          chatroomId: PUBLIC_CHATROOM_ID,
+          // §6: a private message is seen in full only by its sender and recipient.
+          message: !chatRows[0].isPrivate || chatRows[0].authorId === me || chatRows[0].toMemberId === me ? chatRows[0].message : "",
+          isPrivate: chatRows[0].isPrivate,
+          dateAdd: iso(chatRows[0].dateAdd)!,
+          profile: summary(chatRows[0]),
+        }
+      : null,
     suggested: suggestedRows.map(summary),
     related: relatedRows.map(summary),
     latestSpeech: speechRows.map(summary),
