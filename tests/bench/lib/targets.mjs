@@ -1,0 +1,54 @@
+// The issue's targets, evaluated on one run's results. Each check: { target, figure, pass } (pass null = not measured).
+const r2 = (n) => (n == null ? null : Math.round(n * 100) / 100);
+
+export function evaluate(results) {
+  const checks = [];
+  const add = (group, target, figure, pass) => checks.push({ group, target, figure, pass });
+  const api = results.api?.results ?? {};
+  const db = api["baseline-db"];
+  const bare = api["baseline-bare"];
+  for (const [key, e] of Object.entries(api)) {
+    if (e.kind === "baseline" || !db) continue;
+    e.ratioDb = r2(e.rps / db.rps);
+    e.ratioBare = bare ? r2(e.rps / bare.rps) : null;
+    e.p99RatioDb = r2(e.p99 / Math.max(1, db.p99));
+    if (e.kind === "login") continue;
+    const floor = e.kind === "write" ? 0.4 : 0.6;
+    add("api", `${key}: req/s ≥ ${floor * 100}% of one-query baseline`, `${e.rps} req/s = ${Math.round(e.ratioDb * 100)}%`, e.ratioDb >= floor && e.non2xx === 0);
+    add("api", `${key}: p99 ≤ 3× one-query baseline p99`, `${e.p99} ms = ${e.p99RatioDb}×`, e.p99RatioDb <= 3);
+  }
+  for (const s of results.api?.skipped ?? []) if (s.key !== "login") add("api", `${s.key}: measured`, s.reason, null);
+
+  const f = results.fanout;
+  if (f) {
+    for (const n of [100, 500]) {
+      const c = f.chat?.[n];
+      const b = f.bare?.[n];
+      if (c && b) {
+        c.p99RatioBare = r2(c.p99 / Math.max(1, b.p99));
+        add("fanout", `${n} sockets: p99 ≤ 1.5× bare room`, `${c.p99} ms vs ${b.p99} ms = ${c.p99RatioBare}×`, c.p99RatioBare <= 1.5 && c.lost === 0);
+      } else add("fanout", `${n} sockets: p99 ≤ 1.5× bare room`, "not measured", null);
+    }
+    const k = f.chat?.[1000];
+    add("fanout", "1,000 sockets: no loss, no socket dropped", k ? `lost ${k.lost}, dropped ${k.dropped}` : "not measured", k ? k.lost === 0 && k.dropped === 0 && k.duplicates === 0 : null);
+    const s = f.chat?.sustained;
+    if (s) add("fanout", "sustained to 100 sockets: zero loss", `${s.messagesPerSecond} msg/s, lost ${s.lost}`, s.lost === 0 && s.failedSends === 0);
+  }
+
+  for (const c of results.queryCost?.calls ?? []) {
+    if (c.limit !== null) add("cost", `${c.key}: rows_read ≤ 3×${c.pageSize}+50 (large tenant)`, `${c.large.rowsRead} rows (small tenant ${c.small.rowsRead})`, c.pass);
+  }
+  for (const p of results.queryCost?.pages ?? []) add("cost", `page ${p.key}: ≤ 3 D1 round trips`, `${p.queries} round trips, ${p.rowsRead} rows`, p.pass);
+
+  for (const p of results.pages?.pages ?? []) {
+    if (p.key === "home") add("pages", "home: first-load JS ≤ 180 KB gzip", `${p.js.gzipKB} KB`, p.js.gzipKB <= 180);
+    if (p.lighthouse) {
+      add("pages", `${p.key}: Lighthouse mobile performance ≥ 90`, String(p.lighthouse.performance), p.lighthouse.performance >= 90);
+      add("pages", `${p.key}: Lighthouse accessibility ≥ 95`, String(p.lighthouse.accessibility), p.lighthouse.accessibility >= 95);
+    }
+  }
+  for (const s of results.pages?.skipped ?? []) add("pages", `${s.key}: measured`, s.reason, null);
+
+  if (results.bundle) add("bundle", "worker bundle ≤ 1 MB gzip", `${results.bundle.gzipKB} KB`, results.bundle.gzipKB <= 1024);
+  return checks;
+}

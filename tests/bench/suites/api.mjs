@@ -1,0 +1,87 @@
+// API throughput and latency at 50 connections (autocannon), each endpoint probed first: one that is not
+// mounted yet (or refuses the bench's valid call) is reported as skipped with the answer it gave.
+import autocannon from "autocannon";
+import { BENCH_PASSWORD, memberId, memberNo, sessionToken } from "../lib/tenant.mjs";
+import { log, round, sleep } from "../lib/util.mjs";
+
+export const PUBLIC_CHATROOM_ID = "velvetPublicChatroom000000000001";
+
+const auth = (code, i) => ({ "X-Access-Token": sessionToken(code, i), "X-Member-ID": memberId(code, i) });
+const json = { "Content-Type": "application/json" };
+
+/**
+ * The endpoints of the API suite. `kind` picks the target (read ≥ 60 %, write ≥ 40 % of the one-query baseline);
+ * `request(n)` builds the n-th request so sessions and targets rotate (rate limits are per member).
+ */
+export function apiEndpoints({ code, sessions, members }) {
+  let post = 0;
+  return [
+    { name: "baseline: bare route", key: "baseline-bare", kind: "baseline", request: () => ({ method: "GET", path: "/api/v7/public/health" }) },
+    { name: "baseline: one D1 query", key: "baseline-db", kind: "baseline", request: () => ({ method: "GET", path: "/api/v7/public/health/db" }) },
+    { name: "hot profiles list (pageSize 48)", key: "profiles-hot", kind: "read",
+      request: () => ({ method: "GET", path: `/api/v7/public/core/profiles/${code}/hot?pageSize=48` }) },
+    { name: "one profile", key: "profile-one", kind: "read",
+      request: (n) => ({ method: "GET", path: `/api/v7/private/core/profiles/${memberId(code, (n * 7919) % members)}`, headers: auth(code, n % sessions) }) },
+    { name: "chat messages list (pageSize 100)", key: "chat-list", kind: "read",
+      request: (n) => ({ method: "GET", path: `/api/v7/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100`, headers: auth(code, n % sessions) }) },
+    { name: "post a chat message (D1 write + room broadcast)", key: "chat-post", kind: "write",
+      request: (n) => {
+        const i = n % sessions;
+        const id = `b${process.pid}x${++post}`;
+        return { method: "POST", path: `/api/v7/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${memberId(code, i)}`, headers: { ...auth(code, i), ...json },
+          body: JSON.stringify({ message: `bench ${id}`, payload: { type: "text", content: `bench ${id}` }, requestId: id, isPrivate: false }) };
+      } },
+    { name: "login (PBKDF2-bound by design)", key: "login", kind: "login",
+      request: (n) => ({ method: "POST", path: `/api/v7/public/core/sessions/${code}`, headers: json,
+        body: JSON.stringify({ username: `bench${(n * 13) % members}@${code.toLowerCase()}.example`, password: BENCH_PASSWORD }) }) },
+  ];
+}
+
+export async function probe(base, endpoint, n = 0) {
+  const r = endpoint.request(n);
+  const res = await fetch(base + r.path, { method: r.method, headers: r.headers, body: r.body });
+  const text = await res.text();
+  let code = null;
+  try { code = JSON.parse(text).returnCode; } catch { /* not JSON */ }
+  return { status: res.status, returnCode: code, headers: res.headers, body: text };
+}
+
+function cannon(base, endpoint, { connections, duration }) {
+  let n = 1000;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({
+      url: base,
+      connections,
+      duration,
+      requests: [{ setupRequest: (req) => ({ ...req, ...endpoint.request(n++) }) }],
+    }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance.on("error", reject);
+  });
+}
+
+export async function runApiSuite({ base, tenant, duration, connections = 50 }) {
+  const results = {};
+  const skipped = [];
+  for (const endpoint of apiEndpoints(tenant)) {
+    const answer = await probe(base, endpoint);
+    if (answer.status !== 200) {
+      skipped.push({ key: endpoint.key, name: endpoint.name, reason: `probe answered HTTP ${answer.status} ${answer.returnCode ?? ""}`.trim() });
+      log(`api: skip ${endpoint.key} (HTTP ${answer.status} ${answer.returnCode ?? ""})`);
+      continue;
+    }
+    // Login is CPU-bound by design (100,000 PBKDF2 rounds): fewer connections keep the run short and the figure honest.
+    const c = endpoint.kind === "login" ? 10 : connections;
+    await cannon(base, endpoint, { connections: c, duration: 1 }); // warm-up
+    const r = await cannon(base, endpoint, { connections: c, duration });
+    results[endpoint.key] = {
+      name: endpoint.name, kind: endpoint.kind, connections: c,
+      rps: round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total,
+      non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+    };
+    log(`api: ${endpoint.key} ${results[endpoint.key].rps} req/s p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms non2xx ${r.non2xx}`);
+    await sleep(500);
+  }
+  return { results, skipped };
+}
+
+export { memberNo };

@@ -1,0 +1,89 @@
+// Pages: first-load JavaScript (gzip) per route, server render time, Lighthouse mobile performance and accessibility
+// (the `lighthouse` package driving the system Chromium, default mobile emulation and simulated throttling).
+import { gzipSync } from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { log, percentile, round } from "../lib/util.mjs";
+import { pageRoutes, sessionCookie } from "./query-cost.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Scripts a first visit downloads: module scripts and modulepreloads of the HTML, plus their static imports. */
+async function firstLoadJs(base, html) {
+  const seen = new Set();
+  const queue = [];
+  for (const m of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+\.js)"/g)) queue.push(new URL(m[1], base).href);
+  for (const m of html.matchAll(/import\(?\s*"([^"]+\.js)"/g)) queue.push(new URL(m[1], base).href);
+  let raw = 0;
+  let gzip = 0;
+  while (queue.length) {
+    const url = queue.shift();
+    if (seen.has(url) || !url.startsWith(base)) continue;
+    seen.add(url);
+    const res = await fetch(url);
+    if (res.status !== 200) continue;
+    const body = Buffer.from(await res.arrayBuffer());
+    raw += body.length;
+    gzip += gzipSync(body, { level: 6 }).length;
+    // Static imports between chunks (`from"./x.js"` / `import"./x.js"`) load with the page too.
+    for (const m of body.toString("utf8").matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) queue.push(new URL(m[1], url).href);
+  }
+  return { files: seen.size, rawKB: round(raw / 1024), gzipKB: round(gzip / 1024) };
+}
+
+async function renderTimes(base, path, headers, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const res = await fetch(base + path, { headers });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: round(percentile(times, 50)), p90: round(percentile(times, 90)) };
+}
+
+export async function runPagesSuite({ base, code, lighthouseRuns = true, renderRuns = 20 }) {
+  const pages = [];
+  const skipped = [];
+  let chrome = null;
+  try {
+    for (const page of pageRoutes(code)) {
+      const headers = page.cookie ? { Cookie: sessionCookie(code) } : {};
+      const res = await fetch(base + page.path, { headers, redirect: "manual" });
+      const html = await res.text();
+      if (res.status !== 200) {
+        skipped.push({ key: page.key, reason: `HTTP ${res.status}` });
+        log(`pages: skip ${page.key} (HTTP ${res.status})`);
+        continue;
+      }
+      const entry = { key: page.key, path: page.path, htmlKB: round(Buffer.byteLength(html) / 1024), js: await firstLoadJs(base, html), render: await renderTimes(base, page.path, headers, renderRuns) };
+      if (lighthouseRuns) {
+        chrome ??= await chromeLauncher.launch({
+          chromePath: CHROMIUM,
+          chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+        });
+        const t0 = Date.now();
+        const result = await lighthouse(base + page.path, {
+          port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"],
+          extraHeaders: page.cookie ? { Cookie: sessionCookie(code) } : undefined,
+        });
+        const lhr = result.lhr;
+        entry.lighthouse = {
+          performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
+          accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
+          lcpMs: round(lhr.audits["largest-contentful-paint"]?.numericValue, 0),
+          tbtMs: round(lhr.audits["total-blocking-time"]?.numericValue, 0),
+          cls: round(lhr.audits["cumulative-layout-shift"]?.numericValue, 3),
+          failedA11y: Object.values(lhr.audits).filter((a) => a.score === 0 && lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id)).map((a) => a.id),
+          seconds: round((Date.now() - t0) / 1000),
+        };
+      }
+      pages.push(entry);
+      log(`pages: ${page.key} JS ${entry.js.gzipKB} KB gzip, render p50 ${entry.render.p50} ms${entry.lighthouse ? `, LH perf ${entry.lighthouse.performance} a11y ${entry.lighthouse.accessibility}` : ""}`);
+    }
+  } finally {
+    if (chrome) await chrome.kill();
+  }
+  return { pages, skipped };
+}
