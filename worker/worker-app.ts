@@ -6,6 +6,7 @@ import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers
 import type { AppEnv } from "./http/types";
 import { routeRoomRequest } from "./rooms";
 import { mediaServe } from "./features/media/media-serve.routes";
+import { storageApi } from "./features/media/media.routes";
 import { aiOutput } from "./features/ai/ai.routes";
 
 export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
@@ -19,6 +20,7 @@ export function createWorkerApp(pages?: PageHandler) {
   app.use("/api/*", apiSecurityHeaders);
   app.route("/api/v6", api);
   app.route("/api/v7", api);
+  app.route("/api/v3", storageApi);
   app.all("/api/*", notFound);
   app.route("/media", mediaServe);
   // §7 AI: GET /output/{file} sits outside /api; 404 (envelope) until the image is ready.

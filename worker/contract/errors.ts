@@ -78,6 +78,17 @@ export const errors = {
   noFriendRequest: { code: "409601", status: 409, message: "There is no pending friend request from this member" },
   locationMissing: { code: "409602", status: 409, message: "Share your location first to see who is nearby" },
 
+  // profiles and media (issue 3)
+  imageNotOwned: { code: "400501", status: 400, message: "The image must be one of your own uploads" },
+  underage: { code: "400502", status: 400, message: "Members must be 18 or older" },
+  badCoordinates: { code: "400503", status: 400, message: "Coordinates must be latitude,longitude within range" },
+  uploadMissing: { code: "400504", status: 400, message: "Choose an image to upload" },
+  avatarNotSquare: { code: "400505", status: 400, message: "Avatar must be square" },
+  cannotRateOwnPhoto: { code: "403501", status: 403, message: "You cannot rate your own photo" },
+  photoNotFound: { code: "404501", status: 404, message: "Photo not found" },
+  characterNotFound: { code: "404502", status: 404, message: "Preference not found" },
+  alreadyRated: { code: "409501", status: 409, message: "You have already rated this photo" },
+
   // ai (§8)
   aiEnglishOnly: { code: "400401", status: 400, message: "English only - AI training room only support English command" },
 

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { sessionPrivate, sessionPublic } from "../features/session/session.routes";
+import { profilesPrivate, profilesPublic } from "../features/profiles/profiles.routes";
+import { mediaPrivate, mediaPublic } from "../features/media/media.routes";
 import { socialPrivate } from "../features/social/social.routes";
 import { healthPublic } from "../features/health/health.routes";
 import { aiPublic } from "../features/ai/ai.routes";
@@ -20,6 +22,8 @@ const publicApi = new Hono<AppEnv>()
   .route("/", aiPublic)
   .route("/", albumsPublic)
   .route("/", sessionPublic)
+  .route("/", profilesPublic)
+  .route("/", mediaPublic)
   .route("/", healthPublic)
   .route("/", chatPublic);
 
@@ -31,6 +35,8 @@ const privateApi = new Hono<AppEnv>()
   .route("/", albumsPrivate)
   .route("/", feedbackPrivate)
   .route("/", sessionPrivate)
+  .route("/", profilesPrivate)
+  .route("/", mediaPrivate)
   .route("/", chatPrivate);
 
 export const api = new Hono<AppEnv>()

@@ -2,6 +2,7 @@
 // (tests/unit/schema-matches-migrations.test.ts keeps them honest).
 export * from "./session";
 export * from "./profiles";
+export * from "./profiles-extra";
 export * from "./safety";
 export * from "./notifications";
 export * from "./coins";

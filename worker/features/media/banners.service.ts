@@ -1,0 +1,178 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
+import type { Banner } from "../../contract/profiles";
+import { mediaKeyFromUrl } from "../../contract/media";
+import type { ProfileSummary } from "../../contract/profile-summary";
+import { AppError } from "../../http/app-error";
+import { iso } from "../../lib/time";
+import { coinAwardStatements } from "../coins/coin-awards";
+import { notBlockedWith, isBlockedBetween } from "../social/visibility";
+import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profiles/profile-summary";
+import { actionStatement } from "../profiles/profiles.service";
+
+type BannerRow = typeof banners.$inferSelect;
+
+export function toBanner(row: BannerRow): Banner {
+  return {
+    idBanner: row.idBanner,
+    image: row.image,
+    pickable: row.pickable,
+    width: row.width,
+    height: row.height,
+    memberNo: row.memberNo,
+    url: row.url,
+    blur: row.blur,
+    rating: row.ratingCount ? Math.round((row.ratingSum / row.ratingCount) * 10) / 10 : 0,
+    ratingCount: row.ratingCount,
+    threadCount: row.threadCount,
+    dateAdd: iso(row.createdAt)!,
+  };
+}
+
+/** Records an upload so banners and avatars can only point at the member's own images. */
+export function recordUploadStatement(env: Env, input: { key: string; projectCode: string; memberId: string; kind: string; width: number; height: number; graphic: boolean }) {
+  return getDb(env).insert(mediaUploads).values({ ...input, createdAt: Date.now() });
+}
+
+/** POST /core/banners/{memberId}: `image` must be the caller's photo upload; graphic photos are never pickable (§5). */
+export async function createBanner(
+  env: Env,
+  member: { memberId: string; memberNo: string; projectCode: string },
+  body: { image: string; pickable: boolean; width: number; height: number; url?: string },
+) {
+  const db = getDb(env);
+  const key = mediaKeyFromUrl(body.image);
+  const upload = key
+    ? await db.select().from(mediaUploads).where(and(eq(mediaUploads.key, key), eq(mediaUploads.memberId, member.memberId))).get()
+    : undefined;
+  if (!upload || upload.kind !== "photo") throw new AppError("imageNotOwned");
+  const [inserted] = await db.batch([
+    db
+      .insert(banners)
+      .values({
+        projectCode: member.projectCode,
+        memberId: member.memberId,
+        memberNo: member.memberNo,
+        image: body.image,
+        pickable: body.pickable && !upload.graphic,
+        width: body.width,
+        height: body.height,
+        url: body.url ?? "",
+        blur: upload.graphic,
+        createdAt: Date.now(),
+      })
+      .returning(),
+    actionStatement(env, member.projectCode, member.memberId),
+  ]);
+  return toBanner(inserted[0]!);
+}
+
+const bannerWithProfile = { banner: banners, profile: profileSummaryColumns };
+
+function withProfiles(rows: { banner: BannerRow; profile: Parameters<typeof toProfileSummary>[0] }[], viewer: Viewer) {
+  return rows.map((r) => ({ ...toBanner(r.banner), profile: toProfileSummary(r.profile, viewer) as ProfileSummary }));
+}
+
+/** The tenant's pickable photos, newest first (home masonry), hiding blocked owners and blocked pairs. */
+export async function projectBanners(env: Env, projectCode: string, viewer: Viewer, pageSize: number) {
+  const rows = await getDb(env)
+    .select(bannerWithProfile)
+    .from(banners)
+    .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
+    .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(viewer?.memberId, banners.memberId)))
+    .orderBy(desc(banners.pickable), desc(banners.createdAt))
+    .limit(pageSize);
+  return withProfiles(rows, viewer);
+}
+
+/** One member's photos (by member number), newest first. */
+export async function memberBanners(env: Env, projectCode: string, memberNo: string, viewer: Viewer) {
+  const owner = await getDb(env)
+    .select({ memberId: profiles.memberId })
+    .from(profiles)
+    .where(and(eq(profiles.projectCode, projectCode), eq(profiles.simpleCode, memberNo)))
+    .get();
+  if (!owner) throw new AppError("notFound");
+  if (viewer && viewer.memberId !== owner.memberId && (await isBlockedBetween(env, viewer.memberId, owner.memberId))) throw new AppError("notFound");
+  const rows = await getDb(env)
+    .select(bannerWithProfile)
+    .from(banners)
+    .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
+    .where(eq(banners.memberId, owner.memberId))
+    .orderBy(desc(banners.createdAt))
+    .limit(100);
+  return withProfiles(rows, viewer);
+}
+
+/** §4 photo review: up to 10 pickable photos of others the viewer has not rated yet. */
+export async function reviewBanners(env: Env, projectCode: string, viewer: NonNullable<Viewer>) {
+  const rows = await getDb(env)
+    .select(bannerWithProfile)
+    .from(banners)
+    .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
+    .where(
+      and(
+        eq(banners.projectCode, projectCode),
+        eq(banners.pickable, true),
+        sql`${banners.memberId} <> ${viewer.memberId}`,
+        eq(profiles.blocked, false),
+        sql`not exists (select 1 from banner_ratings r where r.member_id = ${viewer.memberId} and r.id_banner = ${banners.idBanner})`,
+        notBlockedWith(viewer.memberId, banners.memberId),
+      ),
+    )
+    .orderBy(desc(banners.pickable), desc(banners.createdAt))
+    .limit(10);
+  return withProfiles(rows, viewer);
+}
+
+async function ownBanner(env: Env, idBanner: number, memberId: string) {
+  const row = await getDb(env).select().from(banners).where(eq(banners.idBanner, idBanner)).get();
+  // Someone else's photo is "not found" for writes, never a confirmation that it exists.
+  if (!row || row.memberId !== memberId) throw new AppError("photoNotFound");
+  return row;
+}
+
+export async function deleteBanner(env: Env, idBanner: number, memberId: string) {
+  await ownBanner(env, idBanner, memberId);
+  const db = getDb(env);
+  await db.batch([db.delete(bannerRatings).where(eq(bannerRatings.idBanner, idBanner)), db.delete(banners).where(eq(banners.idBanner, idBanner))]);
+}
+
+export async function resizeBanner(env: Env, idBanner: number, memberId: string, size: { width: number; height: number }) {
+  await ownBanner(env, idBanner, memberId);
+  const [row] = await getDb(env).update(banners).set(size).where(eq(banners.idBanner, idBanner)).returning();
+  return toBanner(row!);
+}
+
+/** One rating per member per photo; the rater earns 1 M coin once per photo (§9), in the same batch. */
+export async function rateBanner(env: Env, member: { memberId: string; projectCode: string }, idBanner: number, rating: number) {
+  const db = getDb(env);
+  const banner = await db.select().from(banners).where(and(eq(banners.idBanner, idBanner), eq(banners.projectCode, member.projectCode))).get();
+  if (!banner || (await isBlockedBetween(env, member.memberId, banner.memberId))) throw new AppError("photoNotFound");
+  if (banner.memberId === member.memberId) throw new AppError("cannotRateOwnPhoto");
+  const existing = await db
+    .select({ id: bannerRatings.idBannerRating })
+    .from(bannerRatings)
+    .where(and(eq(bannerRatings.memberId, member.memberId), eq(bannerRatings.idBanner, idBanner)))
+    .get();
+  if (existing) throw new AppError("alreadyRated");
+  const at = Date.now();
+  try {
+    await db.batch([
+      db.insert(bannerRatings).values({ projectCode: member.projectCode, idBanner, memberId: member.memberId, rating, createdAt: at }),
+      db
+        .update(banners)
+        .set({ ratingSum: sql`${banners.ratingSum} + ${rating}`, ratingCount: sql`${banners.ratingCount} + 1` })
+        .where(eq(banners.idBanner, idBanner)),
+      ...coinAwardStatements(db, { projectCode: member.projectCode, memberId: member.memberId, reason: "photoRated", sourceKey: String(idBanner) }),
+      actionStatement(env, member.projectCode, member.memberId, at),
+    ]);
+  } catch (error) {
+    // A concurrent second rating hits the unique key: the batch rolled back as a whole.
+    if (String(error).includes("UNIQUE")) throw new AppError("alreadyRated");
+    throw error;
+  }
+  const row = await db.select().from(banners).where(eq(banners.idBanner, idBanner)).get();
+  return toBanner(row!);
+}

@@ -1,0 +1,132 @@
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { ok } from "../../contract/envelope";
+import { IdParam, MemberNo, pageSize } from "../../contract/common";
+import { BannerRatingBody, BannerSizeBody, NewBannerBody, UploadKind, type UploadInfo } from "../../contract/profiles";
+import { getDb } from "../../db/client";
+import { profiles } from "../../db/schema";
+import { AppError } from "../../http/app-error";
+import { requireSession } from "../../http/auth";
+import { rateLimit } from "../../http/rate-limit";
+import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
+import type { AppEnv } from "../../http/types";
+import { validate } from "../../http/validate";
+import { eq, sql } from "drizzle-orm";
+import { viewerFor } from "../profiles/profile-summary";
+import { actionStatement } from "../profiles/profiles.service";
+import * as banners from "./banners.service";
+import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";
+
+type Ctx = Context<AppEnv>;
+
+/**
+ * Multipart upload (§7 files): field `file` (or `image`), optional `type` avatar|photo (default photo).
+ * An avatar must be square, is stored 300x300 and becomes the member's `avator`, qualified unless graphic (§5);
+ * a graphic avatar raises `unqualifiedCount`.
+ */
+async function upload(c: Ctx): Promise<UploadInfo> {
+  const member = c.get("member");
+  await rateLimit(c.env.RL_UPLOAD, `upload:${member.memberId}`);
+  const declared = Number(c.req.header("Content-Length") ?? 0);
+  if (declared > MAX_UPLOAD_BYTES + 64 * 1024) throw new AppError("tooLarge");
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw new AppError("uploadMissing");
+  }
+  const file = form.get("file") ?? form.get("image");
+  if (!file || typeof file === "string") throw new AppError("uploadMissing");
+  const kindResult = UploadKind.safeParse(form.get("type") ?? "photo");
+  if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar or photo" });
+  const kind = kindResult.data;
+  if (file.size > MAX_UPLOAD_BYTES) throw new AppError("tooLarge");
+  let stored;
+  try {
+    stored = await storeImage(c.env, { projectCode: member.projectCode, memberNo: member.memberNo, kind, bytes: await file.arrayBuffer(), square: kind === "avatar" });
+  } catch (error) {
+    if (error instanceof AppError && error.message === "Avatar must be square") throw new AppError("avatarNotSquare");
+    throw error;
+  }
+  const db = getDb(c.env);
+  const record = banners.recordUploadStatement(c.env, { key: stored.key, projectCode: member.projectCode, memberId: member.memberId, kind, width: stored.width, height: stored.height, graphic: stored.graphic });
+  if (kind !== "avatar") {
+    await db.batch([record, actionStatement(c.env, member.projectCode, member.memberId)]);
+    return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic };
+  }
+  await db.batch([
+    record,
+    db
+      .update(profiles)
+      .set({
+        avator: stored.url,
+        qualify: !stored.graphic,
+        unqualifiedCount: stored.graphic ? sql`${profiles.unqualifiedCount} + 1` : profiles.unqualifiedCount,
+        updatedAt: Date.now(),
+      })
+      .where(eq(profiles.memberId, member.memberId)),
+    actionStatement(c.env, member.projectCode, member.memberId),
+  ]);
+  const row = await db.select({ qualify: profiles.qualify, unqualifiedCount: profiles.unqualifiedCount }).from(profiles).where(eq(profiles.memberId, member.memberId)).get();
+  return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic, qualify: row!.qualify, unqualifiedCount: row!.unqualifiedCount };
+}
+
+const BannerListQuery = z.object({ pageSize: pageSize(48, 200) });
+const UserBannersQuery = z.object({ project: z.string().optional() });
+
+export const mediaPublic = new Hono<AppEnv>()
+  .get("/core/banners/users/:id", validate("param", z.object({ id: MemberNo })), validate("query", UserBannersQuery), async (c) => {
+    const project = parseProjectCode(c.req.valid("query").project ?? c.env.DEFAULT_PROJECT);
+    return c.json(ok(await banners.memberBanners(c.env, project, c.req.valid("param").id, null)));
+  })
+  .get("/core/banners/:project", validate("query", BannerListQuery), async (c) => {
+    const project = parseProjectCode(c.req.param("project"));
+    return c.json(ok(await banners.projectBanners(c.env, project, null, c.req.valid("query").pageSize)));
+  });
+
+export const mediaPrivate = new Hono<AppEnv>()
+  .post("/core/files/:project/:memberId", async (c) => {
+    sessionProject(c, c.req.param("project"));
+    requireSelf(c, c.req.param("memberId"));
+    return c.json(ok(await upload(c)));
+  })
+  .post("/core/files/:memberId", async (c) => {
+    requireSelf(c, c.req.param("memberId"));
+    return c.json(ok(await upload(c)));
+  })
+  .get("/core/banners/review/:project", async (c) => {
+    const project = sessionProject(c, c.req.param("project"));
+    const viewer = (await viewerFor(c.env, c.get("member").memberId))!;
+    return c.json(ok(await banners.reviewBanners(c.env, project, viewer)));
+  })
+  .get("/core/banners/users/:id", validate("param", z.object({ id: MemberNo })), async (c) => {
+    const member = c.get("member");
+    const viewer = await viewerFor(c.env, member.memberId);
+    return c.json(ok(await banners.memberBanners(c.env, member.projectCode, c.req.valid("param").id, viewer)));
+  })
+  .get("/core/banners/:project", validate("query", BannerListQuery), async (c) => {
+    const project = sessionProject(c, c.req.param("project"));
+    const viewer = await viewerFor(c.env, c.get("member").memberId);
+    return c.json(ok(await banners.projectBanners(c.env, project, viewer, c.req.valid("query").pageSize)));
+  })
+  .patch("/core/banners/size/:id", validate("param", z.object({ id: IdParam })), validate("json", BannerSizeBody), async (c) => {
+    const member = c.get("member");
+    return c.json(ok(await banners.resizeBanner(c.env, c.req.valid("param").id, member.memberId, c.req.valid("json"))));
+  })
+  .post("/core/banners/:memberId", validate("json", NewBannerBody), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    return c.json(ok(await banners.createBanner(c.env, member, c.req.valid("json"))));
+  })
+  .delete("/core/banners/:id/:memberId", validate("param", z.object({ id: IdParam, memberId: z.string() })), async (c) => {
+    const member = requireSelf(c, c.req.valid("param").memberId);
+    await banners.deleteBanner(c.env, c.req.valid("param").id, member.memberId);
+    return c.json(ok({ deleted: true }));
+  })
+  .post("/sns/banner-ratings", validate("json", BannerRatingBody), async (c) => {
+    const member = c.get("member");
+    const body = c.req.valid("json");
+    return c.json(ok(await banners.rateBanner(c.env, member, body.idBanner, body.rating)));
+  });
+
+/** POST /api/v3/storage (§7): the same upload outside the versioned API, behind the same session check. */
+export const storageApi = new Hono<AppEnv>().use(requireSession).post("/storage", async (c) => c.json(ok(await upload(c))));

@@ -1,0 +1,191 @@
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { ok } from "../../contract/envelope";
+import { IdParam, MemberNo } from "../../contract/common";
+import {
+  AddCharacterBody,
+  AllQuery,
+  CharacterUsersQuery,
+  CharactersQuery,
+  HotQuery,
+  ListQuery,
+  LookFor,
+  ProfilePatch,
+  SearchQuery,
+  ZODIAC_SIGNS,
+  ZodiacQuery,
+} from "../../contract/profiles";
+import { AppError } from "../../http/app-error";
+import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
+import type { AppEnv } from "../../http/types";
+import { validate } from "../../http/validate";
+import { isBlockedBetween } from "../social/visibility";
+import { viewerFor, type Viewer } from "./profile-summary";
+import * as svc from "./profiles.service";
+
+type Ctx = Context<AppEnv>;
+/** How a route learns its tenant and viewer: from the path alone (public) or checked against the session (private). */
+type Scope = (c: Ctx, rawProject: string | undefined) => Promise<{ project: string; viewer: Viewer }>;
+
+const publicScope: Scope = async (_c, raw) => ({ project: parseProjectCode(raw), viewer: null });
+const privateScope: Scope = async (c, raw) => ({ project: sessionProject(c, raw), viewer: await viewerFor(c.env, c.get("member").memberId) });
+
+const GenderParam = z.object({ project: z.string(), gender: z.coerce.number().int().min(1).max(6) });
+const RelatedParam = z.object({ project: z.string(), lang: z.string().max(10), lookFor: LookFor });
+const CodeParam = z.object({ project: z.string(), simpleCode: MemberNo });
+const CharacterParam = z.object({ project: z.string(), idCharacter: IdParam });
+
+async function targetByCode(c: Ctx, project: string, simpleCode: string, viewer: Viewer) {
+  const target = await svc.profileByCode(c.env, project, simpleCode);
+  if (!target) throw new AppError("notFound");
+  if (viewer && viewer.memberId !== target.memberId && (await isBlockedBetween(c.env, viewer.memberId, target.memberId))) throw new AppError("notFound");
+  return target;
+}
+
+/** Discovery lists, public profiles, footprints, activity and preferences: readable with or without a session. */
+function readRoutes(scope: Scope) {
+  return new Hono<AppEnv>()
+    .get("/core/profiles/:project/hot", validate("query", HotQuery), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const q = c.req.valid("query");
+      return c.json(ok(await svc.hotProfiles(c.env, project, viewer, q.pageSize, q.locale)));
+    })
+    .get("/core/profiles/:project/intro", validate("query", ListQuery(100)), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const limit = c.req.valid("query").pageSize;
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.intro(limit))));
+    })
+    .get("/core/profiles/:project/intro/seven", async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.introSeven())));
+    })
+    .get("/core/profiles/:project/last-chat-message", validate("query", ListQuery(30)), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const limit = c.req.valid("query").pageSize;
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.lastChat(limit))));
+    })
+    .get("/core/profiles/:project/last-access", validate("query", ListQuery(30)), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const limit = c.req.valid("query").pageSize;
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.lastAccess(limit))));
+    })
+    .get("/core/profiles/:project/new", validate("query", ListQuery(30)), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const limit = c.req.valid("query").pageSize;
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.newest(limit))));
+    })
+    .get("/core/profiles/:project/search", validate("query", SearchQuery), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const q = c.req.valid("query");
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.search(q.keyword, q.pageSize))));
+    })
+    .get("/core/profiles/:project/multi-gender/:gender", validate("param", GenderParam), validate("query", ListQuery(20, 99999)), async (c) => {
+      const { project, viewer } = await scope(c, c.req.valid("param").project);
+      const gender = c.req.valid("param").gender;
+      const limit = c.req.valid("query").pageSize;
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.multiGender([gender], limit))));
+    })
+    .get("/core/profiles/:project/zodiac-sign", validate("query", ZodiacQuery), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const q = c.req.valid("query");
+      let sign = q.sign?.toLowerCase();
+      if (!sign && viewer) sign = (await svc.profileByMemberId(c.env, viewer.memberId))?.zodiacSign ?? undefined;
+      if (!sign || !(ZODIAC_SIGNS as readonly string[]).includes(sign)) throw new AppError("badRequest", { message: "Unknown zodiac sign" });
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.zodiac(sign, q.pageSize))));
+    })
+    .get("/core/profiles/:project/all", validate("query", AllQuery), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const q = c.req.valid("query");
+      return c.json(ok(await svc.allProfiles(c.env, project, viewer, q.lookFor, q.pageSize)));
+    })
+    .get("/core/profiles/:project/member/:simpleCode", validate("param", CodeParam), async (c) => {
+      const { project, viewer } = await scope(c, c.req.valid("param").project);
+      const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
+      return c.json(ok(await svc.viewProfile(c.env, target, viewer?.memberId ?? null)));
+    })
+    .get("/sns/related-profiles/:project/language/:lang/:lookFor", validate("param", RelatedParam), validate("query", ListQuery(20, 100)), async (c) => {
+      const params = c.req.valid("param");
+      const { project, viewer } = await scope(c, params.project);
+      const language = svc.languageOfLocale(params.lang);
+      if (!language) throw new AppError("badRequest", { message: "Unknown language" });
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.related(language, params.lookFor, c.req.valid("query").pageSize))));
+    })
+    .get("/core/members/count/:project", async (c) => {
+      const { project } = await scope(c, c.req.param("project"));
+      return c.json(ok({ count: await svc.membersCount(c.env, project) }));
+    })
+    // Related visitors by code: the footprints on a public profile, newest first.
+    .get("/sns/visitors/:project/code/:simpleCode", validate("param", CodeParam), validate("query", ListQuery(30, 100)), async (c) => {
+      const { project, viewer } = await scope(c, c.req.valid("param").project);
+      const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
+      return c.json(ok(await svc.visitorsOf(c.env, target.memberId, viewer, c.req.valid("query").pageSize)));
+    })
+    .get("/sns/actions/:project/:simpleCode", validate("param", CodeParam), async (c) => {
+      const { project, viewer } = await scope(c, c.req.valid("param").project);
+      const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
+      return c.json(ok(await svc.actionStatsFor(c.env, target.memberId)));
+    })
+    .get("/sns/characters/:project", validate("query", CharactersQuery), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      const memberNo = c.req.valid("query").memberNo;
+      const targetId = memberNo ? (await targetByCode(c, project, memberNo, viewer)).memberId : (viewer?.memberId ?? null);
+      return c.json(ok(await svc.charactersFor(c.env, project, targetId, viewer?.memberId ?? null)));
+    })
+    .get("/sns/characters/:project/:idCharacter/users", validate("param", CharacterParam), validate("query", CharacterUsersQuery), async (c) => {
+      const { project, viewer } = await scope(c, c.req.valid("param").project);
+      const q = c.req.valid("query");
+      return c.json(ok(await svc.characterUsers(c.env, project, c.req.valid("param").idCharacter, viewer, q.page, q.pageSize)));
+    });
+}
+
+export const profilesPublic = readRoutes(publicScope);
+
+const MemberParam = z.object({ memberId: z.string().min(1).max(64) });
+
+export const profilesPrivate = new Hono<AppEnv>()
+  // Literal paths first so `:memberId` does not swallow them.
+  .get("/core/profiles/pick-for-you", validate("query", ListQuery(20, 100)), async (c) => {
+    const member = c.get("member");
+    const viewer = await viewerFor(c.env, member.memberId);
+    const me = await svc.profileByMemberId(c.env, member.memberId);
+    const genders = me?.lookFor ? svc.GENDERS_FOR_LOOK_FOR[me.lookFor] ?? [] : [];
+    const limit = c.req.valid("query").pageSize;
+    const options = genders.length ? svc.discovery.multiGender(genders, limit, true) : { ...svc.discovery.hot(limit), excludeSelf: true };
+    const picks = await svc.listProfiles(c.env, member.projectCode, viewer, options);
+    return c.json(ok(picks));
+  })
+  .on(["PUT", "PATCH", "POST"], "/core/profiles/unqualified/:idProfile", validate("param", z.object({ idProfile: IdParam })), async (c) => {
+    const member = c.get("member");
+    return c.json(ok(await svc.markUnqualified(c.env, member.memberId, member.projectCode, c.req.valid("param").idProfile)));
+  })
+  .get("/core/profiles/:memberId", validate("param", MemberParam), async (c) => {
+    const member = c.get("member");
+    const memberId = c.req.valid("param").memberId;
+    if (memberId === member.memberId) return c.json(ok(svc.ownProfile((await svc.profileByMemberId(c.env, memberId))!)));
+    // Another member's account id: the public subset, same tenant only.
+    const target = await svc.profileByMemberId(c.env, memberId);
+    if (!target || target.projectCode !== member.projectCode) throw new AppError("notFound");
+    return c.json(ok(await svc.viewProfile(c.env, target, member.memberId)));
+  })
+  .patch("/core/profiles/:memberId", validate("json", ProfilePatch), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    return c.json(ok(await svc.updateProfile(c.env, member.memberId, c.req.valid("json"))));
+  })
+  // The caller's own recent visitors (§2 home drawer): newest first with date and time.
+  .get("/sns/visitors/:memberId", validate("query", ListQuery(30, 100)), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    const viewer = await viewerFor(c.env, member.memberId);
+    return c.json(ok(await svc.visitorsOf(c.env, member.memberId, viewer, c.req.valid("query").pageSize)));
+  })
+  .post("/sns/characters/:memberId", validate("json", AddCharacterBody), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    await svc.addCharacter(c.env, member.projectCode, member.memberId, c.req.valid("json").idCharacter);
+    return c.json(ok(await svc.charactersFor(c.env, member.projectCode, member.memberId, member.memberId)));
+  })
+  .delete("/sns/characters/:memberId/:idCharacter", validate("param", z.object({ memberId: z.string(), idCharacter: IdParam })), async (c) => {
+    const member = requireSelf(c, c.req.valid("param").memberId);
+    await svc.removeCharacter(c.env, member.projectCode, member.memberId, c.req.valid("param").idCharacter);
+    return c.json(ok(await svc.charactersFor(c.env, member.projectCode, member.memberId, member.memberId)));
+  })
+  .route("/", readRoutes(privateScope));
+

@@ -1,0 +1,463 @@
+import { and, desc, eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
+import ngeohash from "ngeohash";
+import { getDb } from "../../db/client";
+import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, unqualifiedReports, userCharacters, visitors } from "../../db/schema";
+import type { ProfileSummary } from "../../contract/profile-summary";
+import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
+import { mediaKeyFromUrl } from "../../contract/media";
+import { AppError } from "../../http/app-error";
+import { iso } from "../../lib/time";
+import { notBlockedWith, isBlockedBetween } from "../social/visibility";
+import { relationshipTo, type Relationship } from "../social/relationship";
+import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
+import { ageOn, bearingDegrees, distanceKm, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
+
+type ProfileRow = typeof profiles.$inferSelect;
+
+/** The public subset of §3 Profile: never phone, mobile, address, email hash or safeword. */
+export function publicProfile(row: ProfileRow, viewer: Viewer) {
+  const summary = toProfileSummary(row, viewer);
+  return {
+    ...summary,
+    projectCode: row.projectCode,
+    introduction: row.introduction,
+    unqualifiedCount: row.unqualifiedCount,
+    birthday: row.birthday,
+    zodiacSign: row.zodiacSign,
+    skypeId: row.skypeId,
+    wechatId: row.wechatId,
+    telegramId: row.telegramId,
+    twitterId: row.twitterId,
+    instagramId: row.instagramId,
+    dcardId: row.dcardId,
+    websiteUrl: row.websiteUrl,
+    publicKey: row.publicKey,
+    geohash: row.geohash,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    biddingCount: row.biddingCount,
+    pageViews: row.pageViews,
+  };
+}
+export type PublicProfile = ReturnType<typeof publicProfile>;
+
+/** Every §3 field, for the owner. */
+export function ownProfile(row: ProfileRow) {
+  return {
+    ...publicProfile(row, { memberId: row.memberId, canSeeAvatars: true }),
+    memberId: row.memberId,
+    muted: row.muted,
+    genderLocked: row.genderLocked,
+    safeword: row.safeword,
+    phone: row.phone,
+    mobile: row.mobile,
+    defaultAddress: row.defaultAddress,
+    emailHash: row.emailHash,
+    language: row.language,
+    lastBidding: null,
+    dateAdd: iso(row.createdAt),
+    dateUdp: iso(row.updatedAt),
+  };
+}
+export type OwnProfile = ReturnType<typeof ownProfile>;
+
+export async function profileByMemberId(env: Env, memberId: string) {
+  return getDb(env).select().from(profiles).where(eq(profiles.memberId, memberId)).get();
+}
+
+export async function profileByCode(env: Env, projectCode: string, simpleCode: string) {
+  return getDb(env)
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.projectCode, projectCode), eq(profiles.simpleCode, simpleCode)))
+    .get();
+}
+
+/** Applies a PATCH from the owner, enforcing §3/§4/§5. Returns the updated profile. */
+export async function updateProfile(env: Env, memberId: string, patch: ProfilePatch) {
+  const db = getDb(env);
+  const current = await profileByMemberId(env, memberId);
+  if (!current) throw new AppError("notFound");
+  const set: Partial<typeof profiles.$inferInsert> = {};
+  const copy = [
+    "nickname", "introduction", "muted", "isRainbow", "closed", "lookFor", "phone", "mobile", "defaultAddress", "language",
+    "skypeId", "wechatId", "telegramId", "twitterId", "instagramId", "dcardId", "websiteUrl",
+  ] as const;
+  for (const key of copy) if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
+  if (patch.publicKey !== undefined) set.publicKey = patch.publicKey || null;
+
+  // §5: the safeword is saved only when non-empty.
+  if (patch.safeword) set.safeword = patch.safeword;
+
+  if (patch.birthday !== undefined) {
+    if (patch.birthday && ageOn(patch.birthday) < 18) throw new AppError("underage");
+    if (patch.birthday && ageOn(patch.birthday) > 120) throw new AppError("badRequest", { message: "Invalid birthday" });
+    set.birthday = patch.birthday;
+    set.zodiacSign = zodiacFromBirthday(patch.birthday);
+  }
+
+  // §4: the role attribute locks after a confirmed change.
+  if (patch.multiGender !== undefined && patch.multiGender !== current.multiGender) {
+    if (current.genderLocked) throw new AppError("genderLocked");
+    set.multiGender = patch.multiGender;
+    set.genderLocked = true;
+  }
+
+  // Coordinates: a "lat,lng" pair or a single latitude (§5); explicit fields too.
+  let latitude = patch.latitude !== undefined ? patch.latitude : current.latitude;
+  let longitude = patch.longitude !== undefined ? patch.longitude : current.longitude;
+  if (patch.coordinates !== undefined) {
+    const parsed = parseCoordinates(patch.coordinates);
+    if (!parsed) throw new AppError("badCoordinates");
+    latitude = parsed.latitude;
+    if (parsed.longitude !== undefined) longitude = parsed.longitude;
+  }
+  if (patch.coordinates !== undefined || patch.latitude !== undefined || patch.longitude !== undefined) {
+    set.latitude = latitude;
+    set.longitude = longitude;
+    set.geohash = validCoordinates(latitude, longitude) ? ngeohash.encode(latitude!, longitude!, 9) : null;
+  }
+
+  // Avatar: only one of the member's own avatar uploads (or "" to remove). Qualification comes from the
+  // server-side graphic check of that upload, never from the client; a member may only lower it.
+  if (patch.avator !== undefined) {
+    if (patch.avator === "") {
+      set.avator = "";
+      set.qualify = false;
+    } else {
+      const key = mediaKeyFromUrl(patch.avator);
+      const upload = key
+        ? await db.select().from(mediaUploads).where(and(eq(mediaUploads.key, key), eq(mediaUploads.memberId, memberId))).get()
+        : undefined;
+      if (!upload || upload.kind !== "avatar") throw new AppError("imageNotOwned");
+      set.avator = patch.avator;
+      set.qualify = !upload.graphic && patch.qualify !== false;
+      if (!set.qualify && patch.avator !== current.avator) set.unqualifiedCount = current.unqualifiedCount + 1;
+    }
+  } else if (patch.qualify === false && current.qualify) {
+    set.qualify = false;
+  }
+
+  if (Object.keys(set).length > 0) {
+    set.updatedAt = Date.now();
+    await db.batch([
+      db.update(profiles).set(set).where(eq(profiles.memberId, memberId)),
+      actionStatement(env, current.projectCode, memberId),
+    ]);
+  }
+  return ownProfile((await profileByMemberId(env, memberId))!);
+}
+
+/** Records one action of a member in their hour-of-day histogram (§3 Action stats). Use in a batch. */
+export function actionStatement(env: Env, projectCode: string, memberId: string, at = Date.now()) {
+  const hour = new Date(at).getUTCHours();
+  // Query builders, not db.run(sql): drizzle's D1 batch cannot bind parameters of raw statements.
+  return getDb(env)
+    .insert(actionStats)
+    .values({ memberId, projectCode, actionHour: hour, actionCount: 1 })
+    .onConflictDoUpdate({ target: [actionStats.memberId, actionStats.actionHour], set: { actionCount: sql`${actionStats.actionCount} + 1` } });
+}
+
+/** 24 entries, UTC hours 0..23 (the page shifts them to local time). */
+export async function actionStatsFor(env: Env, memberId: string): Promise<ActionStat[]> {
+  const rows = await getDb(env)
+    .select({ actionHour: actionStats.actionHour, actionCount: actionStats.actionCount })
+    .from(actionStats)
+    .where(eq(actionStats.memberId, memberId));
+  const byHour = new Map(rows.map((r) => [r.actionHour, r.actionCount]));
+  return Array.from({ length: 24 }, (_, hour) => ({ actionHour: hour, actionCount: byHour.get(hour) ?? 0 }));
+}
+
+/**
+ * The public profile of `target` as `viewerId` sees it: 404 across tenants or blocks. A member's view records
+ * a visit (footprint) and a page view; an anonymous view counts a page view only; one's own view counts nothing.
+ */
+export async function viewProfile(env: Env, target: ProfileRow, viewerId: string | null) {
+  if (viewerId && viewerId !== target.memberId && (await isBlockedBetween(env, viewerId, target.memberId))) {
+    throw new AppError("notFound");
+  }
+  const db = getDb(env);
+  const at = Date.now();
+  const viewer = await viewerFor(env, viewerId);
+  const [relationship, viewerRow, characterIds] = await Promise.all([
+    relationshipTo(env, viewerId, target.memberId),
+    viewerId ? profileByMemberId(env, viewerId) : Promise.resolve(undefined),
+    viewerId ? characterIdsOf(env, [viewerId, target.memberId]) : Promise.resolve(new Map<string, number[]>()),
+  ]);
+  if (viewerRow && viewerRow.projectCode !== target.projectCode) throw new AppError("notFound");
+  if (viewerId !== target.memberId) {
+    const views = db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(eq(profiles.memberId, target.memberId));
+    if (viewerId) {
+      await db.batch([
+        views,
+        db
+          .insert(visitors)
+          .values({ projectCode: target.projectCode, memberId: target.memberId, visitorId: viewerId, visitCount: 1, dateUpd: at })
+          .onConflictDoUpdate({ target: [visitors.memberId, visitors.visitorId], set: { visitCount: sql`${visitors.visitCount} + 1`, dateUpd: at } }),
+        actionStatement(env, target.projectCode, viewerId, at),
+      ]);
+    } else {
+      await views;
+    }
+    target = { ...target, pageViews: target.pageViews + 1 };
+  }
+  let geo: { distanceKm: number; bearing: number } | null = null;
+  if (viewerRow && validCoordinates(viewerRow.latitude, viewerRow.longitude) && validCoordinates(target.latitude, target.longitude)) {
+    geo = {
+      distanceKm: Math.round(distanceKm(viewerRow.latitude!, viewerRow.longitude!, target.latitude!, target.longitude!) * 10) / 10,
+      bearing: Math.round(bearingDegrees(viewerRow.latitude!, viewerRow.longitude!, target.latitude!, target.longitude!)),
+    };
+  }
+  const own = viewerId === target.memberId;
+  return {
+    ...(own ? ownProfile(target) : publicProfile(target, viewer)),
+    relationship: relationship as Relationship,
+    matchRate: viewerId && !own ? matchRate(characterIds.get(viewerId) ?? [], characterIds.get(target.memberId) ?? []) : null,
+    distanceKm: geo?.distanceKm ?? null,
+    bearing: geo?.bearing ?? null,
+  };
+}
+
+async function characterIdsOf(env: Env, memberIds: string[]) {
+  const rows = await getDb(env)
+    .select({ memberId: userCharacters.memberId, idCharacter: userCharacters.idCharacter })
+    .from(userCharacters)
+    .where(inArray(userCharacters.memberId, memberIds));
+  const map = new Map<string, number[]>();
+  for (const r of rows) map.set(r.memberId, [...(map.get(r.memberId) ?? []), r.idCharacter]);
+  return map;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Discovery lists (§7 Profile, §5 hiding rules, §9 page sizes). Each reads one partial index in order.
+
+export type ListOptions = { where?: SQL; orderBy: SQL[]; limit: number; excludeSelf?: boolean };
+
+/** The drizzle query behind every discovery list (exported so a test can measure its D1 rows_read). */
+export function listProfilesQuery(env: Env, projectCode: string, viewer: Viewer, options: ListOptions) {
+  return getDb(env)
+    .select(profileSummaryColumns)
+    .from(profiles)
+    .where(
+      and(
+        eq(profiles.projectCode, projectCode),
+        sql.raw(LISTABLE_PROFILE),
+        options.where,
+        options.excludeSelf && viewer ? ne(profiles.memberId, viewer.memberId) : undefined,
+        notBlockedWith(viewer?.memberId, profiles.memberId),
+      ),
+    )
+    .orderBy(...options.orderBy)
+    .limit(options.limit);
+}
+
+export async function listProfiles(env: Env, projectCode: string, viewer: Viewer, options: ListOptions): Promise<ProfileSummary[]> {
+  const rows = await listProfilesQuery(env, projectCode, viewer, options);
+  return rows.map((row) => toProfileSummary(row, viewer));
+}
+
+export const introWhere = sql`length(${profiles.introduction}) > 20`;
+
+/** Each §7 list as filter + order over its partial index (routes and the rows_read test share these). */
+export const discovery = {
+  hot: (limit: number): ListOptions => ({ orderBy: [desc(profiles.pageViews)], limit }),
+  intro: (limit: number): ListOptions => ({ where: introWhere, orderBy: [desc(profiles.updatedAt)], limit }),
+  // Seven members who wrote an introduction in the last seven days.
+  introSeven: (at = Date.now()): ListOptions => ({
+    where: sql`${introWhere} and ${profiles.updatedAt} > ${at - 7 * 86_400_000}`,
+    orderBy: [desc(profiles.updatedAt)],
+    limit: 7,
+  }),
+  lastChat: (limit: number): ListOptions => ({ where: isNotNull(profiles.lastChatAt), orderBy: [desc(profiles.lastChatAt)], limit }),
+  lastAccess: (limit: number): ListOptions => ({ where: isNotNull(profiles.lastAccess), orderBy: [desc(profiles.lastAccess)], limit }),
+  newest: (limit: number): ListOptions => ({ orderBy: [desc(profiles.createdAt)], limit }),
+  multiGender: (genders: number[], limit: number, excludeSelf = false): ListOptions => ({
+    where: inArray(profiles.multiGender, genders),
+    orderBy: [desc(profiles.multiGender), desc(profiles.lastAccess)],
+    limit,
+    excludeSelf,
+  }),
+  zodiac: (sign: string, limit: number): ListOptions => ({ where: eq(profiles.zodiacSign, sign), orderBy: [desc(profiles.zodiacSign), desc(profiles.lastAccess)], limit }),
+  related: (language: string, lookFor: number, limit: number): ListOptions => ({
+    where: sql`${profiles.language} = ${language} and ${profiles.lookFor} = ${lookFor}`,
+    orderBy: [desc(profiles.language), desc(profiles.lookFor), desc(profiles.lastAccess)],
+    limit,
+    excludeSelf: true,
+  }),
+  search: (keyword: string, limit: number): ListOptions => ({
+    where: sql`${profiles.nickname} like ${`%${keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} escape '\\'`,
+    orderBy: [desc(profiles.lastAccess)],
+    limit,
+  }),
+};
+
+const LANGUAGE_OF_LOCALE: Record<string, string> = { en: "en", "en-us": "en", ja: "ja", "ja-jp": "ja", "zh-cn": "zh-CN", "zh-tw": "zh-TW" };
+export const languageOfLocale = (locale: string | undefined) => (locale ? LANGUAGE_OF_LOCALE[locale.toLowerCase()] ?? null : null);
+
+/** Hot: most viewed; with a locale, members of that language come first. */
+export async function hotProfiles(env: Env, projectCode: string, viewer: Viewer, pageSize: number, locale?: string) {
+  const language = languageOfLocale(locale);
+  const rows = await listProfiles(env, projectCode, viewer, discovery.hot(language ? Math.min(pageSize * 2, 500) : pageSize));
+  if (!language) return rows;
+  const languages = await languagesOf(env, rows.map((r) => r.idProfile));
+  const matching = rows.filter((r) => languages.get(r.idProfile) === language);
+  const others = rows.filter((r) => languages.get(r.idProfile) !== language);
+  return [...matching, ...others].slice(0, pageSize);
+}
+
+async function languagesOf(env: Env, ids: number[]) {
+  const map = new Map<number, string | null>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await getDb(env)
+      .select({ idProfile: profiles.idProfile, language: profiles.language })
+      .from(profiles)
+      .where(inArray(profiles.idProfile, ids.slice(i, i + 90)));
+    for (const r of rows) map.set(r.idProfile, r.language);
+  }
+  return map;
+}
+
+
+/** §3 lookFor → the multiGender a member is looking for (1 master, 2 mistress, 3/4 slave, 5/6 switch). */
+export const GENDERS_FOR_LOOK_FOR: Record<number, number[]> = { 1: [1], 2: [2], 3: [3], 4: [4], 5: [5], 6: [6] };
+
+/** All-profiles filters (§2): 1 male S, 3 male M, 2 female S, 4 female M, SKYPE, TWITTER; random order. */
+export async function allProfiles(env: Env, projectCode: string, viewer: Viewer, filter: string | undefined, pageSize: number) {
+  let options: ListOptions;
+  if (filter === "skype") options = { where: sql`${profiles.skypeId} <> ''`, orderBy: [desc(profiles.lastAccess)], limit: pageSize };
+  else if (filter === "twitter") options = { where: sql`${profiles.twitterId} <> ''`, orderBy: [desc(profiles.lastAccess)], limit: pageSize };
+  else if (filter) options = discovery.multiGender([Number(filter)], pageSize);
+  else options = discovery.lastAccess(pageSize);
+  const rows = await listProfiles(env, projectCode, viewer, options);
+  // Random order (§2): a shuffle of the indexed page.
+  for (let i = rows.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+  }
+  return rows;
+}
+
+export async function membersCount(env: Env, projectCode: string) {
+  const row = await getDb(env).get<{ n: number }>(sql`select count(*) as n from profiles where project_code = ${projectCode}`);
+  return row?.n ?? 0;
+}
+
+/** §4 / §8: 10 block taps mark a profile unqualified; each member counts once. */
+export async function markUnqualified(env: Env, reporterId: string, projectCode: string, idProfile: number) {
+  const db = getDb(env);
+  const target = await db
+    .select({ memberId: profiles.memberId, idProfile: profiles.idProfile })
+    .from(profiles)
+    .where(and(eq(profiles.projectCode, projectCode), eq(profiles.idProfile, idProfile)))
+    .get();
+  if (!target || target.memberId === reporterId || (await isBlockedBetween(env, reporterId, target.memberId))) throw new AppError("notFound");
+  const at = Date.now();
+  await db.batch([
+    db.insert(unqualifiedReports).values({ idProfile, reporterId, createdAt: at }).onConflictDoNothing(),
+    // Counted only when this reporter's row was new (changes() of the insert above).
+    db
+      .update(profiles)
+      .set({ qualify: false, unqualifiedCount: sql`${profiles.unqualifiedCount} + 1`, updatedAt: at })
+      .where(and(eq(profiles.idProfile, idProfile), sql`changes() = 1`)),
+  ]);
+  const row = await db.select({ qualify: profiles.qualify, unqualifiedCount: profiles.unqualifiedCount }).from(profiles).where(eq(profiles.idProfile, idProfile)).get();
+  return { idProfile, qualify: row!.qualify, unqualifiedCount: row!.unqualifiedCount };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Visitors (footprints)
+
+export type VisitorEntry = { simpleCode: string; nickname: string; dateUpd: string; visitCount: number; profile: ProfileSummary };
+
+/** Visitors of `memberId`, newest first; visitors without nickname hidden (§5); blocks hide both ways. */
+export async function visitorsOf(env: Env, memberId: string, viewer: Viewer, pageSize: number): Promise<VisitorEntry[]> {
+  const rows = await getDb(env)
+    .select({ ...profileSummaryColumns, dateUpd: visitors.dateUpd, visitCount: visitors.visitCount })
+    .from(visitors)
+    .innerJoin(profiles, eq(profiles.memberId, visitors.visitorId))
+    .where(
+      and(
+        eq(visitors.memberId, memberId),
+        ne(profiles.nickname, ""),
+        eq(profiles.blocked, false),
+        notBlockedWith(viewer?.memberId, visitors.visitorId),
+        notBlockedWith(memberId, visitors.visitorId),
+      ),
+    )
+    .orderBy(desc(visitors.dateUpd))
+    .limit(pageSize);
+  return rows.map((row) => ({
+    simpleCode: row.simpleCode,
+    nickname: row.nickname,
+    dateUpd: iso(row.dateUpd)!,
+    visitCount: row.visitCount,
+    profile: toProfileSummary(row, viewer),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Characters (preferences)
+
+export async function charactersFor(env: Env, projectCode: string, targetId: string | null, viewerId: string | null): Promise<Character[]> {
+  const db = getDb(env);
+  const catalogue = await db
+    .select({ idCharacter: characters.idCharacter, title: characters.title, level: characters.level })
+    .from(characters)
+    .where(inArray(characters.projectCode, ["*", projectCode]))
+    .orderBy(characters.idCharacter);
+  const ids = await characterIdsOf(env, [targetId, viewerId].filter((x): x is string => Boolean(x)));
+  const checked = new Set(targetId ? ids.get(targetId) ?? [] : []);
+  const mine = new Set(viewerId ? ids.get(viewerId) ?? [] : []);
+  return catalogue.map((c) => ({ ...c, checked: checked.has(c.idCharacter), hit: checked.has(c.idCharacter) && mine.has(c.idCharacter) }));
+}
+
+async function requireCharacter(env: Env, projectCode: string, idCharacter: number) {
+  const row = await getDb(env)
+    .select({ idCharacter: characters.idCharacter })
+    .from(characters)
+    .where(and(eq(characters.idCharacter, idCharacter), inArray(characters.projectCode, ["*", projectCode])))
+    .get();
+  if (!row) throw new AppError("characterNotFound");
+}
+
+export async function addCharacter(env: Env, projectCode: string, memberId: string, idCharacter: number) {
+  await requireCharacter(env, projectCode, idCharacter);
+  const db = getDb(env);
+  await db.batch([
+    db.insert(userCharacters).values({ projectCode, memberId, idCharacter, createdAt: Date.now() }).onConflictDoNothing(),
+    actionStatement(env, projectCode, memberId),
+  ]);
+}
+
+export async function removeCharacter(env: Env, projectCode: string, memberId: string, idCharacter: number) {
+  await requireCharacter(env, projectCode, idCharacter);
+  await getDb(env)
+    .delete(userCharacters)
+    .where(and(eq(userCharacters.memberId, memberId), eq(userCharacters.idCharacter, idCharacter)));
+}
+
+/** Users holding one preference, 20 per page (§9), newest first, hiding blocked pairs. */
+export async function characterUsers(env: Env, projectCode: string, idCharacter: number, viewer: Viewer, page: number, pageSize: number) {
+  await requireCharacter(env, projectCode, idCharacter);
+  const rows = await getDb(env)
+    .select({ ...profileSummaryColumns, idUserCharacter: userCharacters.idUserCharacter })
+    .from(userCharacters)
+    .innerJoin(profiles, eq(profiles.memberId, userCharacters.memberId))
+    .where(
+      and(
+        eq(userCharacters.projectCode, projectCode),
+        eq(userCharacters.idCharacter, idCharacter),
+        eq(profiles.blocked, false),
+        notBlockedWith(viewer?.memberId, userCharacters.memberId),
+      ),
+    )
+    .orderBy(desc(userCharacters.createdAt))
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize);
+  const userCharactersList = rows.slice(0, pageSize).map((row) => {
+    const profile = toProfileSummary(row, viewer);
+    return { idUserCharacter: row.idUserCharacter, simpleCode: profile.simpleCode, nickname: profile.nickname, avator: profile.avator, profile };
+  });
+  return { page, pageSize, hasMore: rows.length > pageSize, userCharacters: userCharactersList };
+}
+
