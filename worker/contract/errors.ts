@@ -58,6 +58,18 @@ export const errors = {
 
   // market (§8)
   cannotJoin: { code: "409301", status: 409, message: "it seems you are owned by someone, contact your master" },
+  joinSelf: { code: "400301", status: 400, message: "You cannot join yourself" },
+  notAMaster: { code: "409302", status: 409, message: "Only a master or mistress can have sub-members" },
+  hierarchyCycle: { code: "409303", status: 409, message: "You cannot join someone in your own hierarchy" },
+  notYourSubmember: { code: "403301", status: 403, message: "Only their master can do this" },
+  notOnMarket: { code: "409304", status: 409, message: "This member is not on the market" },
+  mastersOnlyBid: { code: "403302", status: 403, message: "Only a master or mistress can bid" },
+  alreadyLastBidder: { code: "409305", status: 409, message: "You already made the last bid" },
+  bidSelf: { code: "400302", status: 400, message: "You cannot bid on yourself" },
+  transferSelf: { code: "400303", status: 400, message: "You cannot transfer coins to yourself" },
+  wholeCoinsOnly: { code: "400304", status: 400, message: "M coins move in whole coins: the amount must be a multiple of 100" },
+  insufficientCoins: { code: "409306", status: 409, message: "Not enough M coins" },
+  transferKeyReused: { code: "409307", status: 409, message: "This request id was already used for a different transfer" },
 
   // tasks and albums (issue 6)
   ownTask: { code: "403801", status: 403, message: "You cannot take up your own task" },

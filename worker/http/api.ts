@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { sessionPrivate, sessionPublic } from "../features/session/session.routes";
+import { marketPrivate, marketPublic } from "../features/market/market.routes";
+import { coinsPrivate } from "../features/coins/coins.routes";
 import { profilesPrivate, profilesPublic } from "../features/profiles/profiles.routes";
 import { mediaPrivate, mediaPublic } from "../features/media/media.routes";
 import { socialPrivate } from "../features/social/social.routes";
@@ -22,6 +24,7 @@ const publicApi = new Hono<AppEnv>()
   .route("/", aiPublic)
   .route("/", albumsPublic)
   .route("/", sessionPublic)
+  .route("/", marketPublic)
   .route("/", profilesPublic)
   .route("/", mediaPublic)
   .route("/", healthPublic)
@@ -29,6 +32,8 @@ const publicApi = new Hono<AppEnv>()
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
+  .route("/", marketPrivate)
+  .route("/", coinsPrivate)
   .route("/", socialPrivate)
   .route("/", homePrivate)
   .route("/", tasksPrivate)

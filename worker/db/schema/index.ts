@@ -11,3 +11,4 @@ export * from "./home";
 export * from "./tasks-albums";
 export * from "./social";
 export * from "./chat";
+export * from "./market";

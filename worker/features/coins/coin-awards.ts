@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
+import { coinLedger } from "../../db/schema";
 
 /**
  * §9 M coin: 1 per post reply received (once per post per replier), 1 per photo rated (once per photo per
@@ -13,13 +14,20 @@ export function coinAwardStatements(
 ): BatchItem<"sqlite">[] {
   const amount = award.amount ?? 1;
   const at = Date.now();
+  // Query builders, not `db.run(sql)`: drizzle's D1 batch cannot bind parameters of raw statements.
   return [
-    db.run(sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
-      values (${award.projectCode}, ${award.memberId}, 'mcoin', ${amount}, ${award.reason}, ${award.sourceKey}, ${at})`),
+    db
+      .insert(coinLedger)
+      .values({ projectCode: award.projectCode, memberId: award.memberId, currency: "mcoin", amount, reason: award.reason, sourceKey: award.sourceKey, createdAt: at })
+      .onConflictDoNothing(),
     // The master's share is keyed by the same source, so it too is paid once.
-    db.run(sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
-      select project_code, master_member_id, 'mcoin', ${amount}, ${"master:" + award.reason}, ${award.memberId + ":" + award.sourceKey}, ${at}
-      from submembers where member_id = ${award.memberId} and project_code = ${award.projectCode}`),
+    db
+      .insert(coinLedger)
+      .select(
+        sql`select null, project_code, master_member_id, 'mcoin', ${amount}, ${"master:" + award.reason}, ${award.memberId + ":" + award.sourceKey}, ${at}
+          from submembers where member_id = ${award.memberId} and project_code = ${award.projectCode}`,
+      )
+      .onConflictDoNothing(),
   ];
 }
 

@@ -1,0 +1,75 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { ok } from "../../contract/envelope";
+import { MemberNo, IdParam } from "../../contract/common";
+import { BidBody, JoinBody, KeywordQuery, MarketListQuery, SearchQuery, SubmemberBody } from "../../contract/market";
+import { rateLimit } from "../../http/rate-limit";
+import { parseProjectCode, sessionProject } from "../../http/tenant";
+import type { AppEnv } from "../../http/types";
+import { validate } from "../../http/validate";
+import * as market from "./market.service";
+
+const ProjectMember = z.object({ project: z.string(), memberNo: MemberNo });
+const ProjectOnly = z.object({ project: z.string() });
+const BiddingParam = z.object({ idBiddingLoop: IdParam });
+
+/** Public: a master's sub-member list as a logged-out visitor sees it on a public profile (§6 Visitor). */
+export const marketPublic = new Hono<AppEnv>().get("/sns/sub-members/:project/:memberNo", validate("param", ProjectMember), async (c) => {
+  const { project, memberNo } = c.req.valid("param");
+  return c.json(ok(await market.submemberList(c.env, parseProjectCode(project), memberNo, null)));
+});
+
+export const marketPrivate = new Hono<AppEnv>()
+  // Literal paths before `/:memberNo` so they win.
+  .post("/sns/sub-members/:project/join", validate("param", ProjectOnly), validate("json", JoinBody), async (c) => {
+    const member = c.get("member");
+    sessionProject(c, c.req.valid("param").project);
+    await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
+    return c.json(ok(await market.joinMaster(c.env, member, c.req.valid("json").masterMemberNo, c.executionCtx)));
+  })
+  .post("/sns/sub-members/:project/free", validate("param", ProjectOnly), validate("json", SubmemberBody), async (c) => {
+    const member = c.get("member");
+    sessionProject(c, c.req.valid("param").project);
+    await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
+    return c.json(ok(await market.freeSubmember(c.env, member, c.req.valid("json").simpleCode, c.executionCtx)));
+  })
+  .get("/sns/sub-members/:project/:memberNo", validate("param", ProjectMember), async (c) => {
+    const { project, memberNo } = c.req.valid("param");
+    return c.json(ok(await market.submemberList(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)));
+  })
+  .post("/sns/game/market/slave", validate("json", SubmemberBody), async (c) => {
+    const member = c.get("member");
+    await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
+    return c.json(ok(await market.sellSubmember(c.env, member, c.req.valid("json").simpleCode, c.executionCtx)));
+  })
+  .get("/sns/hierarchy/:project/:memberNo/history", validate("param", ProjectMember), async (c) => {
+    const { project, memberNo } = c.req.valid("param");
+    return c.json(ok(await market.hierarchyHistory(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)));
+  })
+  .get("/sns/hierarchy/:project/:memberNo", validate("param", ProjectMember), async (c) => {
+    const { project, memberNo } = c.req.valid("param");
+    return c.json(ok(await market.hierarchy(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)));
+  })
+  .get("/sns/market/:project/biddings", validate("param", ProjectOnly), validate("query", MarketListQuery), async (c) => {
+    const project = sessionProject(c, c.req.valid("param").project);
+    return c.json(ok(await market.biddingCards(c.env, project, c.get("member").memberId, c.req.valid("query").pageSize)));
+  })
+  .get("/sns/bidding-loops/:idBiddingLoop", validate("param", BiddingParam), async (c) => {
+    const member = c.get("member");
+    return c.json(ok(await market.getBiddingLoop(c.env, member.projectCode, c.req.valid("param").idBiddingLoop, member.memberId)));
+  })
+  .post("/sns/bidding-loops", validate("json", BidBody), async (c) => {
+    const member = c.get("member");
+    await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
+    return c.json(ok(await market.createBid(c.env, member, c.req.valid("json").targetMemberNo, c.executionCtx)));
+  })
+  .get("/sns/search/popular-keyword/:project", validate("param", ProjectOnly), validate("query", KeywordQuery), async (c) => {
+    const project = sessionProject(c, c.req.valid("param").project);
+    return c.json(ok(await market.popularKeywords(c.env, project, c.req.valid("query").pageSize)));
+  })
+  .get("/sns/search/:project", validate("param", ProjectOnly), validate("query", SearchQuery), async (c) => {
+    const member = c.get("member");
+    sessionProject(c, c.req.valid("param").project);
+    const { keyword, pageSize } = c.req.valid("query");
+    return c.json(ok(await market.searchMembers(c.env, member, keyword, pageSize)));
+  });
