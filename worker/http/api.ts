@@ -12,6 +12,7 @@ import { homePrivate } from "../features/home/home.routes";
 import { tasksPrivate } from "../features/tasks/tasks.routes";
 import { albumsPrivate, albumsPublic } from "../features/albums/albums.routes";
 import { chatPrivate, chatPublic } from "../features/chat/chat.routes";
+import { privacyPrivate } from "../features/privacy/privacy.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import type { AppEnv } from "./types";
@@ -40,6 +41,7 @@ const privateApi = new Hono<AppEnv>()
   .route("/", albumsPrivate)
   .route("/", feedbackPrivate)
   .route("/", sessionPrivate)
+  .route("/", privacyPrivate)
   .route("/", profilesPrivate)
   .route("/", mediaPrivate)
   .route("/", chatPrivate);

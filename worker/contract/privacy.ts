@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { LoginPassword } from "./common";
+
+/** DELETE /core/members/{memberId}: the member confirms with their current password. */
+export const DeleteAccountBody = z.object({ password: LoginPassword });
+
+/** GET /core/members/{memberId}/export: every stored row about the member, table by table. */
+export type DataExport = {
+  exportedAt: string;
+  memberId: string;
+  memberNo: string;
+  projectCode: string;
+  tables: Record<string, Record<string, unknown>[]>;
+  /** R2 objects the member uploaded (keys under `<PROJECT>/<memberNo>/`). */
+  media: { key: string; size: number; url: string }[];
+};
+
+export type AccountDeleted = { deleted: true; mediaRemoved: number };
