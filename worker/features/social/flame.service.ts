@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { flamePasses, profiles } from "../../db/schema";
 import type { FlameInfo } from "../../contract/social";
@@ -7,7 +7,7 @@ import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
-import { isBlockedBetween } from "./visibility";
+import { isBlockedBetween, notBlockedWith, notMutedBy } from "./visibility";
 import { visibleTarget } from "./members";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
@@ -62,4 +62,31 @@ export async function approveVerified(ctx: Ctx, projectCode: string, memberNo: s
   const row = await getDb(env).select({ kycStatus: profiles.kycStatus }).from(profiles).where(eq(profiles.memberId, target.memberId)).get();
   ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "flame", actor: { memberId: member.memberId, memberNo: member.memberNo }, params: { action: "approved" } }));
   return { memberNo: target.memberNo, kycStatus: row?.kycStatus ?? 0 };
+}
+
+/**
+ * §2/§6 the basement: a separate area for verified members (kycStatus 1) only. It lists other verified
+ * members (newest activity first, blocked pairs and muted members left out) and the flame holder.
+ */
+export async function basement(env: Env, member: SessionMember, pageSize: number) {
+  if (member.kycStatus !== 1) throw new AppError("featureLimited");
+  const at = Date.now();
+  const rows = await getDb(env)
+    .select({ memberId: profiles.memberId })
+    .from(profiles)
+    .where(
+      and(
+        eq(profiles.projectCode, member.projectCode),
+        eq(profiles.kycStatus, 1),
+        eq(profiles.blocked, false),
+        eq(profiles.closed, false),
+        ne(profiles.memberId, member.memberId),
+        notBlockedWith(member.memberId, profiles.memberId, at),
+        notMutedBy(member.memberId, profiles.memberId, at),
+      ),
+    )
+    .orderBy(desc(profiles.lastAccess))
+    .limit(pageSize);
+  const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.memberId), await viewerFor(env, member.memberId));
+  return { members: rows.flatMap((r) => summaries.get(r.memberId) ?? []), flame: await lastFlame(env, member.projectCode, member) };
 }

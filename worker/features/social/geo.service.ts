@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import ngeohash from "ngeohash";
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
@@ -6,7 +6,6 @@ import type { GeolocationInfo, NearbyItem } from "../../contract/social";
 import { AppError } from "../../http/app-error";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
-import { notBlockedWith, notMutedBy } from "./visibility";
 
 /** Stored precision: 9 characters ≈ 5 m cells (the member's own exact position, never shown to others). */
 export const GEOHASH_PRECISION = 9;
@@ -66,24 +65,11 @@ export async function nearby(env: Env, projectCode: string, member: SessionMembe
   const origin = await getGeolocation(env, member);
   if (origin.latitude == null || origin.longitude == null || !origin.geohash) throw new AppError("locationMissing");
   const me = { latitude: origin.latitude, longitude: origin.longitude };
-  const db = getDb(env);
   const at = Date.now();
   const found = new Map<string, Candidate>();
   for (let precision = START_PRECISION; precision >= 1; precision--) {
     const cell = origin.geohash.slice(0, precision);
-    const cells = [cell, ...ngeohash.neighbors(cell)];
-    const ranges = sql.join(
-      [...new Set(cells)].map((c) => sql`(p.geohash >= ${c} and p.geohash < ${`${c}~`})`),
-      sql` or `,
-    );
-    const rows = await db.all<Candidate>(sql`
-      select p.member_id as memberId, p.latitude as latitude, p.longitude as longitude
-      from profiles p
-      where p.project_code = ${projectCode} and (${ranges})
-        and p.member_id <> ${member.memberId} and p.latitude is not null and p.longitude is not null
-        and p.closed = 0 and p.blocked = 0
-        and ${notBlockedWith(member.memberId, sql`p.member_id`, at)} and ${notMutedBy(member.memberId, sql`p.member_id`, at)}
-      limit ${ROWS_PER_ROUND}`);
+    const { rows } = await candidatesIn(env, projectCode, member.memberId, [...new Set([cell, ...ngeohash.neighbors(cell)])], at);
     for (const row of rows) found.set(row.memberId, row);
     if (found.size >= pageSize) break;
   }
@@ -101,4 +87,27 @@ export async function nearby(env: Env, projectCode: string, member: SessionMembe
     items.push({ profile, latitude, longitude, rank: items.length + 1, distanceKm: Math.max(1, Math.round(distanceKm(me, { latitude, longitude }))) });
   }
   return { items, origin };
+}
+
+/**
+ * Members located in the given geohash cells: the cells are a VALUES table of [lo, hi) ranges joined to
+ * profiles on (project_code, geohash), so SQLite seeks one index range per cell instead of scanning the
+ * tenant. Returns D1's `rows_read` so tests can hold the cost down.
+ */
+export async function candidatesIn(env: Env, projectCode: string, viewerId: string, cells: string[], at: number) {
+  const values = cells.map((_, i) => `(?${4 + i * 2}, ?${5 + i * 2})`).join(", ");
+  const result = await env.DB.prepare(
+    `with cells(lo, hi) as (values ${values})
+     select p.member_id as memberId, p.latitude as latitude, p.longitude as longitude
+     from cells c cross join profiles p indexed by profiles_project_geohash
+     where p.project_code = ?1 and p.geohash >= c.lo and p.geohash < c.hi
+       and p.member_id <> ?2 and p.latitude is not null and p.longitude is not null and p.closed = 0 and p.blocked = 0
+       and not exists (select 1 from blocks b where ((b.member_id = ?2 and b.target_member_id = p.member_id) or (b.member_id = p.member_id and b.target_member_id = ?2))
+         and (b.expires_at is null or b.expires_at > ?3))
+       and not exists (select 1 from mutes m where m.member_id = ?2 and m.target_member_id = p.member_id and (m.expires_at is null or m.expires_at > ?3))
+     limit ${ROWS_PER_ROUND}`,
+  )
+    .bind(projectCode, viewerId, at, ...cells.flatMap((c) => [c, `${c}~`]))
+    .all<Candidate>();
+  return { rows: result.results, rowsRead: result.meta.rows_read };
 }

@@ -172,7 +172,8 @@ export const socialPrivate = new Hono<AppEnv>()
     return c.json(ok(await geo.putGeolocation(c.env, requireSelf(c, c.req.param("memberId")), c.req.valid("json"))));
   })
   .delete("/core/geolocation/:memberId", async (c) => c.json(ok(await geo.clearGeolocation(c.env, requireSelf(c, c.req.param("memberId"))))))
-  // ── flame ──
+  // ── flame and the verified-only basement ──
+  .get("/core/basement", validate("query", NearbyQuery), async (c) => c.json(ok(await flame.basement(c.env, c.get("member"), c.req.valid("query").pageSize))))
   .get("/core/flame/:project/last", async (c) => c.json(ok(await flame.lastFlame(c.env, sessionProject(c, c.req.param("project")), c.get("member")))))
   .post("/core/flame/:project/delivery", validate("json", TargetBody), async (c) => {
     const project = sessionProject(c, c.req.param("project"));
