@@ -31,6 +31,8 @@ export const coinsPrivate = new Hono<AppEnv>()
       if (existing.toMemberId !== toMemberId || existing.amount !== body.amount) throw new AppError("transferKeyReused");
       return c.json(ok(await coins.transferResult(c.env, member, existing, true)));
     }
+    // Checked before the code is spent, so a short balance does not burn it; the batch re-checks atomically.
+    if ((await coins.coinInfo(c.env, member.memberId)).mcoin < body.amount / 100) throw new AppError("insufficientCoins");
     await verifyOtp(c.env, member, body.otp);
     return c.json(ok(await coins.moveCoins(c.env, member, { toMemberId, amount: body.amount, idempotencyKey })));
   })
