@@ -25,6 +25,13 @@ export default [
       // social (issue 4)
 
       // chat (issue 5)
+      route("public-chat/:chatroomId", "routes/chat-public.tsx"),
+      route("notification", "routes/chat-notification.tsx", { id: "chat-notification-list" }),
+      route("notification/:chatId", "routes/chat-notification.tsx"),
+      route("notes/:idChatroomMessage", "routes/chat-notes.tsx"),
+      route("chatroom/:roomKey", "routes/chat-room.tsx", { id: "chat-room-one" }),
+      route("chatroom/:fromMemberNo/:toMemberNo", "routes/chat-room.tsx", { id: "chat-room-pair" }),
+      route("chatroom/:fromMemberNo/:toMemberNo/:connectionId", "routes/chat-room.tsx"),
 
       // tasks and albums (issue 6)
       route("task/:tab", "routes/task.tsx"),

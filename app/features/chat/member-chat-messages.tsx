@@ -1,4 +1,40 @@
-/** A member's recent public chatroom messages, shown on profiles (owned by the chat feature, issue 5). */
-export function MemberChatMessages(_props: { projectCode: string; memberNo: string }) {
-  return null;
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { PUBLIC_CHATROOM_ID, type ChatMessage } from "../../../worker/contract/chat";
+import { api } from "../../lib/api";
+import { readSession } from "../../lib/session-keys";
+import { MessageTime } from "./message-item";
+import "./chat.css";
+
+/** A member's recent public chatroom messages, shown on profiles (each opens its note). */
+export function MemberChatMessages({ projectCode, memberNo }: { projectCode: string; memberNo: string }) {
+  const { t } = useTranslation("chat");
+  const [messages, setMessages] = useState<ChatMessage[] | null>(null);
+  useEffect(() => {
+    const path = readSession()
+      ? `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20&memberNo=${memberNo}`
+      : `/public/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20&memberNo=${memberNo}&project=${projectCode.toUpperCase()}`;
+    void api<ChatMessage[]>(path).then((body) => setMessages("info" in body ? [...body.info].reverse() : []));
+  }, [projectCode, memberNo]);
+  if (messages === null) return null;
+  return (
+    <section className="member-chat-messages" aria-label={t("memberMessages")}>
+      <h2>{t("memberMessages")}</h2>
+      {messages.length === 0 ? (
+        <p className="muted">{t("noMessages")}</p>
+      ) : (
+        <ul>
+          {messages.map((m) => (
+            <li key={m.idChatroomMessage}>
+              <Link to={`/${projectCode}/notes/${m.idChatroomMessage}`}>{m.placeholder ? t("privatePlaceholder") : m.message || t("image")}</Link>{" "}
+              <span className="muted">
+                <MessageTime iso={m.dateAdd} /> · {t("threads", { count: m.threadCount })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
 }

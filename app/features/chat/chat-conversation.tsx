@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Payload } from "../../../worker/contract/chat";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { readSession } from "../../lib/session-keys";
+import { encryptText, publicKeyOf, publishPublicKey } from "./chat-crypto";
+import { MessageItem } from "./message-item";
+import { useChatRoom, type LocalMessage } from "./use-chat-room";
+
+export type SendOptions = { isPrivate: boolean; toMemberNo: string | null };
+
+/** §9: chat input scroll retries at 100, 500 and 1000 ms (images may still be loading). */
+function scrollToEnd(list: HTMLElement | null) {
+  if (!list || localStorage.getItem("disableRollToBottom") === "true") return;
+  for (const delay of [0, 100, 500, 1000]) setTimeout(() => list.scrollTo({ top: list.scrollHeight }), delay);
+}
+
+/**
+ * A chatroom conversation: messages (live), the send box (Enter sends, empty text is not sent), image send.
+ * One-to-one rooms encrypt for the peer when both have published keys (§7).
+ */
+export function ChatConversation({
+  projectCode,
+  chatroomId,
+  title,
+  peerMemberNo,
+  sendOptions,
+  filter,
+  onPickMember,
+  onMessages,
+  composeExtras,
+}: {
+  projectCode: string;
+  chatroomId: string;
+  title: string;
+  peerMemberNo?: string;
+  sendOptions?: SendOptions;
+  filter?: (message: LocalMessage) => boolean;
+  onPickMember?: (memberNo: string, nickname: string) => void;
+  onMessages?: (messages: LocalMessage[]) => void;
+  composeExtras?: React.ReactNode;
+}) {
+  const { t } = useTranslation("chat");
+  const toast = useToast();
+  const room = useChatRoom(projectCode, chatroomId);
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const listRef = useRef<HTMLOListElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const visible = filter ? room.messages.filter(filter) : room.messages;
+
+  useEffect(() => scrollToEnd(listRef.current), [room.messages.length]);
+  useEffect(() => onMessages?.(room.messages), [room.messages, onMessages]);
+
+  async function deliver(input: { message: string; payload?: Payload; preview?: string }) {
+    const failure = await room.send({ ...input, isPrivate: sendOptions?.isPrivate, toMemberNo: sendOptions?.toMemberNo ?? null });
+    if (failure) toast(errorText(t, failure), "error");
+    return !failure;
+  }
+
+  async function submit(event?: React.FormEvent) {
+    event?.preventDefault();
+    const message = text.trim();
+    // §5: empty or whitespace text is not sent.
+    if (!message || busy) return;
+    setBusy(true);
+    setText("");
+    const session = readSession();
+    let sent = false;
+    if (peerMemberNo && session) {
+      const [mine, theirs] = await Promise.all([publishPublicKey(session.memberId).catch(() => null), publicKeyOf(peerMemberNo)]);
+      if (mine && theirs) {
+        const payload = await encryptText(message, { [peerMemberNo]: theirs, [session.memberNo]: mine.publicKey });
+        sent = await deliver({ message: "", payload, preview: message });
+      } else sent = await deliver({ message });
+    } else sent = await deliver({ message });
+    if (!sent) setText(message);
+    setBusy(false);
+  }
+
+  async function sendImage(file: File) {
+    const session = readSession();
+    if (!session) return;
+    const form = new FormData();
+    form.set("file", file);
+    form.set("type", "photo");
+    const upload = await api<{ url: string }>(`/private/core/files/${session.memberId}`, { formData: form });
+    if (!("info" in upload)) return toast(errorText(t, upload), "error");
+    await deliver({ message: "", payload: { type: "img", src: upload.info.url } });
+  }
+
+  return (
+    <section className="chat-conversation" aria-label={title}>
+      {room.status === "closed" && room.loaded && (
+        <p className="chat-offline" role="status">
+          {t("reconnecting")}
+        </p>
+      )}
+      <ol className="chat-list" ref={listRef} aria-label={t("messages")} aria-live="polite">
+        {!room.loaded && <li className="muted">{t("common:loading")}</li>}
+        {room.loaded && visible.length === 0 && <li className="empty-state">{t("noMessages")}</li>}
+        {visible.map((message) => (
+          <MessageItem key={`${message.idChatroomMessage}-${message.requestId}`} message={message} projectCode={projectCode} onChanged={room.replace} onRemoved={room.remove} onPickMember={onPickMember} />
+        ))}
+      </ol>
+      <form className="chat-send" onSubmit={submit}>
+        {composeExtras}
+        <div className="chat-send-row">
+          <label className="chat-input">
+            <span className="visually-hidden">{t("messageLabel")}</span>
+            <textarea
+              rows={1}
+              value={text}
+              placeholder={t("placeholder")}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => {
+                // §5: Enter sends; Shift+Enter starts a new line.
+                if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+                  e.preventDefault();
+                  void submit();
+                }
+              }}
+            />
+          </label>
+          <input ref={fileRef} type="file" accept="image/png,image/jpeg" hidden onChange={(e) => e.target.files?.[0] && void sendImage(e.target.files[0])} aria-label={t("sendImage")} />
+          <button type="button" className="icon-button" aria-label={t("sendImage")} onClick={() => fileRef.current?.click()}>
+            🖼
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t("send")}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+import type { UnreadCounts } from "../../../worker/contract/chat";
+import type { ServerEvent } from "../../../worker/contract/realtime";
+import { api } from "../../lib/api";
+import { useRoom, type SocketStatus } from "../../lib/realtime";
+import { readSession } from "../../lib/session-keys";
+import { publishPublicKey } from "./chat-crypto";
+
+const SEEN_KEY = "lastSeenNotificationId";
+
+/** A short two-tone chime for desktop notifications (§9: with a sound), made with WebAudio: no asset. */
+function chime() {
+  try {
+    const audio = new AudioContext();
+    for (const [i, freq] of [880, 1320].entries()) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.08, audio.currentTime + i * 0.15);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + i * 0.15 + 0.3);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(audio.currentTime + i * 0.15);
+      osc.stop(audio.currentTime + i * 0.15 + 0.3);
+    }
+  } catch (error) {
+    console.info("chime unavailable", error);
+  }
+}
+
+export type InboxState = { dots: { social: boolean; message: boolean }; status: SocketStatus | "off" };
+
+/**
+ * The member's inbox stream, once per shell: drives the bottom-nav dots (green = unread chat, orange = a new
+ * notification until the message page is opened), desktop notifications (skipped when the profile is muted)
+ * and publishes this browser's public key for encrypted messages.
+ */
+export function useInboxStream(projectCode: string): InboxState {
+  const { t } = useTranslation("chat");
+  const location = useLocation();
+  const [session, setSession] = useState<ReturnType<typeof readSession>>(null);
+  const [counts, setCounts] = useState<UnreadCounts | null>(null);
+  const [latest, setLatest] = useState(0);
+  const [seen, setSeen] = useState(0);
+  const muted = useRef(true);
+
+  useEffect(() => {
+    const current = readSession();
+    setSession(current);
+    setSeen(Number(localStorage.getItem(SEEN_KEY) ?? 0));
+    if (!current) return;
+    void publishPublicKey(current.memberId).catch((error) => console.info("key publish failed", error));
+    void api<{ muted: boolean }>(`/private/core/profiles/${current.memberId}`).then((body) => {
+      muted.current = "info" in body ? Boolean(body.info.muted) : false;
+    });
+  }, []);
+
+  const onMessagePage = /\/message\/?$/.test(location.pathname);
+  useEffect(() => {
+    // §2: the orange dot clears when the message page is opened.
+    if (onMessagePage && latest > seen) {
+      localStorage.setItem(SEEN_KEY, String(latest));
+      setSeen(latest);
+    }
+  }, [onMessagePage, latest, seen]);
+
+  const { status } = useRoom({
+    party: "member-inbox",
+    room: `${projectCode.toUpperCase()}~${session?.memberId ?? ""}`,
+    enabled: Boolean(session),
+    onEvent: (event: ServerEvent) => {
+      if (event.type === "inbox.counts") {
+        setCounts(event.counts);
+        setLatest(event.latestNotificationId);
+      }
+      if (event.type === "notification") {
+        setLatest((n) => Math.max(n, event.item.idNotification));
+        const wanted = localStorage.getItem("enableNotification") === "true" && "Notification" in window && Notification.permission === "granted";
+        if (wanted && !muted.current) {
+          new Notification(t("desktopTitle"), { body: t(`notice.${event.item.type}`, { defaultValue: t("notice.generic") }), tag: `velvet-${event.item.idNotification}` });
+          chime();
+        }
+      }
+    },
+  });
+
+  return {
+    dots: { social: Boolean(counts && counts.total + counts.requests > 0), message: latest > seen },
+    status: session ? status : "off",
+  };
+}
+
+/** Shown while the inbox socket is down; partysocket keeps reconnecting with fresh tickets. */
+export function ConnectionBanner({ status }: { status: InboxState["status"] }) {
+  const { t } = useTranslation("chat");
+  const [show, setShow] = useState(false);
+  useEffect(() => {
+    if (status !== "closed") return setShow(false);
+    // A brief blip is not worth a banner.
+    const timer = setTimeout(() => setShow(true), 1500);
+    return () => clearTimeout(timer);
+  }, [status]);
+  if (!show) return null;
+  return (
+    <div className="connection-banner" role="status">
+      {t("offlineBanner")}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { PUBLIC_CHATROOM_ID, type ChatMessage } from "../../../worker/contract/chat";
+import type { ServerEvent } from "../../../worker/contract/realtime";
+import { api } from "../../lib/api";
+import { useRoom } from "../../lib/realtime";
+import "./chat.css";
+
+/** §2 Home: the latest public chat message, live, linking to the public chat. */
+export function LatestChatBar({ projectCode }: { projectCode: string }) {
+  const { t } = useTranslation("chat");
+  const [latest, setLatest] = useState<ChatMessage | null>(null);
+  useEffect(() => {
+    void api<ChatMessage | null>(`/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/last-message`).then((body) => "info" in body && setLatest(body.info));
+  }, []);
+  useRoom({
+    party: "chat-room",
+    room: `${projectCode.toUpperCase()}~${PUBLIC_CHATROOM_ID}`,
+    onEvent: (event: ServerEvent) => {
+      if (event.type === "chat.message") setLatest(event.message);
+    },
+  });
+  const name = latest?.profile?.nickname || latest?.nickname || latest?.memberNo;
+  return (
+    <Link to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`} className="latest-chat-bar" aria-label={t("openPublicChat")}>
+      <span aria-hidden="true">💬</span>
+      {latest ? (
+        <span className="latest-chat-text">
+          <strong>{name}</strong>: {latest.placeholder ? t("privatePlaceholder") : latest.message || t("image")}
+        </span>
+      ) : (
+        <span className="muted">{t("noMessages")}</span>
+      )}
+    </Link>
+  );
+}

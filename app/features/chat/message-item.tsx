@@ -1,0 +1,284 @@
+import { AlertDialog, Dialog } from "radix-ui";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { readSession } from "../../lib/session-keys";
+import { decryptPayload } from "./chat-crypto";
+import type { LocalMessage } from "./use-chat-room";
+
+export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
+
+/** §9: message times are UTC-suffixed; shown in the member's own clock. */
+export function MessageTime({ iso }: { iso: string }) {
+  const date = new Date(iso);
+  return <time dateTime={iso}>{date.toLocaleString(undefined, { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" })}</time>;
+}
+
+function EncryptedText({ message }: { message: ChatMessage }) {
+  const { t } = useTranslation("chat");
+  const [text, setText] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    const session = readSession();
+    if (!session || message.payload?.type !== "encrypted") return setText(null);
+    void decryptPayload(message.payload, session.memberId, session.memberNo).then(setText);
+  }, [message.payload]);
+  if (text === undefined) return <span className="muted">{t("decrypting")}</span>;
+  // §8: a missing decryption key is only logged; the member sees a neutral note.
+  if (text === null) return <span className="muted">🔒 {t("encryptedUnavailable")}</span>;
+  return (
+    <span>
+      <span aria-label={t("encrypted")} title={t("encrypted")}>
+        🔒{" "}
+      </span>
+      {text}
+    </span>
+  );
+}
+
+function Body({ message, onAcceptImage }: { message: LocalMessage; onAcceptImage: () => void }) {
+  const { t } = useTranslation("chat");
+  if (message.placeholder) return <em className="muted">{t("privatePlaceholder")}</em>;
+  const payload = message.payload;
+  if (payload?.type === "encrypted") return <EncryptedText message={message} />;
+  if (payload?.type === "img" || payload?.type === "encodedImage") {
+    return (
+      <span className="chat-image-wrap">
+        <img src={payload.src} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} loading="lazy" />
+        {message.blurred && (
+          <button type="button" className="button chat-image-accept" onClick={onAcceptImage}>
+            {t("showImage")}
+          </button>
+        )}
+      </span>
+    );
+  }
+  if (payload?.type === "emoji") return <span className="chat-emoji">{payload.emoji}</span>;
+  return (
+    <span>
+      {payload?.type === "text" && payload.replyContent && <q className="chat-quote">{payload.replyContent}</q>}
+      {message.message}
+    </span>
+  );
+}
+
+function reactionSummary(reactions: ChatReaction[]) {
+  const counts = new Map<string, number>();
+  for (const r of reactions) counts.set(r.reactEmoji, (counts.get(r.reactEmoji) ?? 0) + 1);
+  return [...counts.entries()];
+}
+
+/**
+ * One chat message with its actions: react, reply in a thread (notes page), edit and delete own, set a reminder.
+ * Unread messages addressed to the member are drawn in another colour (§4).
+ */
+export function MessageItem({
+  message,
+  projectCode,
+  onChanged,
+  onRemoved,
+  onPickMember,
+}: {
+  message: LocalMessage;
+  projectCode: string;
+  onChanged: (message: LocalMessage) => void;
+  onRemoved: (id: number) => void;
+  onPickMember?: (memberNo: string, nickname: string) => void;
+}) {
+  const { t } = useTranslation("chat");
+  const toast = useToast();
+  const session = readSession();
+  const own = session?.memberNo === message.memberNo;
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(message.message);
+  const [reminderOpen, setReminderOpen] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const name = message.profile?.nickname || message.nickname || message.memberNo;
+
+  async function react(emoji: string) {
+    if (!session) return;
+    const body = await api<{ replyPayload: ChatReaction[] }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/react`, {
+      method: "PUT",
+      body: { replyPayload: { type: "emoji", reactEmoji: emoji } },
+    });
+    if ("info" in body) onChanged({ ...message, replyPayload: body.info.replyPayload });
+    else toast(errorText(t, body), "error");
+  }
+
+  async function saveEdit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!session) return;
+    const body = await api<ChatMessage & { deleted?: boolean }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}`, {
+      method: "PUT",
+      body: { message: draft },
+    });
+    setEditing(false);
+    if (!("info" in body)) return toast(errorText(t, body), "error");
+    // §5: updating an own message with empty text deletes it.
+    if (body.info.deleted) onRemoved(message.idChatroomMessage);
+    else onChanged({ ...message, ...body.info });
+  }
+
+  async function remove() {
+    if (!session) return;
+    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}?all=true`, { method: "DELETE" });
+    setConfirmDelete(false);
+    if (body.returnCode === "000000") {
+      onRemoved(message.idChatroomMessage);
+      toast(t("deleted"), "delete");
+    } else toast(t("deleteMessage"), "delete");
+  }
+
+  async function acceptImage() {
+    if (!session) return;
+    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/accept-image`, { method: "PUT" });
+    if (body.returnCode === "000000") onChanged({ ...message, blurred: false });
+  }
+
+  async function saveReminder(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const date = String(form.get("date") ?? "");
+    const time = String(form.get("time") || "09:00");
+    // §9: reminders are kept in UTC; the member picks a UTC date.
+    const body = await api("/private/core/reminders", {
+      body: { idChatroomMessage: message.idChatroomMessage, title: String(form.get("title") ?? ""), description: String(form.get("description") ?? ""), remindAt: `${date}T${time}:00.000Z` },
+    });
+    if (body.returnCode === "000000") {
+      setReminderOpen(false);
+      toast(t("reminderSaved"), "success");
+    } else toast(errorText(t, body as { returnCode: string; returnMessage: string }), "error");
+  }
+
+  const unread = !own && !message.read;
+  return (
+    <li className={`chat-message${own ? " chat-message-own" : ""}${unread ? " chat-message-unread" : ""}${message.pending ? " chat-message-pending" : ""}`} data-message-id={message.idChatroomMessage}>
+      <div className="chat-message-head">
+        {message.profile?.avator ? (
+          <img className="avatar" src={message.profile.avator} alt={name} width={32} height={32} />
+        ) : (
+          <span className="avatar chat-avatar-empty" aria-hidden="true">
+            {name.slice(0, 1)}
+          </span>
+        )}
+        {onPickMember && !own ? (
+          <button type="button" className="chat-name link-button" onClick={() => onPickMember(message.memberNo, name)} aria-label={t("replyPrivatelyTo", { name })}>
+            {name}
+          </button>
+        ) : (
+          <span className="chat-name">{name}</span>
+        )}
+        {message.profile?.kycStatus === 1 && <span className="badge" title={t("verified")}>✓</span>}
+        {message.isPrivate && <span className="chat-private-tag">{t("private")}</span>}
+        <span className="muted chat-time">
+          {message.pending ? t("sending") : <MessageTime iso={message.dateAdd} />}
+          {unread && <span className="visually-hidden">{t("unread")}</span>}
+        </span>
+      </div>
+      {editing ? (
+        <form className="row" onSubmit={saveEdit}>
+          <label className="field chat-edit-field">
+            <span className="visually-hidden">{t("editMessage")}</span>
+            <input value={draft} onChange={(e) => setDraft(e.target.value)} autoFocus />
+          </label>
+          <button type="submit" className="button button-primary">
+            {t("common:save")}
+          </button>
+          <button type="button" className="button" onClick={() => setEditing(false)}>
+            {t("common:cancel")}
+          </button>
+        </form>
+      ) : (
+        <p className="chat-body">
+          <Body message={message} onAcceptImage={acceptImage} />
+        </p>
+      )}
+      {!message.placeholder && !message.pending && (
+        <div className="chat-actions">
+          {reactionSummary(message.replyPayload).map(([emoji, n]) => (
+            <span key={emoji} className="chat-reaction">
+              {emoji} {n}
+            </span>
+          ))}
+          <details className="chat-react-menu">
+            <summary aria-label={t("react")}>☺</summary>
+            <div className="row">
+              {REACTIONS.map((emoji) => (
+                <button key={emoji} type="button" className="icon-button" aria-label={t("reactWith", { emoji })} onClick={() => void react(emoji)}>
+                  {emoji}
+                </button>
+              ))}
+            </div>
+          </details>
+          <Link className="chat-action" to={`/${projectCode}/notes/${message.idChatroomMessage}`}>
+            {t("threads", { count: message.threadCount })}
+          </Link>
+          <button type="button" className="chat-action link-button" onClick={() => setReminderOpen(true)}>
+            {t("remind")}
+          </button>
+          {own && message.payload?.type === "text" && (
+            <button type="button" className="chat-action link-button" onClick={() => (setDraft(message.message), setEditing(true))}>
+              {t("edit")}
+            </button>
+          )}
+          {own && (
+            <button type="button" className="chat-action link-button" onClick={() => setConfirmDelete(true)}>
+              {t("common:delete")}
+            </button>
+          )}
+        </div>
+      )}
+      <AlertDialog.Root open={confirmDelete} onOpenChange={setConfirmDelete}>
+        <AlertDialog.Portal>
+          <AlertDialog.Overlay className="dialog-overlay" />
+          <AlertDialog.Content className="dialog">
+            <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
+            <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
+            <div className="dialog-actions">
+              <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
+              <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
+                {t("common:delete")}
+              </AlertDialog.Action>
+            </div>
+          </AlertDialog.Content>
+        </AlertDialog.Portal>
+      </AlertDialog.Root>
+      <Dialog.Root open={reminderOpen} onOpenChange={setReminderOpen}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog">
+            <Dialog.Title className="dialog-title">{t("reminderTitle")}</Dialog.Title>
+            <Dialog.Description className="dialog-body muted">{t("reminderHint")}</Dialog.Description>
+            <form className="form" onSubmit={saveReminder}>
+              <label className="field">
+                <span>{t("reminderName")}</span>
+                <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
+              </label>
+              <label className="field">
+                <span>{t("reminderDescription")}</span>
+                <textarea name="description" rows={3} maxLength={1000} />
+              </label>
+              <label className="field">
+                <span>{t("reminderDate")}</span>
+                <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
+              </label>
+              <label className="field">
+                <span>{t("reminderTime")}</span>
+                <input name="time" type="time" defaultValue="09:00" />
+              </label>
+              <div className="dialog-actions">
+                <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
+                <button type="submit" className="button button-primary">
+                  {t("common:save")}
+                </button>
+              </div>
+            </form>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </li>
+  );
+}

@@ -1,0 +1,188 @@
+import { AlertDialog } from "radix-ui";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import type { ChatListEntry, MessageRequest } from "../../../worker/contract/chat";
+import { DIRECT_CHATROOM } from "../../../worker/contract/chat";
+import type { ServerEvent } from "../../../worker/contract/realtime";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { useRoom } from "../../lib/realtime";
+import { readSession } from "../../lib/session-keys";
+import { ChatConversation } from "./chat-conversation";
+import { MessageTime } from "./message-item";
+import "./chat.css";
+
+/** The one-time popup about browser notifications (`hasSeenNotificationPopup`). */
+function NotificationPopup() {
+  const { t } = useTranslation("chat");
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (localStorage.getItem("hasSeenNotificationPopup") !== "true" && "Notification" in window) setOpen(true);
+  }, []);
+  const done = (enable: boolean) => {
+    localStorage.setItem("hasSeenNotificationPopup", "true");
+    setOpen(false);
+    if (!enable) return localStorage.setItem("enableNotification", "false");
+    void Notification.requestPermission().then((permission) => {
+      localStorage.setItem("enableNotification", String(permission === "granted"));
+      // §8: a denied permission is only logged.
+      if (permission !== "granted") console.info("notification permission", permission);
+    });
+  };
+  return (
+    <AlertDialog.Root open={open} onOpenChange={(next) => !next && done(false)}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay" />
+        <AlertDialog.Content className="dialog">
+          <AlertDialog.Title className="dialog-title">{t("popupTitle")}</AlertDialog.Title>
+          <AlertDialog.Description className="dialog-body">{t("popupBody")}</AlertDialog.Description>
+          <div className="dialog-actions">
+            <AlertDialog.Cancel className="button" onClick={() => done(false)}>
+              {t("popupLater")}
+            </AlertDialog.Cancel>
+            <AlertDialog.Action className="button button-primary" onClick={() => done(true)}>
+              {t("popupEnable")}
+            </AlertDialog.Action>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}
+
+/** The requests tray: a stranger's messages wait here until accepted, declined or blocked. */
+function RequestsTray({ requests, onDecided }: { requests: MessageRequest[]; onDecided: () => void }) {
+  const { t } = useTranslation("chat");
+  const toast = useToast();
+  if (requests.length === 0) return null;
+  async function decide(request: MessageRequest, decision: "accept" | "decline" | "block") {
+    const body =
+      decision === "block"
+        ? await api("/private/core/blocks", { body: { targetMemberNo: request.profile.simpleCode } })
+        : await api(`/private/sns/message-requests/${request.idRequest}`, { method: "PUT", body: { decision } });
+    if (decision === "block" && body.returnCode === "000000") await api(`/private/sns/message-requests/${request.idRequest}`, { method: "PUT", body: { decision: "decline" } });
+    if (body.returnCode !== "000000") toast(errorText(t, body as { returnCode: string; returnMessage: string }), "error");
+    onDecided();
+  }
+  return (
+    <section className="chat-requests" aria-label={t("requests")}>
+      <h2>
+        {t("requests")} <span className="badge">{requests.length}</span>
+      </h2>
+      <ul>
+        {requests.map((r) => (
+          <li key={r.idRequest} className="chat-request">
+            <span>{t("requestFrom", { name: r.profile.nickname || r.profile.simpleCode, count: r.count })}</span>
+            <div className="row">
+              <button type="button" className="button button-primary" onClick={() => void decide(r, "accept")}>
+                {t("accept")}
+              </button>
+              <button type="button" className="button" onClick={() => void decide(r, "decline")}>
+                {t("decline")}
+              </button>
+              <button type="button" className="button button-danger" onClick={() => void decide(r, "block")}>
+                {t("block")}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** One-to-one conversation with the read marker kept current while it is open. */
+export function DirectConversation({ projectCode, chatroomId }: { projectCode: string; chatroomId: string }) {
+  const { t } = useTranslation("chat");
+  const me = readSession()?.memberNo ?? "";
+  const [, a, b] = chatroomId.match(DIRECT_CHATROOM) ?? [];
+  const peer = a === me ? b : a;
+  const markRead = useCallback(() => {
+    void api(`/private/sns/chatroom/${chatroomId}/read`, { method: "PUT", body: {} });
+  }, [chatroomId]);
+  return (
+    <ChatConversation
+      projectCode={projectCode}
+      chatroomId={chatroomId}
+      title={t("conversationWith", { name: peer ?? "" })}
+      peerMemberNo={peer}
+      onMessages={markRead}
+    />
+  );
+}
+
+/** §2 Notification page: chat list left, conversation right; one at a time on small screens with a back bar. */
+export function NotificationPage({ projectCode, chatId }: { projectCode: string; chatId: string | null }) {
+  const { t } = useTranslation("chat");
+  const navigate = useNavigate();
+  const [entries, setEntries] = useState<ChatListEntry[]>([]);
+  const [requests, setRequests] = useState<MessageRequest[]>([]);
+  const load = useCallback(async () => {
+    const [list, tray] = await Promise.all([api<ChatListEntry[]>("/private/sns/chatroom/list?pageSize=100"), api<MessageRequest[]>("/private/sns/message-requests")]);
+    if ("info" in list) setEntries(list.info);
+    if ("info" in tray) setRequests(tray.info);
+  }, []);
+  useEffect(() => void load(), [load, chatId]);
+  const session = readSession();
+  useRoom({
+    party: "member-inbox",
+    room: `${projectCode.toUpperCase()}~${session?.memberId ?? ""}`,
+    enabled: Boolean(session),
+    onEvent: (event: ServerEvent) => {
+      if (event.type === "inbox.counts" || event.type === "notification") void load();
+    },
+  });
+  const active = entries.find((e) => e.chatroomId === chatId);
+  return (
+    <div className={`notification-page${chatId ? " has-chat" : ""}`}>
+      <NotificationPopup />
+      <div className="chat-index">
+        <h1>{t("notificationTitle")}</h1>
+        <RequestsTray requests={requests} onDecided={() => void load()} />
+        <ul className="chat-index-list" aria-label={t("chatList")}>
+          {entries.map((entry) => (
+            <li key={entry.chatroomId}>
+              <Link
+                to={`/${projectCode}/notification/${entry.chatroomId}`}
+                className={`chat-index-item${entry.unread > 0 ? " chat-index-unread" : ""}${entry.chatroomId === chatId ? " active" : ""}`}
+                aria-current={entry.chatroomId === chatId ? "page" : undefined}
+              >
+                {entry.profile.avator ? <img className="avatar" src={entry.profile.avator} alt="" width={40} height={40} /> : <span className="avatar chat-avatar-empty" aria-hidden="true" />}
+                <span className="chat-index-text">
+                  <strong>{entry.profile.nickname || entry.profile.simpleCode}</strong>
+                  <span className="muted">
+                    {entry.lastMessage ? (entry.lastMessage.payload?.type === "encrypted" ? `🔒 ${t("encrypted")}` : entry.lastMessage.message || t("image")) : t("noMessages")}
+                  </span>
+                </span>
+                {entry.lastMessage && (
+                  <span className="muted chat-index-time">
+                    <MessageTime iso={entry.lastMessage.dateAdd} />
+                  </span>
+                )}
+                {entry.unread > 0 && <span className="badge" aria-label={t("unreadCount", { count: entry.unread })}>{entry.unread}</span>}
+              </Link>
+            </li>
+          ))}
+          {entries.length === 0 && <li className="empty-state">{t("noChats")}</li>}
+        </ul>
+      </div>
+      <div className="chat-pane">
+        {chatId ? (
+          <>
+            <div className="chat-backbar">
+              <button type="button" className="button" onClick={() => navigate(`/${projectCode}/notification`)}>
+                ← {t("common:back")}
+              </button>
+              <strong>{active?.profile.nickname || ""}</strong>
+            </div>
+            <DirectConversation key={chatId} projectCode={projectCode} chatroomId={chatId} />
+          </>
+        ) : (
+          <p className="empty-state chat-pane-empty">{t("pickChat")}</p>
+        )}
+      </div>
+    </div>
+  );
+}

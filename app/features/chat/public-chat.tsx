@@ -1,0 +1,153 @@
+import { Switch } from "radix-ui";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { PresenceEntry } from "../../../worker/contract/chat";
+import type { ServerEvent } from "../../../worker/contract/realtime";
+import { useToast, TOAST_DURATION } from "../../components/toast";
+import { api } from "../../lib/api";
+import { useRoom } from "../../lib/realtime";
+import { readSession } from "../../lib/session-keys";
+import { ChatConversation } from "./chat-conversation";
+import "./chat.css";
+
+const flag = (key: string) => typeof localStorage !== "undefined" && localStorage.getItem(key) === "true";
+
+/** The side list of recently active members, kept live by the Presence stream (audience-filtered by the server). */
+function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (memberNo: string, nickname: string) => void }) {
+  const { t } = useTranslation("chat");
+  const [members, setMembers] = useState<PresenceEntry[]>([]);
+  const load = useCallback(async () => {
+    const body = await api<PresenceEntry[]>(`/private/sns/presence/${projectCode.toUpperCase()}?pageSize=30`);
+    if ("info" in body) setMembers(body.info);
+  }, [projectCode]);
+  useEffect(() => void load(), [load]);
+  const presence = useRoom({
+    party: "presence",
+    room: `${projectCode.toUpperCase()}~presence`,
+    onEvent: (event: ServerEvent) => {
+      if (event.type === "presence.update") {
+        setMembers((list) => {
+          const known = list.some((m) => m.profile.simpleCode === event.member.memberNo);
+          if (!known) void load();
+          return list.map((m) => (m.profile.simpleCode === event.member.memberNo ? { ...m, online: event.member.online, lastSeen: event.member.lastSeen } : m));
+        });
+      }
+    },
+  });
+  useEffect(() => {
+    // §4: offline on page unload.
+    const leave = () => presence.send({ type: "presence.leave" });
+    window.addEventListener("pagehide", leave);
+    return () => window.removeEventListener("pagehide", leave);
+  }, [presence]);
+  const me = readSession()?.memberNo;
+  return (
+    <aside className="chat-side" aria-label={t("activeMembers")}>
+      <h2>{t("activeMembers")}</h2>
+      <ul className="chat-side-list">
+        {members.map((m) => (
+          <li key={m.profile.simpleCode}>
+            <button type="button" className="chat-side-member" disabled={m.profile.simpleCode === me} onClick={() => onPick(m.profile.simpleCode, m.profile.nickname)}>
+              {m.profile.avator ? <img className="avatar" src={m.profile.avator} alt="" width={28} height={28} /> : <span className="avatar chat-avatar-empty" aria-hidden="true" />}
+              <span className="chat-side-name">{m.profile.nickname || m.profile.simpleCode}</span>
+              <span className={m.online ? "presence-dot presence-online" : "presence-dot"} aria-label={m.online ? t("online") : t("offline")} />
+            </button>
+          </li>
+        ))}
+        {members.length === 0 && <li className="muted">{t("nobodyActive")}</li>}
+      </ul>
+    </aside>
+  );
+}
+
+/** §2 Public chat: side list, private-message toggle, verified-only filter (`showKycOnly`), image send. */
+export function PublicChat({ projectCode, chatroomId }: { projectCode: string; chatroomId: string }) {
+  const { t } = useTranslation("chat");
+  const toast = useToast();
+  const [kycOnly, setKycOnly] = useState(false);
+  const [isPrivate, setIsPrivate] = useState(false);
+  const [to, setTo] = useState<{ memberNo: string; nickname: string } | null>(null);
+
+  useEffect(() => {
+    setKycOnly(flag("showKycOnly"));
+    setIsPrivate(flag("setIsPrivate"));
+    const saved = localStorage.getItem("messageTo");
+    if (saved) {
+      try {
+        setTo(JSON.parse(saved));
+      } catch {
+        localStorage.removeItem("messageTo");
+      }
+    }
+  }, []);
+
+  const pick = useCallback((memberNo: string, nickname: string) => {
+    const next = { memberNo, nickname };
+    setTo(next);
+    localStorage.setItem("messageTo", JSON.stringify(next));
+  }, []);
+
+  async function togglePrivate(next: boolean) {
+    if (next) {
+      // §4: the private-reply switch turns on only with an avatar (fetched from the profile if not cached).
+      const session = readSession();
+      let avatar = session?.avator ?? "";
+      if (!avatar && session) {
+        const body = await api<{ avator: string }>(`/private/core/profiles/${session.memberId}`);
+        avatar = "info" in body ? body.info.avator : "";
+        if (avatar) localStorage.setItem("avator", avatar);
+      }
+      if (!avatar) {
+        toast(t("privateNeedsAvatar"), "warning", TOAST_DURATION.warning);
+        return;
+      }
+    }
+    setIsPrivate(next);
+    localStorage.setItem("setIsPrivate", String(next));
+  }
+
+  return (
+    <div className="public-chat">
+      <div className="public-chat-main">
+        <div className="chat-toolbar row">
+          <h1>{t("publicTitle")}</h1>
+          <label className="chat-switch">
+            <Switch.Root
+              className="switch"
+              checked={kycOnly}
+              onCheckedChange={(v) => (setKycOnly(v), localStorage.setItem("showKycOnly", String(v)))}
+              aria-label={t("verifiedOnly")}
+            >
+              <Switch.Thumb className="switch-thumb" />
+            </Switch.Root>
+            <span aria-hidden="true">{t("verifiedOnly")}</span>
+          </label>
+        </div>
+        <ChatConversation
+          projectCode={projectCode}
+          chatroomId={chatroomId}
+          title={t("publicTitle")}
+          filter={kycOnly ? (m) => m.profile?.kycStatus === 1 || m.pending === true : undefined}
+          onPickMember={pick}
+          sendOptions={{ isPrivate: isPrivate && Boolean(to), toMemberNo: isPrivate ? (to?.memberNo ?? null) : null }}
+          composeExtras={
+            <div className="row chat-compose-extras">
+              <label className="chat-switch">
+                <Switch.Root className="switch" checked={isPrivate} onCheckedChange={(v) => void togglePrivate(v)} aria-label={t("privateToggle")}>
+                  <Switch.Thumb className="switch-thumb" />
+                </Switch.Root>
+                <span aria-hidden="true">{t("privateToggle")}</span>
+              </label>
+              {isPrivate && (
+                <span className="muted">
+                  {to ? t("privateTo", { name: to.nickname || to.memberNo }) : t("pickRecipient")}
+                </span>
+              )}
+            </div>
+          }
+        />
+      </div>
+      <ActiveMembers projectCode={projectCode} onPick={(no, nick) => (pick(no, nick), void togglePrivate(true))} />
+    </div>
+  );
+}

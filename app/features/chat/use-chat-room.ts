@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ChatMessage, Payload } from "../../../worker/contract/chat";
+import type { Failure } from "../../../worker/contract/envelope";
+import type { ServerEvent } from "../../../worker/contract/realtime";
+import { api } from "../../lib/api";
+import { useRoom } from "../../lib/realtime";
+import { readSession } from "../../lib/session-keys";
+
+export type LocalMessage = ChatMessage & { pending?: boolean; failed?: boolean };
+
+export const newRequestId = () => `web-${Date.now().toString(36)}-${crypto.getRandomValues(new Uint32Array(2)).join("")}`.slice(0, 64);
+
+function upsert(list: LocalMessage[], message: LocalMessage): LocalMessage[] {
+  // The sender's own optimistic copy is replaced by the stored one (same requestId).
+  const byRequest = message.requestId ? list.findIndex((m) => m.pending && m.requestId === message.requestId) : -1;
+  if (byRequest >= 0) {
+    const next = [...list];
+    next[byRequest] = message;
+    return dedupe(next);
+  }
+  const index = list.findIndex((m) => m.idChatroomMessage === message.idChatroomMessage);
+  if (index >= 0) {
+    const next = [...list];
+    next[index] = { ...next[index], ...message };
+    return next;
+  }
+  return [...list, message].sort((a, b) => (a.pending ? 1 : 0) - (b.pending ? 1 : 0) || a.idChatroomMessage - b.idChatroomMessage);
+}
+
+function dedupe(list: LocalMessage[]) {
+  const seen = new Set<number>();
+  return list.filter((m) => (m.pending ? true : seen.has(m.idChatroomMessage) ? false : (seen.add(m.idChatroomMessage), true)));
+}
+
+/**
+ * One chatroom in the browser: the first page from the API, then live events from the ChatRoom object.
+ * A sent message appears at once (pending) and is confirmed when the server stores it (§4 message dialog).
+ */
+export function useChatRoom(projectCode: string, chatroomId: string, options: { pageSize?: number; enabled?: boolean } = {}) {
+  const [messages, setMessages] = useState<LocalMessage[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const lastSeen = useRef(0);
+  const project = projectCode.toUpperCase();
+
+  const load = useCallback(async () => {
+    const body = await api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=${options.pageSize ?? 200}`);
+    if ("info" in body) {
+      setMessages(body.info);
+      lastSeen.current = Math.max(0, ...body.info.map((m) => m.idChatroomMessage));
+    }
+    setLoaded(true);
+  }, [chatroomId, options.pageSize]);
+
+  useEffect(() => {
+    setMessages([]);
+    setLoaded(false);
+    lastSeen.current = 0;
+    if (options.enabled !== false) void load();
+  }, [load, options.enabled]);
+
+  const onEvent = useCallback(
+    (event: ServerEvent) => {
+      switch (event.type) {
+        case "chat.message":
+        case "chat.edited":
+          if (event.message.chatroomId !== chatroomId && !chatroomId.startsWith("dm-")) return;
+          lastSeen.current = Math.max(lastSeen.current, event.message.idChatroomMessage);
+          setMessages((list) => upsert(list, event.message));
+          break;
+        case "chat.deleted":
+          setMessages((list) => list.filter((m) => m.idChatroomMessage !== event.idChatroomMessage));
+          break;
+        case "chat.reaction":
+          setMessages((list) => list.map((m) => (m.idChatroomMessage === event.idChatroomMessage ? { ...m, replyPayload: event.replyPayload } : m)));
+          break;
+        case "chat.thread":
+          setMessages((list) => list.map((m) => (m.idChatroomMessage === event.idChatroomMessage ? { ...m, threadCount: event.threadCount } : m)));
+          break;
+        case "chat.reload":
+          void load();
+          break;
+        default:
+      }
+    },
+    [chatroomId, load],
+  );
+
+  const { status } = useRoom({
+    party: "chat-room",
+    room: `${project}~${chatroomId}`,
+    onEvent,
+    lastSeenId: () => lastSeen.current,
+    enabled: loaded && options.enabled !== false,
+  });
+
+  /** Optimistic send; resolves with the failure (if any) so the page can explain it. */
+  const send = useCallback(
+    async (input: { message: string; payload?: Payload; toMemberNo?: string | null; isPrivate?: boolean; preview?: string }): Promise<Failure | null> => {
+      const session = readSession();
+      if (!session) return { returnCode: "401000", returnMessage: "Login required", requestId: "" };
+      const requestId = newRequestId();
+      const now = new Date().toISOString();
+      const optimistic: LocalMessage = {
+        idChatroomMessage: Number.MAX_SAFE_INTEGER - Date.now(),
+        idMessage: 0,
+        requestId,
+        chatroomId,
+        message: input.preview ?? input.message,
+        payload: input.payload ?? { type: "text", content: input.message },
+        replyPayload: [],
+        isPrivate: Boolean(input.isPrivate),
+        placeholder: false,
+        blurred: false,
+        toMemberNo: input.toMemberNo ?? null,
+        toProfile: null,
+        profile: null,
+        memberNo: session.memberNo,
+        nickname: session.nickname,
+        dateAdd: now,
+        dateUdp: now,
+        read: true,
+        deleted: false,
+        blocked: false,
+        threadCount: 0,
+        pending: true,
+      };
+      setMessages((list) => [...list, optimistic]);
+      const body = await api<ChatMessage>(`/private/sns/chatrooms/${chatroomId}/messages/${session.memberId}`, {
+        body: { message: input.message, payload: input.payload, requestId, toMemberNo: input.toMemberNo ?? null, isPrivate: Boolean(input.isPrivate) },
+      });
+      if ("info" in body) {
+        lastSeen.current = Math.max(lastSeen.current, body.info.idChatroomMessage);
+        setMessages((list) => upsert(list, body.info));
+        return null;
+      }
+      setMessages((list) => list.filter((m) => m.requestId !== requestId || !m.pending));
+      return body;
+    },
+    [chatroomId],
+  );
+
+  const replace = useCallback((message: LocalMessage) => setMessages((list) => upsert(list, message)), []);
+  const remove = useCallback((id: number) => setMessages((list) => list.filter((m) => m.idChatroomMessage !== id)), []);
+
+  return { messages, loaded, status, send, reload: load, replace, remove };
+}
