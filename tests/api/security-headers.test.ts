@@ -133,14 +133,15 @@ describe("session cookie", () => {
     expectOk(sameOrigin);
     const fetchSite = await call("POST", "/private/core/sessions/ticket", { body: {}, headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" } });
     expectOk(fetchSite);
-    for (const headers of [
+    const refused: Record<string, string>[] = [
       { Origin: "https://evil.example" },
       { Origin: "http://velvet.test.evil.example" },
       { Origin: "null" },
       { "Sec-Fetch-Site": "cross-site" },
       { "Sec-Fetch-Site": "same-site" },
       {},
-    ]) {
+    ];
+    for (const headers of refused) {
       const reply = await call("POST", "/private/core/sessions/ticket", { body: {}, headers: { Cookie: cookie, ...headers } });
       expectFailure(reply, 403, "403000");
     }

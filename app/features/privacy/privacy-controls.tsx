@@ -1,0 +1,123 @@
+import { useState } from "react";
+import { AlertDialog } from "radix-ui";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import type { AccountDeleted, DataExport } from "../../../worker/contract/privacy";
+import { SUCCESS_CODE } from "../../../worker/contract/envelope";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { clearSession, readSession } from "../../lib/session-keys";
+import "./privacy.css";
+
+/**
+ * My profile → "Your data" (issue 10 §7): download everything stored about you as JSON, or delete the
+ * account after confirming with the password. Mounted by the My profile page.
+ */
+export function PrivacyControls({ projectCode }: { projectCode: string }) {
+  const { t } = useTranslation("privacy");
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [exporting, setExporting] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState("");
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState("");
+
+  async function download() {
+    const session = readSession();
+    if (!session) return navigate(`/${projectCode}/login`);
+    setExporting(true);
+    const reply = await api<DataExport>(`/private/core/members/${encodeURIComponent(session.memberId)}/export`);
+    setExporting(false);
+    if (reply.returnCode !== SUCCESS_CODE || !("info" in reply)) {
+      toast(errorText(t, reply as { returnCode: string; returnMessage: string }), "error");
+      return;
+    }
+    const blob = new Blob([JSON.stringify(reply.info, null, 2)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `velvet-${reply.info.projectCode.toLowerCase()}-${reply.info.memberNo}.json`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    toast(t("exportReady"), "success");
+  }
+
+  async function remove(event: React.FormEvent) {
+    event.preventDefault();
+    const session = readSession();
+    if (!session) return navigate(`/${projectCode}/login`);
+    if (!password) {
+      setError(t("passwordRequired"));
+      return;
+    }
+    setDeleting(true);
+    const reply = await api<AccountDeleted>(`/private/core/members/${encodeURIComponent(session.memberId)}`, { method: "DELETE", body: { password } });
+    setDeleting(false);
+    if (reply.returnCode !== SUCCESS_CODE) {
+      setError(errorText(t, reply as { returnCode: string; returnMessage: string }));
+      return;
+    }
+    clearSession();
+    setOpen(false);
+    navigate(`/${projectCode}/login`, { replace: true, state: { accountDeleted: true } });
+  }
+
+  return (
+    <section className="privacy-controls" aria-labelledby="privacy-title">
+      <h2 id="privacy-title" className="privacy-title">{t("title")}</h2>
+      <p className="privacy-lead">{t("lead")}</p>
+      <div className="privacy-actions">
+        <button type="button" className="button" onClick={download} disabled={exporting}>
+          {exporting ? t("exporting") : t("export")}
+        </button>
+        <AlertDialog.Root
+          open={open}
+          onOpenChange={(next) => {
+            setOpen(next);
+            setPassword("");
+            setError("");
+          }}
+        >
+          <AlertDialog.Trigger asChild>
+            <button type="button" className="button button-danger">{t("delete")}</button>
+          </AlertDialog.Trigger>
+          <AlertDialog.Portal>
+            <AlertDialog.Overlay className="dialog-overlay" />
+            <AlertDialog.Content className="dialog">
+              <AlertDialog.Title className="dialog-title">{t("confirmTitle")}</AlertDialog.Title>
+              <AlertDialog.Description className="dialog-body">{t("confirmBody")}</AlertDialog.Description>
+              <form onSubmit={remove} className="privacy-form" noValidate>
+                <label className={`field${error ? " field-invalid" : ""}`}>
+                  <span>{t("password")}</span>
+                  <input
+                    type="password"
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                    aria-invalid={Boolean(error)}
+                    aria-describedby={error ? "privacy-error" : undefined}
+                  />
+                </label>
+                {error ? (
+                  <p id="privacy-error" role="alert" className="privacy-error">
+                    {error}
+                  </p>
+                ) : null}
+                <div className="dialog-actions">
+                  <AlertDialog.Cancel className="button">{t("cancel")}</AlertDialog.Cancel>
+                  <button type="submit" className="button button-danger" disabled={deleting}>
+                    {deleting ? t("deleting") : t("confirmDelete")}
+                  </button>
+                </div>
+              </form>
+            </AlertDialog.Content>
+          </AlertDialog.Portal>
+        </AlertDialog.Root>
+      </div>
+    </section>
+  );
+}
