@@ -1,9 +1,9 @@
-// `npm run bench [-- --check] [--no-build] [--no-lighthouse] [--suites api,fanout,cost,pages,bundle]`
-// Builds the app, serves the production build with `wrangler dev` on loopback (own state under .wrangler/bench),
+// `npm run bench [-- --check] [--no-build] [--worktree] [--no-lighthouse] [--suites api,fanout,cost,pages,bundle]`
+// Builds the app (the last commit; --worktree: the working tree), serves the production build with `wrangler dev` on loopback (own state under .wrangler/bench),
 // seeds a large and a small tenant, runs the suites and writes tests/bench/results/{latest.json,report.md,chart.svg}.
 // BENCH_SOCKETS (default 100,500,1000) the fan-out room sizes, BENCH_SCALE (default 1) scales the generated tenants and BENCH_DURATION (default 8) the seconds per API endpoint,
 // for quick runs while developing suites. Never timed assertions in tests: this is the one place figures are taken.
-import { createWriteStream, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -27,6 +27,7 @@ const duration = Number(process.env.BENCH_DURATION ?? 8);
 
 const WORK = path.join(ROOT, ".wrangler/bench");
 const BUILD = path.join(WORK, "build");
+const MIGRATIONS_COPY = path.join(WORK, "migrations");
 const STATE = path.join(WORK, "state");
 const BARE_STATE = path.join(WORK, "bare-state");
 const RESULTS = path.join(ROOT, "tests/bench/results");
@@ -40,15 +41,34 @@ const servers = [];
 let exitCode = 0;
 
 async function build() {
-  // Builds share build/ with the other engineers' browser tests: take the same lock, then work on a private copy.
-  log("building (npm run build under /tmp/velvet-e2e.lock)");
-  await run("flock", ["/tmp/velvet-e2e.lock", "sh", "-c", `npm run build && rm -rf '${BUILD}' && mkdir -p '${WORK}' && cp -r build '${BUILD}'`]);
+  const src = path.join(WORK, "src");
+  if (flag("--worktree")) {
+    // The working tree as it is now: build/ is shared with the browser tests, so take their lock and copy out.
+    log("building the working tree (npm run build under /tmp/velvet-e2e.lock)");
+    await run("flock", ["/tmp/velvet-e2e.lock", "sh", "-c", `npm run build && rm -rf '${BUILD}' && mkdir -p '${WORK}' && cp -r build '${BUILD}'`]);
+    cpSync(path.join(ROOT, "migrations"), MIGRATIONS_COPY, { recursive: true });
+    return;
+  }
+  // Default: the last commit, exported to .wrangler/bench/src, so half-written files of a shared tree never break
+  // the run and build/ stays the browser tests' own.
+  const commit = (await run("git", ["rev-parse", "--short", "HEAD"])).trim();
+  log(`building commit ${commit} in .wrangler/bench/src`);
+  rmSync(src, { recursive: true, force: true });
+  mkdirSync(src, { recursive: true });
+  await run("sh", ["-c", `git archive HEAD | tar -x -C '${src}'`]);
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(src, "node_modules"));
+  await run(`${BIN}/react-router`, ["build"], { cwd: src });
+  rmSync(BUILD, { recursive: true, force: true });
+  cpSync(path.join(src, "build"), BUILD, { recursive: true });
+  rmSync(MIGRATIONS_COPY, { recursive: true, force: true });
+  cpSync(path.join(src, "migrations"), MIGRATIONS_COPY, { recursive: true });
+  return commit;
 }
 
 function prepareConfig() {
   const file = path.join(BUILD, "server/wrangler.json");
   const config = JSON.parse(readFileSync(file, "utf8"));
-  config.d1_databases[0].migrations_dir = path.join(ROOT, "migrations");
+  config.d1_databases[0].migrations_dir = MIGRATIONS_COPY;
   writeFileSync(file, JSON.stringify(config));
   // Socket tickets need a signing secret; the bench has its own.
   writeFileSync(path.join(BUILD, "server/.dev.vars"), "JWT_SECRET=bench-secret-0123456789abcdef0123456789abcdef\n");
@@ -70,7 +90,7 @@ function dirGzip(dir) {
 
 async function main() {
   mkdirSync(RESULTS, { recursive: true });
-  if (!flag("--no-build") || !existsSync(BUILD)) await build();
+  const commit = !flag("--no-build") || !existsSync(BUILD) ? await build() : "(previous build)";
   const config = prepareConfig();
   const wranglerVersion = (await run(`${BIN}/wrangler`, ["--version"])).trim().split("\n").pop();
 
@@ -124,7 +144,7 @@ async function main() {
 
   results.meta = {
     startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine: `${os.cpus().length} cores, ${os.platform()} ${os.arch()}, node ${process.version}`,
-    wrangler: wranglerVersion, scale, tenants: { large, small },
+    wrangler: wranglerVersion, commit: commit ?? "working tree", scale, tenants: { large, small },
   };
   const checks = evaluate(results);
   results.checks = checks;

@@ -5,10 +5,10 @@ import { getServerByName, routePartykitRequest, Server, type Connection } from "
  * Served by the same wrangler as the app, in the same bench run, so its figures are the floor for the chat room.
  * `POST /broadcast/<room>` plays the API's part (an HTTP call that reaches the room by RPC, then fans out).
  */
-export class BareRoom extends Server<Env> {
+export class BareRoom extends Server {
   static options = { hibernate: true };
 
-  onMessage(_connection: Connection, message: string | ArrayBuffer) {
+  onMessage(_connection: Connection, message: string | ArrayBuffer | ArrayBufferView) {
     this.broadcast(message);
   }
 
@@ -17,10 +17,11 @@ export class BareRoom extends Server<Env> {
   }
 }
 
-type Env = { BareRoom: DurableObjectNamespace<BareRoom> };
+// This worker's only binding; cast where partyserver expects the app's generated Env.
+type BareEnv = { BareRoom: DurableObjectNamespace<BareRoom> };
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request: Request, env: BareEnv): Promise<Response> {
     const url = new URL(request.url);
     const broadcast = url.pathname.match(/^\/broadcast\/([\w-]+)$/);
     if (broadcast && request.method === "POST") {
@@ -28,6 +29,6 @@ export default {
       await room.relay(await request.text());
       return new Response("ok");
     }
-    return (await routePartykitRequest(request, env as unknown as Record<string, unknown>)) ?? new Response("Not found", { status: 404 });
+    return (await routePartykitRequest(request, env as unknown as Env)) ?? new Response("Not found", { status: 404 });
   },
-} satisfies ExportedHandler<Env>;
+};

@@ -39,7 +39,7 @@ export function reportMd(results, checks) {
   const L = [];
   const m = results.meta;
   L.push(`# Velvet benchmark report`, "");
-  L.push(`Run ${m.startedAt} · ${m.seconds} s · ${m.machine} · wrangler ${m.wrangler} · large tenant ${m.tenants.large.code} (${m.tenants.large.members} members, ${m.tenants.large.messages} chat messages, ${m.tenants.large.photos} photos) · small tenant ${m.tenants.small.code} (${m.tenants.small.members} members)`, "");
+  L.push(`Run ${m.startedAt} · commit ${m.commit} · ${m.seconds} s · ${m.machine} · wrangler ${m.wrangler} · large tenant ${m.tenants.large.code} (${m.tenants.large.members} members, ${m.tenants.large.messages} chat messages, ${m.tenants.large.photos} photos) · small tenant ${m.tenants.small.code} (${m.tenants.small.members} members)`, "");
   const failed = checks.filter((c) => c.pass === false).length;
   const passed = checks.filter((c) => c.pass === true).length;
   const unmeasured = checks.filter((c) => c.pass === null).length;

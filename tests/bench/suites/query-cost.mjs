@@ -29,7 +29,7 @@ export function costCalls(code) {
     { key: "profile-by-code", path: `${p}/core/profiles/${code}/member/${otherNo}` },
     { key: "members-count", path: `${p}/core/members/count/${code}` },
     { key: "chat-list", path: `${q}/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100`, pageSize: 100, headers: auth(code) },
-    { key: "chat-list-public", path: `${p}/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100`, pageSize: 100 },
+    { key: "chat-list-public", path: `${p}/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100&project=${code}`, pageSize: 100 },
     { key: "visitors", path: `${q}/sns/visitors/${memberId(code, 1)}?pageSize=30`, pageSize: 30, headers: auth(code) },
     { key: "albums-mine", path: `${q}/sns/member-albums/${memberId(code, 1)}`, headers: auth(code) },
     { key: "home", path: `${q}/core/home/${code}`, headers: auth(code) },
@@ -43,7 +43,7 @@ export function pageRoutes(code) {
     { key: "home", path: `/${code.toLowerCase()}/home`, cookie: true },
     { key: "profiles", path: `/${code.toLowerCase()}/profiles`, cookie: true },
     { key: "public profile", path: `/${code.toLowerCase()}/share/${memberNo(code, 2)}`, cookie: true },
-    { key: "public chat", path: `/${code.toLowerCase()}/chatroom/${PUBLIC_CHATROOM_ID}`, cookie: true },
+    { key: "public chat", path: `/${code.toLowerCase()}/public-chat/${PUBLIC_CHATROOM_ID}`, cookie: true },
   ];
 }
 
