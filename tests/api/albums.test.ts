@@ -32,7 +32,7 @@ async function createAlbum(as: Member, title: string, secretKey = "") {
 }
 async function upload(as: Member, idAlbum: number) {
   const form = new FormData();
-  form.set("file", new File([png()], "p.png", { type: "image/png" }));
+  form.set("file", new File([new Uint8Array(png())], "p.png", { type: "image/png" }));
   return call("POST", `/private/sns/albums/${idAlbum}/files`, { as, body: form });
 }
 async function addPhoto(as: Member, idAlbum: number) {
@@ -65,6 +65,7 @@ describe("open albums", () => {
     expectOk(await call("DELETE", `/private/sns/albums/${album.idAlbum}`, { as: a }));
     expectFailure(await call("GET", `/private/sns/albums/${album.idAlbum}`, { as: b }), 404);
     expect(expectOk(await call("GET", `/private/sns/member-albums/${a.memberNo}`, { as: a }))).toEqual([]);
+    expect(expectOk(await call("GET", "/private/sns/albums", { as: a }))).toEqual([]);
   });
 
   it("refuses anonymous writes, bad input and other tenants", async () => {
@@ -146,6 +147,8 @@ describe("albums with a secret key", () => {
     const listed = expectOk(await call("GET", `/private/sns/member-albums/${a.memberNo}`, { as: b }))[0];
     expect(listed).not.toHaveProperty("photoCount");
     expect(expectOk(await call("GET", `/private/sns/member-albums/${a.memberNo}`, { as: a }))[0].photoCount).toBe(2);
+    expect(expectOk(await call("GET", "/private/sns/albums", { as: a }))).toEqual([expect.objectContaining({ idAlbum: album.idAlbum, locked: true, photoCount: 2 })]);
+    expectFailure(await call("GET", "/private/sns/albums"), 401);
 
     const opened = expectOk(await call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=s3cret`, { as: b }));
     expect(opened).toMatchObject({ access: "key", scrambled: true });

@@ -137,7 +137,7 @@ describe("missions: P → F → C, enforced on the server", () => {
     const form = () => {
       const f = new FormData();
       f.set("id", String(id));
-      f.set("file", new File([png()], "cover.png", { type: "image/png" }));
+      f.set("file", new File([new Uint8Array(png())], "cover.png", { type: "image/png" }));
       return f;
     };
     expectFailure(await call("POST", "/private/sns/missions/cover", { as: creator, body: form() }), 403);

@@ -4,6 +4,7 @@ import type { ProfileSummary } from "./profile-summary";
 /**
  * Albums and photos (§3, §7 Social). Private calls (/api/v{6,7}/private):
  *   POST   /sns/albums {title, secretKey}               create (key stored hashed)
+ *   GET    /sns/albums                                  my albums
  *   GET    /sns/albums/{idAlbum}?secretKey              one album (owner, grantee, key holder; open albums to all)
  *   DELETE /sns/albums/{idAlbum}                        owner deletes
  *   GET    /sns/member-albums/{memberNo}                a member's albums (locked ones show no photos or count)

@@ -33,6 +33,7 @@ export const albumsPrivate = new Hono<AppEnv>()
     await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
     return c.json(ok(await albums.createAlbum(c.env, member, c.req.valid("json"))));
   })
+  .get("/sns/albums", async (c) => c.json(ok(await albums.ownAlbums(c.env, c.get("member")))))
   .get("/sns/albums/:idAlbum", validate("param", IdAlbumParam), validate("query", AlbumQuery), async (c) => {
     const member = c.get("member");
     const viewer = { member, address: clientAddress(c) };

@@ -149,13 +149,21 @@ export async function getAlbum(env: Env, projectCode: string, idAlbum: number, v
 
 /** §7 member-albums getAll: titles for everyone; photo counts only where the viewer has access. */
 export async function memberAlbums(env: Env, projectCode: string, memberNo: string, viewer: SessionMember | null): Promise<AlbumListItem[]> {
-  const db = getDb(env);
-  const owner = await db
+  const owner = await getDb(env)
     .select({ memberId: profiles.memberId })
     .from(profiles)
     .where(and(eq(profiles.projectCode, projectCode), eq(profiles.simpleCode, memberNo)))
     .get();
   if (!owner) throw new AppError("notFound");
+  return albumsOf(env, owner.memberId, viewer);
+}
+
+/** The caller's own albums (the albums page). */
+export const ownAlbums = (env: Env, member: SessionMember) => albumsOf(env, member.memberId, member);
+
+async function albumsOf(env: Env, ownerId: string, viewer: SessionMember | null): Promise<AlbumListItem[]> {
+  const db = getDb(env);
+  const owner = { memberId: ownerId };
   const own = viewer?.memberId === owner.memberId;
   if (viewer && !own && (await isBlockedBetween(env, viewer.memberId, owner.memberId))) throw new AppError("notFound");
   const rows = await db.select().from(albums).where(eq(albums.memberId, owner.memberId)).orderBy(desc(albums.idAlbum)).limit(200);

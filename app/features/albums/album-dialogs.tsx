@@ -1,0 +1,120 @@
+import { AlertDialog, Dialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ALBUM_PATHS, type Album } from "../../../worker/contract/albums";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+
+/** §2 albums: create (title, secret key). */
+export function CreateAlbumDialog({ onCreated }: { onCreated: (album: Album) => void }) {
+  const { t } = useTranslation("albums");
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    const body = await api<Album>(`/private${ALBUM_PATHS.albums}`, {
+      body: { title: String(form.get("title") ?? ""), secretKey: String(form.get("secretKey") ?? "") },
+    });
+    setBusy(false);
+    if ("info" in body) {
+      setOpen(false);
+      onCreated(body.info);
+    } else setError(errorText(t, body));
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => { setOpen(next); setError(null); }}>
+      <Dialog.Trigger asChild>
+        <button type="button" className="button button-primary">{t("create.open")}</button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{t("create.title")}</Dialog.Title>
+          <Dialog.Description className="muted">{t("create.hint")}</Dialog.Description>
+          <form className="form" onSubmit={submit}>
+            <label className="field">
+              <span>{t("create.albumTitle")}</span>
+              <input name="title" required maxLength={80} />
+            </label>
+            <label className="field">
+              <span>{t("secretKey")}</span>
+              <input name="secretKey" type="password" maxLength={64} autoComplete="new-password" />
+            </label>
+            {error && <p role="alert" className="field-error">{error}</p>}
+            <div className="dialog-actions">
+              <Dialog.Close asChild>
+                <button type="button" className="button">{t("common:cancel")}</button>
+              </Dialog.Close>
+              <button type="submit" className="button button-primary" disabled={busy}>{t("create.submit")}</button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** §2: opening asks for the secret key; it may be skipped. */
+export function OpenAlbumDialog({ title, locked, onOpen }: { title: string; locked: boolean; onOpen: (secretKey: string) => void }) {
+  const { t } = useTranslation("albums");
+  const [key, setKey] = useState("");
+  if (!locked) {
+    return (
+      <button type="button" className="button" aria-label={t("openNamed", { title })} onClick={() => onOpen("")}>
+        {t("open")}
+      </button>
+    );
+  }
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger asChild>
+        <button type="button" className="button" aria-label={t("openNamed", { title })}>{t("open")}</button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+          <Dialog.Description className="muted">{t("askKey")}</Dialog.Description>
+          <form className="form" onSubmit={(e) => { e.preventDefault(); onOpen(key); }}>
+            <label className="field">
+              <span>{t("secretKey")}</span>
+              <input type="password" value={key} maxLength={64} autoComplete="off" onChange={(e) => setKey(e.target.value)} />
+            </label>
+            <div className="dialog-actions">
+              <button type="button" className="button" onClick={() => onOpen("")}>{t("skip")}</button>
+              <button type="submit" className="button button-primary">{t("continue")}</button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** Two-step delete for albums and photos. */
+export function ConfirmDelete({ label, question, onConfirm }: { label: string; question: string; onConfirm: () => void }) {
+  const { t } = useTranslation("albums");
+  return (
+    <AlertDialog.Root>
+      <AlertDialog.Trigger asChild>
+        <button type="button" className="button button-danger" aria-label={label}>{t("common:delete")}</button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay" />
+        <AlertDialog.Content className="dialog">
+          <AlertDialog.Title className="dialog-title">{label}</AlertDialog.Title>
+          <AlertDialog.Description className="dialog-body">{question}</AlertDialog.Description>
+          <div className="dialog-actions">
+            <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
+            <AlertDialog.Action className="button button-danger" onClick={onConfirm}>{t("common:delete")}</AlertDialog.Action>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

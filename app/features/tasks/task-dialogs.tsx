@@ -1,0 +1,121 @@
+import { Dialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Mission, Task } from "../../../worker/contract/tasks";
+import { TASK_PATHS } from "../../../worker/contract/tasks";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+
+/** §2 create-task dialog (subject, description). */
+export function CreateTaskDialog({ onCreated }: { onCreated: (task: Task) => void }) {
+  const { t } = useTranslation("tasks");
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const body = await api<Task>(`/private${TASK_PATHS.tasks}`, {
+      body: { subject: String(form.get("subject") ?? ""), description: String(form.get("description") ?? "") },
+    });
+    setBusy(false);
+    if ("info" in body) {
+      setOpen(false);
+      onCreated(body.info);
+    } else setError(errorText(t, body));
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => { setOpen(next); setError(null); }}>
+      <Dialog.Trigger asChild>
+        <button type="button" className="button button-primary">{t("create.open")}</button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{t("create.title")}</Dialog.Title>
+          <Dialog.Description className="muted">{t("create.hint")}</Dialog.Description>
+          <form className="form" onSubmit={submit}>
+            <label className="field">
+              <span>{t("create.subject")}</span>
+              <input name="subject" required maxLength={120} />
+            </label>
+            <label className="field">
+              <span>{t("create.description")}</span>
+              <textarea name="description" required rows={6} maxLength={4000} />
+            </label>
+            {error && <p role="alert" className="field-error">{error}</p>}
+            <div className="dialog-actions">
+              <Dialog.Close asChild>
+                <button type="button" className="button">{t("common:cancel")}</button>
+              </Dialog.Close>
+              <button type="submit" className="button button-primary" disabled={busy}>{t("create.submit")}</button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** §2 take-up dialog: confirming creates the mission and unlocks the full description. */
+export function TakeUpDialog({ task, projectCode, onTaken }: { task: Task; projectCode: string; onTaken: () => void }) {
+  const { t } = useTranslation("tasks");
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [mission, setMission] = useState<Mission | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function takeUp() {
+    setBusy(true);
+    setError(null);
+    const body = await api<Mission>(`/private${TASK_PATHS.takeUp(task.idTask)}`, { method: "POST" });
+    setBusy(false);
+    if ("info" in body) setMission(body.info);
+    else setError(errorText(t, body));
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next && mission) onTaken();
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <button type="button" className="button button-primary" aria-label={t("takeUp.openFor", { subject: task.subject })}>
+          {t("takeUp.open")}
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{task.subject}</Dialog.Title>
+          <Dialog.Description className="mission-text">{mission ? mission.taskDescription : task.description}</Dialog.Description>
+          {!mission && task.descriptionLocked && <p className="muted">{t("takeUp.locked")}</p>}
+          {mission && <p role="status" className="task-banner">{t("takeUp.done")}</p>}
+          {error && <p role="alert" className="field-error">{error}</p>}
+          <div className="dialog-actions">
+            {mission ? (
+              <Link className="button button-primary" to={`/${projectCode}/mission/${mission.idMission}`}>{t("takeUp.toMission")}</Link>
+            ) : (
+              <>
+                <Dialog.Close asChild>
+                  <button type="button" className="button">{t("common:cancel")}</button>
+                </Dialog.Close>
+                <button type="button" className="button button-primary" onClick={() => void takeUp()} disabled={busy}>
+                  {t("takeUp.confirm")}
+                </button>
+              </>
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

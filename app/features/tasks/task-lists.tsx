@@ -1,0 +1,71 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Mission, Task } from "../../../worker/contract/tasks";
+import { MissionStatusChip } from "./mission-status";
+import { TakeUpDialog } from "./task-dialogs";
+
+function Author({ nickname, avator }: { nickname: string; avator: string }) {
+  const { t } = useTranslation("tasks");
+  return (
+    <span className="task-meta">
+      {avator ? <img className="avatar" src={avator} alt={nickname} width={28} height={28} /> : null}
+      <span>{nickname || t("anonymous")}</span>
+    </span>
+  );
+}
+
+/** Tab 0: all tasks. */
+export function AllTasks({ tasks, projectCode, onChanged }: { tasks: Task[]; projectCode: string; onChanged: () => void }) {
+  const { t } = useTranslation("tasks");
+  if (tasks.length === 0) return <p className="empty-state">{t("empty.all")}</p>;
+  return (
+    <ul className="tasks-list">
+      {tasks.map((task) => (
+        <li key={task.idTask} className="card task-card">
+          <h3>{task.subject}</h3>
+          <p>{task.description}</p>
+          <div className="task-meta">
+            {task.profile && <Author nickname={task.profile.nickname} avator={task.profile.avator} />}
+            <time dateTime={task.timelog}>{new Date(task.timelog).toLocaleDateString()}</time>
+          </div>
+          <div className="row">
+            {task.mine ? (
+              <span className="muted">{t("yourTask")}</span>
+            ) : task.idMission ? (
+              <Link className="button" to={`/${projectCode}/mission/${task.idMission}`}>{t("openMission")}</Link>
+            ) : (
+              <TakeUpDialog task={task} projectCode={projectCode} onTaken={onChanged} />
+            )}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Tab 1 (my missions) and tab 2 (missions to review). */
+export function MissionList({ missions, projectCode, mode }: { missions: Mission[]; projectCode: string; mode: "mine" | "review" }) {
+  const { t } = useTranslation("tasks");
+  if (missions.length === 0) return <p className="empty-state">{t(mode === "mine" ? "empty.mine" : "empty.review")}</p>;
+  return (
+    <ul className="tasks-list">
+      {missions.map((m) => {
+        const other = mode === "mine" ? m.reviewer : m.profile;
+        return (
+          <li key={m.idMission} className="card task-card">
+            <div className="row">
+              <h3>{m.subject}</h3>
+              <MissionStatusChip status={m.status} />
+            </div>
+            {other && <Author nickname={other.nickname} avator={other.avator} />}
+            <div className="row">
+              <Link className="button" to={`/${projectCode}/${mode === "mine" ? "mission" : "review"}/${m.idMission}`}>
+                {mode === "mine" ? t("openMission") : t("openReview", { subject: m.subject })}
+              </Link>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,80 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/album";
+import { ALBUM_PATHS, type Album } from "../../worker/contract/albums";
+import { AlbumImage } from "../features/albums/album-image";
+import { useSeed } from "../features/albums/use-seed";
+import { api } from "../lib/api";
+import { callApi, loadApi, sessionHeaders } from "../lib/api.server";
+import { errorText } from "../lib/error-text";
+import { readSession } from "../lib/session-keys";
+import "../features/albums/albums.css";
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Velvet · ${data.album.title}` : "Velvet" }];
+
+/** §6: visitors may view public albums; members also get the owner's and grantees' access. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const id = Number(params.idAlbum);
+  if (!Number.isInteger(id) || id < 1) throw new Response("Not found", { status: 404 });
+  const project = params.projectCode.toUpperCase();
+  if (sessionHeaders(request)) {
+    const body = await callApi<Album>(context, request, ALBUM_PATHS.album(id), { private: true });
+    if ("info" in body) return { album: body.info };
+  }
+  return { album: await loadApi<Album>(context, request, ALBUM_PATHS.publicAlbum(project, id)) };
+}
+
+/** §2 albums/{idAlbum}: the public view with an unlock field for keyed albums. */
+export default function AlbumPage({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation("albums");
+  const [album, setAlbum] = useState<Album>(loaderData.album);
+  const [key, setKey] = useState("");
+  const [usedKey, setUsedKey] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const seed = useSeed(album, usedKey);
+
+  async function unlock(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const query = `?secretKey=${encodeURIComponent(key)}`;
+    const path = readSession() ? `/private${ALBUM_PATHS.album(album.idAlbum)}${query}` : `/public${ALBUM_PATHS.publicAlbum(params.projectCode.toUpperCase(), album.idAlbum)}${query}`;
+    const body = await api<Album>(path);
+    setBusy(false);
+    if ("info" in body) {
+      setUsedKey(key);
+      setAlbum(body.info);
+    } else setError(errorText(t, body));
+  }
+
+  return (
+    <main className="page stack">
+      <h1>
+        {album.title} {album.locked && <span className="lock-badge">🔒 {t("locked")}</span>}
+      </h1>
+      {album.profile && <p className="muted">{t("by", { nickname: album.profile.nickname || album.profile.simpleCode })}</p>}
+      {!album.photos ? (
+        <form className="card form" onSubmit={unlock}>
+          <p>{t("unlock.hint")}</p>
+          <label className="field">
+            <span>{t("secretKey")}</span>
+            <input type="password" value={key} maxLength={64} autoComplete="off" required onChange={(e) => setKey(e.target.value)} />
+          </label>
+          {error && <p role="alert" className="field-error">{error}</p>}
+          <button type="submit" className="button button-primary" disabled={busy || !key}>{t("unlock.submit")}</button>
+        </form>
+      ) : album.photos.length ? (
+        <ul className="album-photos" aria-label={t("photos")}>
+          {album.photos.map((photo, index) => (
+            <li key={photo.idPhoto} className="album-photo">
+              <AlbumImage src={photo.filePath} alt={photo.description || t("photoAlt", { title: album.title, n: index + 1 })} seed={album.scrambled ? seed : null} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty-state">{t("noPhotos")}</p>
+      )}
+    </main>
+  );
+}

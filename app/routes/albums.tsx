@@ -1,0 +1,67 @@
+import { useTranslation } from "react-i18next";
+import { useNavigate, useRevalidator } from "react-router";
+import type { Route } from "./+types/albums";
+import { ALBUM_PATHS, type AlbumListItem } from "../../worker/contract/albums";
+import { useToast } from "../components/toast";
+import { ConfirmDelete, CreateAlbumDialog, OpenAlbumDialog } from "../features/albums/album-dialogs";
+import { api } from "../lib/api";
+import { loadApi } from "../lib/api.server";
+import { errorText } from "../lib/error-text";
+import "../features/albums/albums.css";
+
+export const meta: Route.MetaFunction = () => [{ title: "Velvet · Albums" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { albums: await loadApi<AlbumListItem[]>(context, request, ALBUM_PATHS.albums, { private: true }) };
+}
+
+/** §2 albums: list with create and delete; opening asks for the key (may be skipped), then edit. */
+export default function AlbumsPage({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation("albums");
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const toast = useToast();
+  const open = (idAlbum: number, secretKey: string) =>
+    navigate(`/${params.projectCode}/albums/${idAlbum}/edit${secretKey ? `?secretKey=${encodeURIComponent(secretKey)}` : ""}`);
+
+  async function remove(album: AlbumListItem) {
+    const body = await api(`/private${ALBUM_PATHS.album(album.idAlbum)}`, { method: "DELETE" });
+    if ("info" in body) {
+      toast(t("deleted", { title: album.title }), "delete");
+      void revalidator.revalidate();
+    } else toast(errorText(t, body), "error");
+  }
+
+  return (
+    <main className="page stack">
+      <div className="albums-header">
+        <h1>{t("title")}</h1>
+        <CreateAlbumDialog
+          onCreated={(album) => {
+            toast(t("created", { title: album.title }), "banner");
+            void revalidator.revalidate();
+          }}
+        />
+      </div>
+      {loaderData.albums.length === 0 ? (
+        <p className="empty-state">{t("empty")}</p>
+      ) : (
+        <ul className="albums-list">
+          {loaderData.albums.map((album) => (
+            <li key={album.idAlbum} className="card album-card">
+              <h2>{album.title}</h2>
+              <p className="muted">
+                {album.locked && <span className="lock-badge">🔒 {t("locked")} · </span>}
+                {t("photoCount", { count: album.photoCount ?? 0 })}
+              </p>
+              <div className="row">
+                <OpenAlbumDialog title={album.title} locked={album.locked} onOpen={(key) => open(album.idAlbum, key)} />
+                <ConfirmDelete label={t("deleteNamed", { title: album.title })} question={t("deleteQuestion")} onConfirm={() => void remove(album)} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}
