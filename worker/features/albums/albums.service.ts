@@ -5,47 +5,21 @@ import type { Album, AlbumAccess, AlbumGrant, AlbumListItem, Photo, UploadedFile
 import { mediaKeyFromUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { rateLimit } from "../../http/rate-limit";
-import { hashPassword, toHex, verifyPassword } from "../../lib/crypto";
+import { hashPassword, verifyPassword } from "../../lib/crypto";
 import { scramblePixels, scrambleSeed, seedToHex } from "../../lib/scramble";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";
 import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { isBlockedBetween } from "../social/visibility";
+import { openSeed as open, sealSeed as seal } from "./album-seal";
 
 type AlbumRow = typeof albums.$inferSelect;
 /** Who is looking: a signed-in member, or a visitor (rate-limited by address). */
 export type AlbumViewer = { member: SessionMember | null; address: string | null };
 
-const encoder = new TextEncoder();
-
-/**
- * The scramble seed is needed again whenever the owner uploads or a grantee views without the key, but the
- * key itself is kept only as a PBKDF2 hash. So the seed is sealed with AES-GCM under a key derived (HKDF) from
- * the server secret: a database leak alone reveals neither the key nor the seed.
- */
-async function sealingKey(env: Env) {
-  const base = await crypto.subtle.importKey("raw", encoder.encode(env.JWT_SECRET), "HKDF", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: encoder.encode("velvet-album-seed"), info: encoder.encode("aes-256-gcm") },
-    base,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
-}
-
-async function sealSeed(env: Env, seed: Uint8Array): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await sealingKey(env), seed as Uint8Array<ArrayBuffer>);
-  return `${toHex(iv)}.${toHex(sealed)}`;
-}
-
-async function openSeed(env: Env, sealed: string): Promise<Uint8Array> {
-  const [ivHex, dataHex] = sealed.split(".");
-  const bytes = (hex: string) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
-  return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes(ivHex!) }, await sealingKey(env), bytes(dataHex!)));
-}
+const sealSeed = (env: Env, seed: Uint8Array) => seal(env.JWT_SECRET, seed);
+const openSeed = (env: Env, sealed: string) => open(env.JWT_SECRET, sealed);
 
 /**
  * Keys are hashed with the same PBKDF2 (100,000 iterations, per-album salt) as passwords rather than a
