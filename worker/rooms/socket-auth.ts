@@ -1,4 +1,5 @@
 import type { Lobby } from "partyserver";
+import { errors } from "../contract/errors";
 import { memberFromTicket, type SessionMember } from "../features/session/session.service";
 
 /** Trusted identity header the worker sets after verifying the ticket. Clients can never set it. */
@@ -25,6 +26,12 @@ export async function authorizeSocket(request: Request, lobby: Lobby<Env>, env: 
   const ticket = new URL(request.url).searchParams.get("ticket");
   const member = ticket ? await memberFromTicket(env, ticket, "socket") : null;
   if (!member) return new Response("Unauthorized", { status: 401 });
+  // Connect storms per member (RL_WRITE, own key): 429 in the §7 envelope before any room is woken.
+  const allowed = env.RL_WRITE ? (await env.RL_WRITE.limit({ key: `socket:${member.memberId}` })).success : true;
+  if (!allowed) {
+    const { code, message } = errors.rateLimited;
+    return Response.json({ returnCode: code, returnMessage: message, requestId: "" }, { status: 429 });
+  }
   const identity: SocketIdentity = {
     memberId: member.memberId,
     memberNo: member.memberNo,

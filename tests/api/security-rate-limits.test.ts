@@ -1,0 +1,122 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
+import { call, expectFailure, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "../support/client";
+
+/**
+ * Every limited action answers 429 in the §7 envelope (returnCode 429000) once its budget is spent
+ * (issue 10 §4; README "Rate limits"). Budgets are per key, so each test uses fresh members and emails.
+ * The binding counts in fixed windows: a burst that straddles a window edge may get up to twice the budget,
+ * so the first 429 must come after `limit` calls and no later than `2 × limit + 1`.
+ */
+async function firstRefusal(limit: number, attempt: (i: number) => Promise<Reply | Response>) {
+  for (let i = 0; i < 2 * limit + 2; i++) {
+    const reply = await attempt(i);
+    if (reply.status === 429) {
+      const body = reply instanceof Response ? await reply.json<Record<string, unknown>>() : reply.body;
+      expect(body).toMatchObject({ returnCode: "429000", returnMessage: "Too many requests, please try again later" });
+      expect(i, "refused before the budget was spent").toBeGreaterThanOrEqual(limit);
+      return i;
+    }
+    if (reply.status >= 500) throw new Error(`call ${i} failed otherwise: ${reply.status} ${reply instanceof Response ? "" : JSON.stringify(reply.body)}`);
+    if (reply instanceof Response) {
+      reply.webSocket?.accept();
+      reply.webSocket?.close();
+    }
+  }
+  throw new Error(`no 429 after ${2 * limit + 2} calls`);
+}
+
+describe("session limits", () => {
+  it("login per account: 10 a minute", async () => {
+    const m = await signUp();
+    await firstRefusal(10, () => call("POST", "/public/core/sessions/SMP", { body: { username: m.email, password: "wrong password" } }));
+    // The right password is refused too while the account is limited: no guessing around the limit.
+    expectFailure(await call("POST", "/public/core/sessions/SMP", { body: { username: m.email, password: m.password } }), 429, "429000");
+    // Another account is unaffected.
+    const other = await signUp();
+    expectOk(await call("POST", "/public/core/sessions/SMP", { body: { username: other.email, password: other.password } }));
+  });
+
+  // Login per address (RL_ADDRESS, 120 a minute) is exercised in tests/api/session.test.ts ("limits logins per address").
+
+  it("sign-up per email: 10 a minute", async () => {
+    const email = uniqueEmail("burst");
+    await firstRefusal(10, () => call("POST", "/public/core/members/SMP", { body: { username: email, password: "correct horse battery" } }));
+  });
+
+  it("password reset per email: 5 a minute, and the answer does not reveal whether the account exists", async () => {
+    const m = await signUp();
+    await firstRefusal(5, () => call("POST", "/public/core/members/SMP/forget/password", { body: { email: m.email } }));
+    const nobody = uniqueEmail("nobody");
+    await firstRefusal(5, () => call("POST", "/public/core/members/SMP/forget/password", { body: { email: nobody } }));
+  });
+
+  it("OTP per member: 5 a minute", async () => {
+    const m = await signUp();
+    await firstRefusal(5, () => call("POST", `/private/core/otp/${m.memberId}`, { as: m, body: { otp: "000000" } }));
+  });
+
+  it("password change per member: 5 a minute", async () => {
+    const m = await signUp();
+    await firstRefusal(5, () => call("PUT", `/private/core/members/password/${m.memberId}`, { as: m, body: { oldPassword: "wrong one", newPassword: "whatever it is" } }));
+  });
+});
+
+describe("feature limits", () => {
+  it("album key attempts per viewer and album: 5 a minute, then even the right key waits", async () => {
+    const [owner, guesser] = [await signUp(), await signUp()];
+    const album = expectOk(await call("POST", "/private/sns/albums", { as: owner, body: { title: "locked", secretKey: "right-key-123" } }));
+    await firstRefusal(5, (i) => call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=wrong-${i}`, { as: guesser }));
+    expectFailure(await call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=right-key-123`, { as: guesser }), 429, "429000");
+    // Another viewer's budget is their own.
+    const fresh = await signUp();
+    expectOk(await call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=right-key-123`, { as: fresh }));
+  });
+
+  it("chat sends per member: 30 per 10 s", async () => {
+    const m = await signUp();
+    let seq = 0;
+    await firstRefusal(30, () =>
+      call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${m.memberId}`, { as: m, body: { message: `burst ${++seq}`, requestId: `rl-${m.memberNo}-${seq}` } }),
+    );
+  });
+
+  it("guestbook posts per member: 30 per 10 s", async () => {
+    const [writer, owner] = [await signUp(), await signUp()];
+    await env.DB.prepare("update profiles set kyc_status = 1, nickname = 'writer', avator = '/media/x.jpg', qualify = 1 where member_id = ?").bind(writer.memberId).run();
+    await env.DB.prepare("update profiles set nickname = 'owner', avator = '/media/y.jpg', qualify = 1 where member_id = ?").bind(owner.memberId).run();
+    const kyc = { ...writer, kycStatus: 1 };
+    await firstRefusal(30, (i) => call("POST", `/private/core/guestbooks/${owner.memberNo}`, { as: kyc, body: { message: `hello ${i}` } }));
+  });
+
+  it("uploads per member: 20 a minute", async () => {
+    const m = await signUp();
+    await firstRefusal(20, () => {
+      const form = new FormData();
+      form.set("type", "photo");
+      return call("POST", `/private/core/files/SMP/${m.memberId}`, { as: m, body: form });
+    });
+  });
+
+  it("socket connects per member: 30 per 10 s, answered before the room wakes", async () => {
+    const m = await signUp();
+    const ticket = async () => expectOk(await call("POST", "/private/core/sessions/ticket", { as: m, body: { audience: "socket" } })).ticket as string;
+    const t = await ticket();
+    await firstRefusal(30, () => fetchWorker(`/parties/member-inbox/SMP~${m.memberId}?ticket=${t}`, { headers: { Upgrade: "websocket" } }));
+    // Another member connects normally.
+    const other = await signUp();
+    const otherTicket = expectOk(await call("POST", "/private/core/sessions/ticket", { as: other, body: { audience: "socket" } })).ticket;
+    const response = await fetchWorker(`/parties/member-inbox/SMP~${other.memberId}?ticket=${otherTicket}`, { headers: { Upgrade: "websocket" } });
+    expect(response.status).toBe(101);
+    response.webSocket!.accept();
+    response.webSocket!.close();
+  });
+
+  it("data export and account deletion per member: 5 a minute", async () => {
+    const m: Member = await signUp();
+    await firstRefusal(5, () => call("GET", `/private/core/members/${m.memberId}/export`, { as: m }));
+    const n: Member = await signUp();
+    await firstRefusal(5, () => call("DELETE", `/private/core/members/${n.memberId}`, { as: n, body: { password: "not the password" } }));
+  });
+});
