@@ -42,6 +42,8 @@ export default [
       route("albums/:idAlbum", "routes/album.tsx"),
 
       // market (issue 7)
+      route("market", "routes/market.tsx"),
+      route("market/:masterMemberNo", "routes/market-master.tsx"),
 
       // engagement (issue 8)
     ]),
