@@ -46,8 +46,8 @@ export async function apiSignUp(project = "SMP", email = uniqueEmail(), password
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ username: email, password, adult: true }),
   });
-  const body = (await response.json()) as { info: Record<string, string> };
-  return { ...body.info, email, password, headers: { "X-Access-Token": body.info.token!, "X-Member-ID": body.info.memberId! } };
+  const body = (await response.json()) as { info: import("../../../worker/contract/session").SessionInfo };
+  return { ...body.info, email, password, headers: { "X-Access-Token": body.info.token, "X-Member-ID": body.info.memberId } };
 }
 
 /** Logs in through the real login page. */
