@@ -84,7 +84,7 @@ export default function AlbumEditPage({ loaderData, params }: Route.ComponentPro
 
   return (
     <main className="page stack">
-      <Link className="button" to={`/${params.projectCode}/albums`}>{t("back")}</Link>
+      <Link className="button back-link" to={`/${params.projectCode}/albums`}>{t("back")}</Link>
       <h1>
         {album.title} {album.locked && <span className="lock-badge">🔒 {t("locked")}</span>}
       </h1>

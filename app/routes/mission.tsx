@@ -58,7 +58,7 @@ export default function MissionPage({ loaderData, params }: Route.ComponentProps
 
   return (
     <main className="page stack">
-      <Link className="button" to={`/${params.projectCode}/task/${mission.role === "owner" ? 1 : 2}`}>{t("back")}</Link>
+      <Link className="button back-link" to={`/${params.projectCode}/task/${mission.role === "owner" ? 1 : 2}`}>{t("back")}</Link>
       <h1>{mission.subject}</h1>
       <div className="mission-layout">
         <MissionDetails mission={mission} showFeedback={!editable} />

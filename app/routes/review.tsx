@@ -40,7 +40,7 @@ export default function ReviewPage({ loaderData, params }: Route.ComponentProps)
 
   return (
     <main className="page stack">
-      <Link className="button" to={`/${params.projectCode}/task/2`}>{t("back")}</Link>
+      <Link className="button back-link" to={`/${params.projectCode}/task/2`}>{t("back")}</Link>
       <h1>{t("review.title", { subject: mission.subject })}</h1>
       <div className="mission-layout">
         <MissionDetails mission={mission} />
