@@ -7,6 +7,8 @@ import { type RouteConfig, index, layout, route } from "@react-router/dev/routes
 export default [
   index("routes/root-redirect.tsx"),
   route("locales/:lang", "routes/locales.ts"),
+  // social (issue 4): §2 the basement is a separate site outside the project path (kycStatus 1 only).
+  route("basement", "routes/basement.tsx"),
 
   route(":projectCode", "routes/project-layout.tsx", [
     index("routes/project-index.tsx"),
@@ -23,6 +25,8 @@ export default [
       // profiles (issue 3)
 
       // social (issue 4)
+      route("message", "routes/message.tsx"),
+      route("guestbook", "routes/guestbook.tsx"),
 
       // chat (issue 5)
       route("public-chat/:chatroomId", "routes/chat-public.tsx"),

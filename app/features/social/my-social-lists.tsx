@@ -1,4 +1,101 @@
+import { Tabs } from "radix-ui";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { isOk } from "../../../worker/contract/envelope";
+import type { BlockItem, ListItem, Page } from "../../../worker/contract/social";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { Avatar, profilePath, useMemberId, useTwoStep, utcTime } from "./social-client";
+import "./social.css";
+
 /** My profile blocks owned by the social feature (issue 4): following, followers, blocked-by-me. */
-export function MySocialLists(_props: { projectCode: string }) {
-  return null;
+export function MySocialLists({ projectCode }: { projectCode: string }) {
+  const { t } = useTranslation("social");
+  const memberId = useMemberId();
+  const [following, setFollowing] = useState<ListItem[] | null>(null);
+  const [followers, setFollowers] = useState<ListItem[] | null>(null);
+  const [blocked, setBlocked] = useState<BlockItem[] | null>(null);
+
+  useEffect(() => {
+    if (!memberId) return;
+    void api<Page<ListItem>>(`/private/core/following/${memberId}?pageSize=30`).then((b) => isOk(b) && setFollowing(b.info.items));
+    void api<Page<ListItem>>(`/private/core/followers/${memberId}?pageSize=30`).then((b) => isOk(b) && setFollowers(b.info.items));
+    void api<Page<BlockItem>>("/private/core/blocks?pageSize=30").then((b) => isOk(b) && setBlocked(b.info.items));
+  }, [memberId]);
+
+  return (
+    <section className="card" aria-labelledby="my-social-lists-title">
+      <h2 id="my-social-lists-title">{t("lists.title")}</h2>
+      <Tabs.Root defaultValue="following">
+        <Tabs.List className="tabs-list" aria-label={t("lists.title")}>
+          <Tabs.Trigger className="tab" value="following">
+            {t("lists.following")} {following ? `(${following.length})` : ""}
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="followers">
+            {t("lists.followers")} {followers ? `(${followers.length})` : ""}
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="blocked">
+            {t("lists.blocked")} {blocked ? `(${blocked.length})` : ""}
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="following">
+          <People projectCode={projectCode} items={following} empty={t("lists.emptyFollowing")} />
+        </Tabs.Content>
+        <Tabs.Content value="followers">
+          <People projectCode={projectCode} items={followers} empty={t("lists.emptyFollowers")} />
+        </Tabs.Content>
+        <Tabs.Content value="blocked">
+          {blocked && blocked.length === 0 && <p className="empty-state">{t("lists.emptyBlocked")}</p>}
+          <ul className="people">
+            {blocked?.map((item) => (
+              <BlockedPerson key={item.idBlock} item={item} onUnblocked={() => setBlocked((list) => list?.filter((b) => b.idBlock !== item.idBlock) ?? null)} />
+            ))}
+          </ul>
+        </Tabs.Content>
+      </Tabs.Root>
+    </section>
+  );
+}
+
+function People({ projectCode, items, empty }: { projectCode: string; items: ListItem[] | null; empty: string }) {
+  const { t } = useTranslation("social");
+  if (!items) return <p className="muted">{t("common:loading")}</p>;
+  if (items.length === 0) return <p className="empty-state">{empty}</p>;
+  return (
+    <ul className="people">
+      {items.map((item) => (
+        <li key={item.profile.simpleCode} className="person">
+          <Avatar profile={item.profile} />
+          <Link className="person-name" to={profilePath(projectCode, item.profile.simpleCode)} aria-label={t("lists.openProfile", { name: item.profile.nickname || item.profile.simpleCode })}>
+            {item.profile.nickname || item.profile.simpleCode}
+          </Link>
+          <span className="person-meta">{utcTime(item.dateAdd)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** §4: blocked-by-me avatars are gray; the first tap re-confirms, the second unblocks. */
+function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnblocked: () => void }) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const name = item.profile.nickname || item.profile.simpleCode;
+  const unblock = useTwoStep(async () => {
+    const body = await api(`/private/core/blocks/${item.idBlock}`, { method: "DELETE" });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    toast(t("block.unblocked"), "success");
+    onUnblocked();
+  });
+  return (
+    <li className="person">
+      <button type="button" className="avatar-button" onClick={() => void unblock.tap()} aria-label={`${unblock.armed ? t("block.confirmUnblock") : t("block.unblock")}: ${name}`}>
+        <Avatar profile={item.profile} gray />
+      </button>
+      <span className="person-name">{name}</span>
+      <span className="person-meta">{unblock.armed ? t("block.confirmUnblock") : item.expiresAt ? t("lists.until", { date: utcTime(item.expiresAt) }) : t("duration.forever")}</span>
+    </li>
+  );
 }

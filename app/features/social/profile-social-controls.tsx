@@ -1,4 +1,14 @@
-import type { Relationship } from "../../../worker/features/social/relationship";
+import { Dialog } from "radix-ui";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { isOk } from "../../../worker/contract/envelope";
+import { BLOCK_INDICATORS, type BlockCount, type FollowInfo, type FriendStatus, type Relationship, type SafetyDuration } from "../../../worker/contract/social";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { useTwoStep } from "./social-client";
+import "./social.css";
 
 export type ProfileSocialControlsProps = {
   projectCode: string;
@@ -7,10 +17,282 @@ export type ProfileSocialControlsProps = {
   relationship: Relationship | null;
 };
 
+const DURATIONS: SafetyDuration[] = ["24h", "7d", "30d", "forever"];
+
 /**
- * Public profile controls owned by the social feature (issue 4): follow heart, friend request,
- * leave-message dialog, block/report control, mute. Rendered by the public profile page.
+ * Public profile controls owned by the social feature (issue 4): follow heart (optimistic, reverts on
+ * failure — §4/§8), friend request/accept/reject, favourite, leave-message dialog (kycStatus 1, §5),
+ * and the §4 block control (arm for 3 s, 10 indicators) with timed block/mute and report.
  */
-export function ProfileSocialControls(_props: ProfileSocialControlsProps) {
-  return null;
+export function ProfileSocialControls({ projectCode, memberNo, nickname, relationship }: ProfileSocialControlsProps) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const name = nickname || memberNo;
+  const [following, setFollowing] = useState(relationship?.following ?? false);
+  const [friend, setFriend] = useState<FriendStatus>(relationship?.friendStatus ?? "none");
+  const [favourite, setFavourite] = useState(relationship?.favourite ?? false);
+  const [blocking, setBlocking] = useState(relationship?.blocking ?? null);
+  const [muted, setMuted] = useState(relationship?.muted ?? null);
+  const [duration, setDuration] = useState<SafetyDuration>("forever");
+  const [count, setCount] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (!relationship) return;
+    let live = true;
+    void api<BlockCount>(`/private/core/blocks/count/${memberNo}`).then((body) => {
+      if (live && isOk(body)) setCount(body.info.count);
+    });
+    return () => {
+      live = false;
+    };
+  }, [memberNo, relationship]);
+
+  const fail = (body: { returnCode: string; returnMessage: string }) => toast(errorText(t, body), "error");
+
+  async function toggleFollow() {
+    const before = following;
+    setFollowing(!before);
+    const body = await api<FollowInfo>(`/private/core/follows/${memberNo}`, { method: before ? "DELETE" : "POST" });
+    if (!isOk(body)) {
+      // §8: a failed follow or unfollow reverts the heart.
+      setFollowing(before);
+      toast(t("follow.failed"), "error");
+    }
+  }
+
+  async function friendAction(action: "request" | "accept" | "reject") {
+    const body = await api<{ friendStatus: FriendStatus }>(`/private/core/friends/${action}`, { body: { targetMemberNo: memberNo } });
+    if (isOk(body)) setFriend(body.info.friendStatus);
+    else fail(body);
+  }
+  const removeFriend = useTwoStep(async () => {
+    const body = await api<{ friendStatus: FriendStatus }>(`/private/core/friends/${memberNo}`, { method: "DELETE" });
+    if (isOk(body)) setFriend(body.info.friendStatus);
+    else fail(body);
+  });
+
+  async function toggleFavourite() {
+    const before = favourite;
+    setFavourite(!before);
+    const body = before ? await api(`/private/core/favourites/${memberNo}`, { method: "DELETE" }) : await api("/private/core/favourites", { body: { targetMemberNo: memberNo } });
+    if (!isOk(body)) {
+      setFavourite(before);
+      fail(body);
+    }
+  }
+
+  // §4: the first tap arms for 3 s; a second tap inside the window creates the block and warns.
+  const blockControl = useTwoStep(async () => {
+    const body = await api<{ idBlock: number; expiresAt: string | null; count: number }>("/private/core/blocks", { body: { targetMemberNo: memberNo, duration } });
+    if (!isOk(body)) return fail(body);
+    setBlocking({ idBlock: body.info.idBlock, expiresAt: body.info.expiresAt });
+    setCount(body.info.count);
+    setFollowing(false);
+    setFavourite(false);
+    setFriend("none");
+    toast(t("block.blocked", { name }), "warning");
+  });
+  const unblockControl = useTwoStep(async () => {
+    if (!blocking) return;
+    const body = await api(`/private/core/blocks/${blocking.idBlock}`, { method: "DELETE" });
+    if (!isOk(body)) return fail(body);
+    setBlocking(null);
+    setCount((n) => (n == null ? n : Math.max(0, n - 1)));
+    toast(t("block.unblocked"), "success");
+  });
+
+  async function toggleMute() {
+    const body = muted ? await api(`/private/core/mutes/${memberNo}`, { method: "DELETE" }) : await api<{ expiresAt: string | null }>("/private/core/mutes", { body: { targetMemberNo: memberNo, duration } });
+    if (!isOk(body)) return fail(body);
+    setMuted(muted ? null : { expiresAt: (body.info as { expiresAt?: string | null }).expiresAt ?? null });
+    toast(t(muted ? "mute.unmuted" : "mute.muted"), "success");
+  }
+
+  if (!relationship) {
+    return (
+      <p className="social-controls">
+        <Link to={`/${projectCode.toLowerCase()}/login`}>{t("login")}</Link>
+      </p>
+    );
+  }
+
+  const shown = Math.min(count ?? 0, BLOCK_INDICATORS);
+  return (
+    <section className="social-controls" aria-label={t("block.safety")}>
+      {!blocking && (
+        <div className="social-row">
+          <button
+            type="button"
+            className="icon-button heart"
+            aria-pressed={following}
+            aria-label={following ? t("follow.unfollow", { name }) : t("follow.follow", { name })}
+            onClick={() => void toggleFollow()}
+          >
+            {following ? "♥" : "♡"}
+          </button>
+          {friend === "none" && (
+            <button type="button" className="button" onClick={() => void friendAction("request")}>
+              {t("friend.add")}
+            </button>
+          )}
+          {friend === "requested" && (
+            <button type="button" className="button" onClick={() => void removeFriend.tap()}>
+              {removeFriend.armed ? t("friend.confirmRemove") : t("friend.requested")}
+            </button>
+          )}
+          {friend === "incoming" && (
+            <>
+              <button type="button" className="button button-primary" onClick={() => void friendAction("accept")}>
+                {t("friend.accept")}
+              </button>
+              <button type="button" className="button" onClick={() => void friendAction("reject")}>
+                {t("friend.reject")}
+              </button>
+            </>
+          )}
+          {friend === "friends" && (
+            <button type="button" className="button toggle" aria-pressed="true" onClick={() => void removeFriend.tap()}>
+              {removeFriend.armed ? t("friend.confirmRemove") : t("friend.friends")}
+            </button>
+          )}
+          <button type="button" className="icon-button toggle" aria-pressed={favourite} aria-label={favourite ? t("favourite.remove") : t("favourite.add")} onClick={() => void toggleFavourite()}>
+            {favourite ? "★" : "☆"}
+          </button>
+          <LeaveMessageDialog memberNo={memberNo} name={name} />
+        </div>
+      )}
+
+      <div className="safety">
+        <div className="social-row">
+          <label className="social-row">
+            <span className="safety-title">{t("block.duration")}</span>
+            <select className="duration-select" value={duration} onChange={(event) => setDuration(event.target.value as SafetyDuration)}>
+              {DURATIONS.map((d) => (
+                <option key={d} value={d}>
+                  {t(`duration.${d}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="social-row">
+          {blocking ? (
+            <button type="button" className={`button${unblockControl.armed ? " block-armed" : ""}`} onClick={() => void unblockControl.tap()}>
+              {unblockControl.armed ? t("block.confirmUnblock") : t("block.unblock")}
+            </button>
+          ) : (
+            <button type="button" className={`button button-danger${blockControl.armed ? " block-armed" : ""}`} onClick={() => void blockControl.tap()} aria-live="polite">
+              {blockControl.armed ? t("block.armed") : t("block.block")}
+            </button>
+          )}
+          <span className="block-indicators" role="img" aria-label={t("block.indicators", { count: shown })}>
+            {Array.from({ length: BLOCK_INDICATORS }, (_, i) => (
+              <span key={i} className={i < shown ? "on" : undefined} />
+            ))}
+          </span>
+        </div>
+        <div className="social-row">
+          {!blocking && (
+            <button type="button" className="button toggle" aria-pressed={Boolean(muted)} onClick={() => void toggleMute()}>
+              {muted ? t("mute.unmute") : t("mute.mute")}
+            </button>
+          )}
+          <ReportDialog memberNo={memberNo} name={name} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** §2 leave-message dialog: compose, submit, done, clear and close. §5/§8: unverified → warning 9 s. */
+function LeaveMessageDialog({ memberNo, name }: { memberNo: string; name: string }) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function send(event: React.FormEvent) {
+    event.preventDefault();
+    if (!text.trim()) return toast(t("leave.empty"), "warning");
+    setBusy(true);
+    const body = await api("/private/core/leave-message", { body: { code: memberNo, text } });
+    setBusy(false);
+    if (isOk(body)) {
+      setText("");
+      setOpen(false);
+      toast(t("leave.sent"), "success");
+    } else if (body.returnCode === "403201") {
+      setOpen(false);
+      toast(t("leave.needKyc"), "warning");
+    } else {
+      toast(errorText(t, body), "error");
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="button">{t("leave.open")}</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{t("leave.title", { name })}</Dialog.Title>
+          <Dialog.Description className="visually-hidden">{t("leave.title", { name })}</Dialog.Description>
+          <form className="form" onSubmit={(event) => void send(event)}>
+            <label className="field">
+              <span>{t("leave.label")}</span>
+              <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
+            </label>
+            <div className="dialog-actions">
+              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
+              <button type="submit" className="button button-primary" disabled={busy}>
+                {t("leave.send")}
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function ReportDialog({ memberNo, name }: { memberNo: string; name: string }) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+
+  async function send(event: React.FormEvent) {
+    event.preventDefault();
+    const body = await api("/private/core/reports", { body: { targetMemberNo: memberNo, reason } });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    setReason("");
+    setOpen(false);
+    toast(t("report.sent"), "success");
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="button">{t("report.open")}</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{t("report.title", { name })}</Dialog.Title>
+          <Dialog.Description className="visually-hidden">{t("report.title", { name })}</Dialog.Description>
+          <form className="form" onSubmit={(event) => void send(event)}>
+            <label className="field">
+              <span>{t("report.reason")}</span>
+              <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
+            </label>
+            <div className="dialog-actions">
+              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
+              <button type="submit" className="button button-danger">
+                {t("report.send")}
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
 }

@@ -88,5 +88,5 @@ export async function basement(env: Env, member: SessionMember, pageSize: number
     .orderBy(desc(profiles.lastAccess))
     .limit(pageSize);
   const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.memberId), await viewerFor(env, member.memberId));
-  return { members: rows.flatMap((r) => summaries.get(r.memberId) ?? []), flame: await lastFlame(env, member.projectCode, member) };
+  return { projectCode: member.projectCode, members: rows.flatMap((r) => summaries.get(r.memberId) ?? []), flame: await lastFlame(env, member.projectCode, member) };
 }

@@ -1,0 +1,154 @@
+import { Dialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { isOk } from "../../../worker/contract/envelope";
+import type { GuestbookEntry, Page } from "../../../worker/contract/social";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { Avatar, utcTime } from "./social-client";
+
+/** Entries of my guestbook, each with reply (dialog), history (drawer) and delete. */
+export function GuestbookEntries({ entries, onDeleted, empty }: { entries: GuestbookEntry[]; onDeleted: (id: number) => void; empty: string }) {
+  if (entries.length === 0) return <p className="empty-state">{empty}</p>;
+  return (
+    <ul className="entries">
+      {entries.map((entry) => (
+        <GuestbookEntryCard key={entry.idGuestbook} entry={entry} onDeleted={() => onDeleted(entry.idGuestbook)} />
+      ))}
+    </ul>
+  );
+}
+
+function GuestbookEntryCard({ entry, onDeleted }: { entry: GuestbookEntry; onDeleted: () => void }) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const name = entry.profile.nickname || entry.profile.simpleCode;
+
+  async function remove() {
+    const body = await api(`/private/core/guestbooks/${entry.idGuestbook}`, { method: "DELETE" });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    toast(t("guestbook.deleted"), "delete");
+    onDeleted();
+  }
+
+  return (
+    <li className={`entry${entry.read ? "" : " entry-unread"}`}>
+      <Avatar profile={entry.profile} />
+      <div className="entry-body">
+        <div className="entry-head">
+          <span className="entry-name">{name}</span>
+          <time className="entry-time" dateTime={entry.timelog}>
+            {utcTime(entry.timelog)}
+          </time>
+          {!entry.read && <span className="unread-mark">{t("guestbook.unreadMark")}</span>}
+        </div>
+        <p className="entry-message">{entry.message}</p>
+        <div className="entry-actions">
+          <ReplyDialog memberNo={entry.profile.simpleCode} name={name} />
+          <HistoryDrawer memberNo={entry.profile.simpleCode} name={name} />
+          <button type="button" className="button button-danger" aria-label={t("guestbook.delete", { name })} onClick={() => void remove()}>
+            {t("common:delete")}
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** §2 reply dialog (§4 message dialog: compose, submit, done, clear and close). */
+export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string }) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function send(event: React.FormEvent) {
+    event.preventDefault();
+    if (!text.trim()) return toast(t("leave.empty"), "warning");
+    setBusy(true);
+    const body = await api(`/private/core/guestbooks/${memberNo}`, { body: { message: text } });
+    setBusy(false);
+    if (!isOk(body)) return toast(errorText(t, body), body.returnCode === "403201" ? "warning" : "error");
+    setText("");
+    setOpen(false);
+    toast(t("guestbook.sent"), "success");
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="button" aria-label={t("guestbook.reply", { name })}>
+        ↩ {t("guestbook.reply", { name })}
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">{t("guestbook.replyTitle", { name })}</Dialog.Title>
+          <Dialog.Description className="visually-hidden">{t("guestbook.replyTitle", { name })}</Dialog.Description>
+          <form className="form" onSubmit={(event) => void send(event)}>
+            <label className="field">
+              <span>{t("leave.label")}</span>
+              <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
+            </label>
+            <div className="dialog-actions">
+              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
+              <button type="submit" className="button button-primary" disabled={busy}>
+                {t("leave.send")}
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** §2 guestbook history drawer: the conversation with one member across both guestbooks. */
+export function HistoryDrawer({ memberNo, name }: { memberNo: string; name: string }) {
+  const { t } = useTranslation("social");
+  const [items, setItems] = useState<GuestbookEntry[] | null>(null);
+
+  async function load(open: boolean) {
+    if (!open) return;
+    const body = await api<Page<GuestbookEntry>>(`/private/core/guestbooks/history/${memberNo}?pageSize=50`);
+    setItems(isOk(body) ? body.info.items : []);
+  }
+
+  return (
+    <Dialog.Root onOpenChange={(open) => void load(open)}>
+      <Dialog.Trigger className="button" aria-label={t("guestbook.history", { name })}>
+        ☰ {t("guestbook.history", { name })}
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="drawer">
+          <Dialog.Title className="dialog-title">{t("guestbook.historyTitle", { name })}</Dialog.Title>
+          <Dialog.Description className="visually-hidden">{t("guestbook.historyTitle", { name })}</Dialog.Description>
+          {!items && <p className="muted">{t("common:loading")}</p>}
+          {items?.length === 0 && <p className="empty-state">{t("guestbook.emptyHistory")}</p>}
+          <ul className="entries">
+            {items?.map((entry) => {
+              const mine = entry.profile.simpleCode !== memberNo;
+              return (
+                <li key={entry.idGuestbook} className={`entry${mine ? " history-mine" : ""}`}>
+                  <Avatar profile={entry.profile} size={32} />
+                  <div className="entry-body">
+                    <div className="entry-head">
+                      <span className="entry-name">{mine ? t("guestbook.to", { name }) : t("guestbook.from", { name })}</span>
+                      <time className="entry-time" dateTime={entry.timelog}>
+                        {utcTime(entry.timelog)}
+                      </time>
+                    </div>
+                    <p className="entry-message">{entry.message}</p>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

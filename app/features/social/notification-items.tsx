@@ -1,0 +1,83 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { isOk } from "../../../worker/contract/envelope";
+import type { NotificationType } from "../../../worker/contract/notifications";
+import type { FriendStatus, NotificationView } from "../../../worker/contract/social";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { Avatar, utcTime } from "./social-client";
+
+type ViewProps = { item: NotificationView; name: string };
+
+/**
+ * Notifications are stored as a type plus parameters and rendered here, one component per type, in the
+ * viewer's language (house style) — never as server-made sentences.
+ */
+const VIEWS: Record<NotificationType, (props: ViewProps) => React.ReactNode> = {
+  follow: ({ name }) => <Text k="notification.follow" values={{ name }} />,
+  friendRequest: FriendRequestView,
+  friendAccepted: ({ name }) => <Text k="notification.friendAccepted" values={{ name }} />,
+  guestbook: ({ item, name }) => <Text k="notification.guestbook" values={{ name, excerpt: String(item.params.excerpt ?? "") }} />,
+  flame: ({ item, name }) => <Text k={item.params.action === "approved" ? "notification.flameApproved" : "notification.flameReceived"} values={{ name }} />,
+  privateMessage: ({ name }) => <Text k="notification.privateMessage" values={{ name }} />,
+  missionSubmitted: ({ name }) => <Text k="notification.missionSubmitted" values={{ name }} />,
+  missionReviewed: ({ name }) => <Text k="notification.missionReviewed" values={{ name }} />,
+  aiImageReady: () => <Text k="notification.aiImageReady" />,
+  submember: ({ name }) => <Text k="notification.submember" values={{ name }} />,
+  messageRequest: ({ name }) => <Text k="notification.messageRequest" values={{ name }} />,
+};
+
+function Text({ k, values }: { k: string; values?: Record<string, string> }) {
+  const { t } = useTranslation("social");
+  return <p className="notice-text">{t(k, values ?? {})}</p>;
+}
+
+function FriendRequestView({ item, name }: ViewProps) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const [status, setStatus] = useState<FriendStatus | null>(null);
+  async function answer(action: "accept" | "reject") {
+    const body = await api<{ friendStatus: FriendStatus }>(`/private/core/friends/${action}`, { body: { targetMemberNo: item.actorMemberNo } });
+    if (isOk(body)) setStatus(body.info.friendStatus);
+    else toast(errorText(t, body), "error");
+  }
+  return (
+    <>
+      <p className="notice-text">{t("notification.friendRequest", { name })}</p>
+      {status === null && item.actorMemberNo && (
+        <span className="entry-actions">
+          <button type="button" className="button button-primary" onClick={() => void answer("accept")}>
+            {t("friend.accept")}
+          </button>
+          <button type="button" className="button" onClick={() => void answer("reject")}>
+            {t("friend.reject")}
+          </button>
+        </span>
+      )}
+      {status === "friends" && <span className="person-meta">{t("friend.friends")}</span>}
+    </>
+  );
+}
+
+export function NotificationItems({ items, empty }: { items: NotificationView[]; empty: string }) {
+  const { t } = useTranslation("social");
+  if (items.length === 0) return <p className="empty-state">{empty}</p>;
+  return (
+    <ul className="notices">
+      {items.map((item) => {
+        const View = VIEWS[item.type];
+        const name = item.actor ? item.actor.nickname || item.actor.simpleCode : t("notification.someone");
+        return (
+          <li key={item.idNotification} className={`notice${item.read ? "" : " notice-unread"}`}>
+            {item.actor && <Avatar profile={item.actor} size={36} />}
+            {View ? <View item={item} name={name} /> : <p className="notice-text">{t("notification.unknown")}</p>}
+            <time className="entry-time" dateTime={item.dateAdd}>
+              {utcTime(item.dateAdd)}
+            </time>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,52 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ProfileSummary } from "../../../worker/contract/profile-summary";
+import { BLOCK_ARM_MS } from "../../../worker/contract/social";
+import { readSession } from "../../lib/session-keys";
+
+/** The signed-in member's private id (from the §3 local-storage session), or null before hydration. */
+export function useMemberId(): string | null {
+  const [memberId, setMemberId] = useState<string | null>(null);
+  useEffect(() => setMemberId(readSession()?.memberId ?? null), []);
+  return memberId;
+}
+
+/**
+ * Two-step confirmation (§4 block control, §2 clear-all, unblock): the first tap arms for 3 s, a second
+ * tap inside the window runs the action; after the window it disarms by itself.
+ */
+export function useTwoStep(action: () => void | Promise<void>, windowMs = BLOCK_ARM_MS) {
+  const [armed, setArmed] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+  const tap = useCallback(async () => {
+    if (timer.current) clearTimeout(timer.current);
+    if (!armed) {
+      setArmed(true);
+      timer.current = setTimeout(() => setArmed(false), windowMs);
+      return;
+    }
+    setArmed(false);
+    await action();
+  }, [armed, action, windowMs]);
+  return { armed, tap };
+}
+
+/** Deterministic UTC time (§9: message times are UTC-suffixed); identical on server and client renders. */
+export const utcTime = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "");
+
+export const profilePath = (projectCode: string, memberNo: string) => `/${projectCode.toLowerCase()}/share/${memberNo}`;
+
+export function Avatar({ profile, size = 44, gray = false }: { profile: Pick<ProfileSummary, "avator" | "nickname" | "blur" | "simpleCode">; size?: number; gray?: boolean }) {
+  const name = profile.nickname || profile.simpleCode;
+  const className = `avatar${gray ? " avatar-gray" : ""}${profile.blur ? " blurred" : ""}`;
+  if (!profile.avator) {
+    return (
+      <span className={`${className} avatar-placeholder`} style={{ width: size, height: size }} role="img" aria-label={name}>
+        {name.slice(0, 1).toUpperCase()}
+      </span>
+    );
+  }
+  return <img className={className} src={profile.avator} alt={name} width={size} height={size} loading="lazy" />;
+}

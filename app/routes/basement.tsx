@@ -1,0 +1,74 @@
+import { useTranslation } from "react-i18next";
+import { Link, data, redirect } from "react-router";
+import type { Route } from "./+types/basement";
+import type { ProfileSummary } from "../../worker/contract/profile-summary";
+import type { FlameInfo } from "../../worker/contract/social";
+import { Avatar, profilePath } from "../features/social/social-client";
+import { callApi, sessionHeaders } from "../lib/api.server";
+import "../features/social/social.css";
+
+type BasementInfo = { projectCode: string; members: ProfileSummary[]; flame: FlameInfo };
+
+export const meta: Route.MetaFunction = () => [{ title: "Velvet · Basement" }];
+
+/**
+ * §2/§6: /basement/ is a separate site outside the project path, shown only to kycStatus 1 members.
+ * The API decides (403202 for everyone else); the tenant comes from the member's session.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (!sessionHeaders(request)) throw redirect("/smp/login");
+  const body = await callApi<BasementInfo>(context, request, "/core/basement?pageSize=60", { private: true });
+  if (!("info" in body)) {
+    if (body.returnCode === "100003" || body.returnCode === "401000") throw redirect("/smp/login");
+    return data({ denied: true as const, info: null }, { status: 403 });
+  }
+  return { denied: false as const, info: body.info };
+}
+
+export default function Basement({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("social");
+  if (loaderData.denied || !loaderData.info) {
+    return (
+      <main className="page page-center">
+        <h1>{t("basement.title")}</h1>
+        <p role="alert">{t("basement.denied")}</p>
+        <Link to="/">{t("basement.back")}</Link>
+      </main>
+    );
+  }
+  const { projectCode, members, flame } = loaderData.info;
+  const project = projectCode.toLowerCase();
+  return (
+    <main className="page basement">
+      <h1>{t("basement.title")}</h1>
+      <p className="muted">{t("basement.intro")}</p>
+      <section className="card stack" aria-labelledby="basement-flame">
+        <h2 id="basement-flame">🔥 {t("basement.flame")}</h2>
+        {flame.profile ? (
+          <Link className="person" to={profilePath(project, flame.profile.simpleCode)}>
+            <Avatar profile={flame.profile} />
+            <span className="person-name">{flame.profile.nickname || flame.profile.simpleCode}</span>
+          </Link>
+        ) : (
+          <p className="muted">{t("basement.noFlame")}</p>
+        )}
+      </section>
+      <section className="stack" aria-labelledby="basement-members">
+        <h2 id="basement-members">{t("basement.members")}</h2>
+        <ul className="basement-grid">
+          {members.map((m) => (
+            <li key={m.simpleCode}>
+              <Link to={profilePath(project, m.simpleCode)}>
+                <Avatar profile={m} size={72} />
+                {m.nickname || m.simpleCode}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <Link className="button" to={`/${project}/home`}>
+        {t("basement.back")}
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,119 @@
+import { Switch, Tabs } from "radix-ui";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Route } from "./+types/message";
+import { isOk } from "../../worker/contract/envelope";
+import type { GuestbookCounts, GuestbookEntry, NotificationView, Page, SocialSettings } from "../../worker/contract/social";
+import { useToast } from "../components/toast";
+import { GuestbookEntries } from "../features/social/guestbook-entries";
+import { NotificationItems } from "../features/social/notification-items";
+import { useTwoStep } from "../features/social/social-client";
+import { api } from "../lib/api";
+import { loadApi, requireSessionCookie } from "../lib/api.server";
+import { errorText } from "../lib/error-text";
+import "../features/social/social.css";
+
+export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
+
+/** §3 local key remembering the Messages page tab. */
+const TAB_KEY = "lastMessagePageTab";
+type Tab = "guestbook" | "notification";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const memberId = requireSessionCookie(request)["X-Member-ID"];
+  const opts = { private: true } as const;
+  const [unread, guestbook, notifications, settings] = await Promise.all([
+    loadApi<{ count: number }>(context, request, "/core/notifications/unread-count", opts),
+    loadApi<Page<GuestbookEntry> & GuestbookCounts>(context, request, `/core/guestbooks/${memberId}?pageSize=30`, opts),
+    loadApi<Page<NotificationView>>(context, request, "/core/notifications?pageSize=30", opts),
+    loadApi<SocialSettings>(context, request, "/core/social-settings", opts),
+  ]);
+  return { unread: unread.count, guestbook, notifications, settings };
+}
+
+/** §2 Messages page: Guestbook and Notification tabs (remembered), New marker, e-mail alerts, clear-all. */
+export default function Messages({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const [tab, setTab] = useState<Tab>("guestbook");
+  const [entries, setEntries] = useState(loaderData.guestbook.items);
+  const [notices, setNotices] = useState(loaderData.notifications.items);
+  const [unread, setUnread] = useState(loaderData.unread);
+  const [emailAlerts, setEmailAlerts] = useState(loaderData.settings.emailAlerts);
+
+  useEffect(() => {
+    const stored = localStorage.getItem(TAB_KEY);
+    if (stored === "guestbook" || stored === "notification") setTab(stored);
+  }, []);
+
+  // Opening the Notification tab reads them: the New marker clears.
+  useEffect(() => {
+    if (tab !== "notification" || unread === 0) return;
+    void api<{ unread: number }>("/private/core/notifications/read", { body: {} }).then((body) => {
+      if (isOk(body)) setUnread(body.info.unread);
+    });
+  }, [tab, unread]);
+
+  function changeTab(value: string) {
+    const next = value === "notification" ? "notification" : "guestbook";
+    setTab(next);
+    localStorage.setItem(TAB_KEY, next);
+  }
+
+  async function changeAlerts(checked: boolean) {
+    setEmailAlerts(checked);
+    const body = await api<SocialSettings>("/private/core/social-settings", { method: "PUT", body: { emailAlerts: checked } });
+    if (!isOk(body)) {
+      setEmailAlerts(!checked);
+      toast(errorText(t, body), "error");
+    }
+  }
+
+  // §2 two-step clear-all-notifications.
+  const clearAll = useTwoStep(async () => {
+    const body = await api("/private/core/notifications", { method: "DELETE" });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    setNotices([]);
+    setUnread(0);
+    toast(t("messages.cleared"), "delete");
+  });
+
+  return (
+    <main className="page stack">
+      <h1>{t("messages.title")}</h1>
+      <div className="messages-toolbar">
+        <label className="switch-label" htmlFor="email-alerts">
+          <Switch.Root id="email-alerts" className="switch" checked={emailAlerts} onCheckedChange={(checked) => void changeAlerts(checked)}>
+            <Switch.Thumb className="switch-thumb" />
+          </Switch.Root>
+          {t("messages.emailAlerts")}
+        </label>
+      </div>
+      <Tabs.Root value={tab} onValueChange={changeTab}>
+        <Tabs.List className="tabs-list" aria-label={t("messages.tabs")}>
+          <Tabs.Trigger className="tab" value="guestbook">
+            {t("messages.guestbook")}
+            {loaderData.guestbook.unread > 0 && <span className="visually-hidden"> {t("messages.unread", { count: loaderData.guestbook.unread })}</span>}
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="notification">
+            {t("messages.notification")}
+            {unread > 0 && <span className="new-marker">{t("messages.new")}</span>}
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="guestbook" className="stack">
+          <GuestbookEntries entries={entries} empty={t("messages.emptyGuestbook")} onDeleted={(id) => setEntries((list) => list.filter((e) => e.idGuestbook !== id))} />
+          <Link to={`/${params.projectCode.toLowerCase()}/guestbook`}>{t("messages.openGuestbook")}</Link>
+        </Tabs.Content>
+        <Tabs.Content value="notification" className="stack">
+          <div className="row">
+            <button type="button" className={`button button-danger${clearAll.armed ? " block-armed" : ""}`} onClick={() => void clearAll.tap()} disabled={notices.length === 0}>
+              {clearAll.armed ? t("messages.confirmClear") : t("messages.clearAll")}
+            </button>
+          </div>
+          <NotificationItems items={notices} empty={t("messages.emptyNotifications")} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </main>
+  );
+}
