@@ -23,6 +23,14 @@ export default [
       route("home", "routes/home.tsx"),
 
       // profiles (issue 3)
+      route("profile", "routes/profile.tsx"),
+      route("profiles", "routes/profiles.tsx"),
+      route("all-profiles", "routes/all-profiles.tsx"),
+      route("photo-grid", "routes/photo-grid.tsx"),
+      route("avatar-wall", "routes/avatar-wall.tsx"),
+      route("share/:simpleCode", "routes/share.tsx", { id: "share-by-path" }),
+      route("s", "routes/share.tsx"),
+      route("qr", "routes/qr.tsx"),
 
       // social (issue 4)
       route("message", "routes/message.tsx"),

@@ -33,7 +33,7 @@ export function withExifGps(jpeg: Uint8Array) {
 
 export function form(bytes: Uint8Array | string, type?: "avatar" | "photo", name = "upload.png", field = "file") {
   const data = new FormData();
-  data.set(field, new File([bytes], name, { type: name.endsWith(".txt") ? "text/plain" : "image/png" }));
+  data.set(field, new File([bytes as BlobPart], name, { type: name.endsWith(".txt") ? "text/plain" : "image/png" }));
   if (type) data.set("type", type);
   return data;
 }

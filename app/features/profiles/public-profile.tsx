@@ -1,0 +1,280 @@
+import { Dialog } from "radix-ui";
+import { useEffect, useState, type ComponentType } from "react";
+import { useTranslation } from "react-i18next";
+import type { ProfileSummary } from "../../../worker/contract/profile-summary";
+import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
+import type { Relationship } from "../../../worker/features/social/relationship";
+import { Avatar } from "../../components/avatar";
+import { api } from "../../lib/api";
+import { readSession } from "../../lib/session-keys";
+import { MemberChatMessages } from "../chat/member-chat-messages";
+import { ProfileSubmembers } from "../market/profile-submembers";
+import { ProfileSocialControls } from "../social/profile-social-controls";
+import { characterLabel, genderLabel } from "./profile-labels";
+import { ProfileStrip } from "./profile-grid";
+
+export type PublicProfileData = ProfileSummary & {
+  projectCode: string;
+  introduction: string;
+  birthday: string | null;
+  zodiacSign: string | null;
+  skypeId: string;
+  wechatId: string;
+  telegramId: string;
+  twitterId: string;
+  instagramId: string;
+  dcardId: string;
+  websiteUrl: string;
+  latitude: number | null;
+  longitude: number | null;
+  pageViews: number;
+  relationship: Relationship | null;
+  matchRate: number | null;
+  distanceKm: number | null;
+  bearing: number | null;
+};
+export type Visitor = { simpleCode: string; nickname: string; dateUpd: string; profile: ProfileSummary };
+export type PublicProfilePageData = {
+  profile: PublicProfileData;
+  characters: Character[];
+  actions: ActionStat[];
+  footprints: Visitor[];
+  banners: Banner[];
+  lists: { hot: ProfileSummary[]; newbie: ProfileSummary[]; online: ProfileSummary[]; speech: ProfileSummary[] };
+};
+
+const validCoordinates = (lat: number | null, lng: number | null) => lat != null && lng != null && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
+
+/** §9: 24 hours starting 12 hours before now, in local time; stats are per UTC hour. Browser only. */
+function ActivityChart({ stats }: { stats: ActionStat[] }) {
+  const { t } = useTranslation("profiles");
+  const [bars, setBars] = useState<{ hour: number; count: number }[] | null>(null);
+  useEffect(() => {
+    const start = Date.now() - 12 * 3_600_000;
+    const byUtc = new Map(stats.map((s) => [s.actionHour, s.actionCount]));
+    setBars(
+      Array.from({ length: 24 }, (_, i) => {
+        const at = new Date(start + i * 3_600_000);
+        return { hour: at.getHours(), count: byUtc.get(at.getUTCHours()) ?? 0 };
+      }),
+    );
+  }, [stats]);
+  if (!bars) return null;
+  const max = Math.max(1, ...bars.map((b) => b.count));
+  return (
+    <figure className="section" aria-label={t("public.activity")}>
+      <div className="chart" role="img" aria-label={t("public.activitySummary", { total: bars.reduce((n, b) => n + b.count, 0) })}>
+        {bars.map((b, i) => (
+          <span key={i} className="chart-bar" style={{ height: `${(b.count / max) * 100}%` }} title={`${b.hour}:00 · ${b.count}`} />
+        ))}
+      </div>
+      <div className="chart-labels" aria-hidden="true">
+        <span>{bars[0]!.hour}:00</span>
+        <span>{bars[12]!.hour}:00</span>
+        <span>{bars[23]!.hour}:00</span>
+      </div>
+    </figure>
+  );
+}
+
+function Compass({ bearing, distanceKm }: { bearing: number; distanceKm: number }) {
+  const { t } = useTranslation("profiles");
+  return (
+    <div className="row">
+      <div className="compass" role="img" aria-label={t("public.bearing", { degrees: bearing })}>
+        <span className="compass-n">N</span>
+        <span className="compass-needle" style={{ transform: `rotate(${bearing}deg)` }} />
+      </div>
+      <p>{t("public.distance", { km: distanceKm })}</p>
+    </div>
+  );
+}
+
+function ProfileMapLazy({ latitude, longitude }: { latitude: number; longitude: number }) {
+  const { t } = useTranslation("profiles");
+  const [Map, setMap] = useState<ComponentType<{ latitude: number; longitude: number; label: string }> | null>(null);
+  useEffect(() => {
+    void import("./profile-map.client").then((m) => setMap(() => m.default));
+  }, []);
+  return <div className="profile-map">{Map && <Map latitude={latitude} longitude={longitude} label={t("public.map")} />}</div>;
+}
+
+function BlurredPhoto({ banner, alt }: { banner: Banner; alt: string }) {
+  const { t } = useTranslation("profiles");
+  const [taps, setTaps] = useState(0);
+  // §9: a blurred photo reveals after 10 taps.
+  const hidden = banner.blur && taps < 10;
+  return (
+    <button type="button" className="avatar-button" onClick={() => setTaps((n) => n + 1)} aria-label={hidden ? t("public.tapToReveal", { left: 10 - taps }) : alt}>
+      <img src={banner.image} alt={alt} width={banner.width} height={banner.height} loading="lazy" className={hidden ? "blurred" : ""} />
+    </button>
+  );
+}
+
+export function PublicProfile({ projectCode, data }: { projectCode: string; data: PublicProfilePageData }) {
+  const { t } = useTranslation("profiles");
+  const { profile } = data;
+  const [closedTaps, setClosedTaps] = useState(0);
+  const [character, setCharacter] = useState<Character | null>(null);
+  const [characterUsers, setCharacterUsers] = useState<{ simpleCode: string; nickname: string; profile: ProfileSummary }[] | null>(null);
+  const [own, setOwn] = useState(false);
+  useEffect(() => setOwn(readSession()?.memberNo === profile.simpleCode), [profile.simpleCode]);
+
+  const closed = profile.closed && !own && closedTaps <= 10;
+  const name = profile.nickname || t("avatar.unnamed", { code: profile.simpleCode });
+  const contacts = (["skypeId", "wechatId", "telegramId", "twitterId", "instagramId", "dcardId"] as const).filter((k) => profile[k]);
+
+  async function openCharacter(c: Character) {
+    setCharacter(c);
+    setCharacterUsers(null);
+    const path = readSession() ? `/private/sns/characters/${projectCode.toUpperCase()}/${c.idCharacter}/users?pageSize=20` : `/public/sns/characters/${projectCode.toUpperCase()}/${c.idCharacter}/users?pageSize=20`;
+    const body = await api<{ userCharacters: { simpleCode: string; nickname: string; profile: ProfileSummary }[] }>(path);
+    setCharacterUsers("info" in body ? body.info.userCharacters : []);
+  }
+
+  return (
+    <main className="page stack">
+      <div className={`closed-wrap ${closed ? "is-closed" : ""}`}>
+        {closed && (
+          <div className="closed-banner">
+            <button type="button" className="button button-primary" onClick={() => setClosedTaps((n) => n + 1)}>
+              {t("public.closed", { count: Math.max(0, 11 - closedTaps) })}
+            </button>
+          </div>
+        )}
+        <div className="closed-content stack" aria-hidden={closed || undefined}>
+          <section className="public-head">
+            <Avatar profile={profile} size={112} />
+            <div className="stack">
+              <div className="public-name">
+                <h1>{name}</h1>
+                {profile.kycStatus === 1 && <span className="kyc-badge">{t("public.verified")}</span>}
+              </div>
+              <span className="muted">{genderLabel(t, profile.multiGender)}</span>
+              {profile.zodiacSign && <span className="muted">{t(`zodiac.${profile.zodiacSign}`)}</span>}
+              <span className="muted">{t("public.pageViews", { count: profile.pageViews })}</span>
+            </div>
+          </section>
+
+          <ProfileSocialControls projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} relationship={profile.relationship} />
+
+          <section className="card stack" aria-labelledby="intro-heading">
+            <h2 id="intro-heading">{t("public.introduction")}</h2>
+            {profile.introduction ? <p className="intro-text">{profile.introduction}</p> : <p className="muted">{t("public.noIntro")}</p>}
+            {(contacts.length > 0 || profile.websiteUrl) && (
+              <div className="contact-links" aria-label={t("public.contacts")}>
+                {contacts.map((k) => (
+                  <span key={k} className="chip">
+                    {t(`contact.${k}`)}: {profile[k]}
+                  </span>
+                ))}
+                {profile.websiteUrl && (
+                  <a className="chip" href={profile.websiteUrl} rel="noopener noreferrer nofollow" target="_blank">
+                    {t("contact.websiteUrl")}
+                  </a>
+                )}
+              </div>
+            )}
+          </section>
+
+          <section className="section" aria-labelledby="chars-heading">
+            <h2 id="chars-heading">{t("public.characters")}</h2>
+            <div className="filters">
+              {data.characters.filter((c) => c.checked).map((c) => (
+                <button key={c.idCharacter} type="button" className={`chip ${c.hit ? "chip-hit" : ""}`} onClick={() => void openCharacter(c)}>
+                  {characterLabel(t, c.title)}
+                </button>
+              ))}
+              {data.characters.every((c) => !c.checked) && <span className="muted">{t("public.noCharacters")}</span>}
+            </div>
+            {profile.matchRate != null && <p>{t("public.matchRate", { rate: profile.matchRate })}</p>}
+          </section>
+
+          <div className="stats-row">
+            {validCoordinates(profile.latitude, profile.longitude) && (
+              <section aria-label={t("public.map")}>
+                <ProfileMapLazy latitude={profile.latitude!} longitude={profile.longitude!} />
+              </section>
+            )}
+            {profile.bearing != null && profile.distanceKm != null && <Compass bearing={profile.bearing} distanceKm={profile.distanceKm} />}
+          </div>
+
+          <section className="section">
+            <h2>{t("public.activity")}</h2>
+            <ActivityChart stats={data.actions} />
+          </section>
+
+          {data.banners.length > 0 && (
+            <section className="section">
+              <h2>{t("public.photos")}</h2>
+              <ul className="photo-grid">
+                {data.banners.map((b) => (
+                  <li key={b.idBanner}>
+                    <BlurredPhoto banner={b} alt={t("photoAlt", { name })} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          <section className="section">
+            <h2>{t("public.chatMessages")}</h2>
+            <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
+          </section>
+
+          <ProfileStrip profiles={data.footprints.map((v) => v.profile)} label={t("public.alsoVisited")} />
+          <ProfileStrip profiles={data.lists.hot} label={t("lists.hot")} />
+          <ProfileStrip profiles={data.lists.newbie} label={t("lists.newbie")} />
+          <ProfileStrip profiles={data.lists.online} label={t("lists.online")} />
+          <ProfileStrip profiles={data.lists.speech} label={t("lists.speech")} />
+
+          <section className="section" aria-labelledby="footprints-heading">
+            <h2 id="footprints-heading">{t("public.footprints")}</h2>
+            {data.footprints.length === 0 ? (
+              <p className="muted">{t("public.noFootprints")}</p>
+            ) : (
+              <ol className="timeline">
+                {data.footprints.map((v) => (
+                  <li key={v.simpleCode}>
+                    <Avatar profile={v.profile} size={36} link />
+                    <span>{v.nickname}</span>
+                    <time className="muted" dateTime={v.dateUpd}>
+                      {v.dateUpd.slice(0, 16).replace("T", " ")} UTC
+                    </time>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+
+          <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />
+        </div>
+      </div>
+
+      <Dialog.Root open={character !== null} onOpenChange={(open) => !open && setCharacter(null)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog">
+            <Dialog.Title className="dialog-title">{character ? characterLabel(t, character.title) : ""}</Dialog.Title>
+            <Dialog.Description className="dialog-body">{t("public.usersWith")}</Dialog.Description>
+            {characterUsers === null ? (
+              <p>{t("common:loading")}</p>
+            ) : (
+              <ul className="timeline">
+                {characterUsers.map((u) => (
+                  <li key={u.simpleCode}>
+                    <Avatar profile={u.profile} size={36} link />
+                    <span>{u.nickname || t("avatar.unnamed", { code: u.simpleCode })}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <div className="dialog-actions">
+              <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </main>
+  );
+}
