@@ -22,5 +22,3 @@ CREATE TABLE `ai_images` (
 );
 CREATE UNIQUE INDEX `ai_images_file` ON `ai_images` (`file`);
 CREATE INDEX `ai_images_member` ON `ai_images` (`member_id`,`id_image`);
--- Hot profiles and "most visits" on the dashboard read the top of this index instead of sorting the tenant.
-CREATE INDEX `home_profiles_views` ON `profiles` (`project_code`,`page_views`);

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { chatMessages, chatReminders, coinLedger, guestbookEntries, notifications, profiles } from "../../db/schema";
+import { LISTABLE_PROFILE, banners, chatMessages, chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
 import { PUBLIC_CHATROOM_ID } from "../../contract/chat";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
@@ -27,11 +27,9 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
   const listed = (...more: (SQL | undefined)[]) =>
     and(
       eq(profiles.projectCode, projectCode),
+      // Verbatim text of the partial indexes' condition, so SQLite reads those indexes (migration 0002).
+      sql.raw(LISTABLE_PROFILE),
       ne(profiles.memberId, me),
-      ne(profiles.avator, ""),
-      eq(profiles.qualify, true),
-      eq(profiles.blur, false),
-      eq(profiles.blocked, false),
       notBlockedWith(me, profiles.memberId, at),
       ...more,
     );
@@ -51,7 +49,7 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
   const myGender = sql`(select multi_gender from profiles where member_id = ${me})`;
 
   const dayStart = Date.parse(`${utcDate(at)}T00:00:00.000Z`);
-  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, chatRows] =
+  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, chatRows, visitorRows, photoRows, reviewRows] =
     await db.batch([
       mine,
       db
@@ -127,7 +125,6 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
           idChatroomMessage: chatMessages.idChatroomMessage,
           message: chatMessages.message,
           isPrivate: chatMessages.isPrivate,
-          authorId: chatMessages.memberId,
           toMemberId: chatMessages.toMemberId,
           dateAdd: chatMessages.dateAdd,
         })
@@ -144,6 +141,51 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
         )
         .orderBy(desc(chatMessages.idChatroomMessage))
         .limit(1),
+      // Recent visitors (§2 drawer): newest first; visitors without nickname hidden (§5).
+      db
+        .select({ ...profileSummaryColumns, dateUpd: visitors.dateUpd })
+        .from(visitors)
+        .innerJoin(profiles, eq(profiles.memberId, visitors.visitorId))
+        .where(and(eq(visitors.memberId, me), ne(profiles.nickname, ""), eq(profiles.blocked, false), notBlockedWith(me, visitors.visitorId, at)))
+        .orderBy(desc(visitors.dateUpd))
+        .limit(HOME_LIMITS.visitors),
+      // Photo masonry: the tenant's newest pickable photos of members I may see.
+      db
+        // D1 batch results are keyed by column name, so no column may repeat (banners and profiles both have
+        // member_id and blur): the banner's own columns are picked and its blur aliased.
+        .select({
+          banner: {
+            idBanner: banners.idBanner,
+            image: banners.image,
+            width: banners.width,
+            height: banners.height,
+            memberNo: banners.memberNo,
+            url: banners.url,
+            blur: sql<number>`${banners.blur}`.as("banner_blur"),
+            ratingSum: banners.ratingSum,
+            ratingCount: banners.ratingCount,
+            threadCount: banners.threadCount,
+          },
+          profile: profileSummaryColumns,
+        })
+        .from(banners)
+        .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
+        .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(me, banners.memberId, at)))
+        .orderBy(desc(banners.pickable), desc(banners.createdAt))
+        .limit(HOME_LIMITS.photoGridMax),
+      // Photo review prompt: are there photos I have not rated (a bounded probe), and how many did I rate today?
+      // (aliases avoid `b` and `m`, which the visibility helpers use; two scalar subqueries, selected on my own profile row so the batch stays one typed select).
+      db
+        .select({
+          available: sql<number>`(select count(*) from (select 1 from banners bn join profiles p on p.member_id = bn.member_id
+            where bn.project_code = ${projectCode} and bn.pickable = 1 and bn.member_id <> ${me} and p.blocked = 0
+              and not exists (select 1 from banner_ratings r where r.member_id = ${me} and r.id_banner = bn.id_banner)
+              and ${notBlockedWith(me, sql`bn.member_id`, at)}
+            order by bn.pickable desc, bn.created_at desc limit ${HOME_LIMITS.reviewSession}))`,
+          ratedToday: sql<number>`(select count(*) from banner_ratings where member_id = ${me} and created_at >= ${dayStart})`,
+        })
+        .from(profiles)
+        .where(eq(profiles.memberId, me)),
     ]);
 
   const meRow = meRows[0];
@@ -170,7 +212,7 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
           idChatroomMessage: chatRows[0].idChatroomMessage,
           chatroomId: PUBLIC_CHATROOM_ID,
           // §6: a private message is seen in full only by its sender and recipient.
-          message: !chatRows[0].isPrivate || chatRows[0].authorId === me || chatRows[0].toMemberId === me ? chatRows[0].message : "",
+          message: !chatRows[0].isPrivate || chatRows[0].memberId === me || chatRows[0].toMemberId === me ? chatRows[0].message : "",
           isPrivate: chatRows[0].isPrivate,
           dateAdd: iso(chatRows[0].dateAdd)!,
           profile: summary(chatRows[0]),
@@ -182,11 +224,27 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
     latestOnline: onlineRows.map(summary),
     newbies: { total: Number(newbieTotalRows[0]?.n ?? 0), profiles: newbieRows.map(summary) },
     mostVisits: hot.slice(0, HOME_LIMITS.strip),
-    visitors: null,
+    visitors: visitorRows.map((row) => ({ simpleCode: row.simpleCode, nickname: row.nickname, dateUpd: iso(row.dateUpd)!, profile: summary(row) })),
     hotProfiles: hot,
     notes: noteRows.map((row) => ({ profile: summary(row), introduction: row.introduction })),
-    photos: null,
-    photoReview: null,
+    photos: photoRows.map(({ banner, profile }) => ({
+      idBanner: banner.idBanner,
+      image: banner.image,
+      width: banner.width,
+      height: banner.height,
+      memberNo: banner.memberNo,
+      url: banner.url || null,
+      blur: Boolean(banner.blur),
+      rating: banner.ratingCount ? Math.round((banner.ratingSum / banner.ratingCount) * 10) / 10 : null,
+      threadCount: banner.threadCount,
+      profile: summary(profile),
+    })),
+    photoReview: {
+      available: Number(reviewRows[0]?.available ?? 0),
+      ratedToday: Number(reviewRows[0]?.ratedToday ?? 0),
+      // §4: a finished session of 10 ratings today retires the prompt until tomorrow (UTC).
+      done: Number(reviewRows[0]?.ratedToday ?? 0) >= HOME_LIMITS.reviewSession,
+    },
     unreadNotifications: Number(unreadRows[0]?.n ?? 0),
   };
 }
