@@ -1,0 +1,116 @@
+import { PhotonImage } from "@cf-wasm/photon/node";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function apiCall(member: { headers: Record<string, string> }, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${baseUrl()}/api/v7/private${path}`, {
+    method,
+    headers: { ...member.headers, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await response.json()) as { returnCode: string; info: any };
+}
+
+/** A square mid-tone JPEG, so the §5 graphic check qualifies it as an avatar. */
+function avatarJpeg(hue: number) {
+  const size = 120;
+  const pixels = new Uint8Array(size * size * 4);
+  for (let i = 0; i < size * size; i++) {
+    const x = i % size;
+    pixels.set([80 + (hue % 100), 90 + (x % 60), 140 - (x % 50), 255], i * 4);
+  }
+  const image = new PhotonImage(pixels, size, size);
+  const bytes = image.get_bytes_jpeg(85);
+  image.free();
+  return bytes;
+}
+
+/** A member with a role, a profile and a qualified avatar, made through the API (tests make their own data). */
+async function memberWith(profile: { nickname: string; introduction: string; multiGender: number }, hue: number) {
+  const m = await apiSignUp();
+  const reply = await apiCall(m, "PATCH", `/core/profiles/${m.memberId}`, profile);
+  expect(reply.returnCode).toBe("000000");
+  const form = new FormData();
+  form.set("type", "avatar");
+  form.set("file", new Blob([avatarJpeg(hue)], { type: "image/jpeg" }), "avatar.jpg");
+  const upload = await fetch(`${baseUrl()}/api/v7/private/core/files/SMP/${m.memberId}`, { method: "POST", headers: m.headers, body: form });
+  expect(((await upload.json()) as { returnCode: string }).returnCode).toBe("000000");
+  return { ...m, nickname: profile.nickname };
+}
+
+describe("market journey", () => {
+  it("sends logged-out visitors to login", async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto("/smp/market");
+    expect(new URL(page.url()).pathname).toBe("/smp/login");
+    await context.close();
+  });
+
+  it("a visitor joins a mistress from the market page; the mistress frees them with a two-step confirm", async () => {
+    const stamp = Date.now().toString(36);
+    const mistress = await memberWith({ nickname: `Lady ${stamp}`, introduction: "Strict, fair and patient. Protocol matters to me.", multiGender: 2 }, 10);
+    const visitor = await memberWith({ nickname: `Pet ${stamp}`, introduction: "Curious and eager to learn good manners.", multiGender: 4 }, 60);
+
+    // The visitor: market page first, then the mistress's market page.
+    const v = await newPage(browser);
+    await loginThroughPage(v.page, visitor.email, visitor.password);
+    await gotoHydrated(v.page, "/smp/market");
+    await see(v.page.getByRole("heading", { level: 1 }), "Market");
+    await v.page.getByLabel("Search by nickname").fill(`Lady ${stamp}`);
+    await v.page.getByRole("button", { name: "Search", exact: true }).click();
+    const results = v.page.getByRole("list", { name: "Search results" });
+    await see(results, `Lady ${stamp}`);
+    await screenshot(v.page, "market-01-market-phone");
+
+    await results.getByRole("link").first().click();
+    await v.page.waitForURL(`**/smp/market/${mistress.memberNo}`);
+    await v.page.waitForSelector("html[data-hydrated]");
+    const join = v.page.getByRole("button", { name: "Serve this mistress" });
+    await join.click();
+    await see(v.page.getByRole("alertdialog"), "You cannot leave on your own");
+    await v.page.getByRole("button", { name: "Join", exact: true }).click();
+    await see(v.page.getByRole("status").or(v.page.locator(".toast")), `You now belong to Lady ${stamp}`);
+    const list = v.page.getByRole("list", { name: `Sub-members of Lady ${stamp}` });
+    await see(list, `Pet ${stamp}`);
+    // Irreversible by the visitor: no join, no free control for them.
+    expect(await v.page.getByRole("button", { name: "Serve this mistress" }).count()).toBe(0);
+    expect(await v.page.getByRole("button", { name: /^Free / }).count()).toBe(0);
+    await screenshot(v.page, "market-02-joined-phone");
+    expect(v.consoleErrors).toEqual([]);
+    await v.context.close();
+
+    // The mistress frees them: first step, second step, then the list is empty.
+    const m = await newPage(browser, { viewport: "desktop" });
+    await loginThroughPage(m.page, mistress.email, mistress.password);
+    await gotoHydrated(m.page, `/smp/market/${mistress.memberNo}`);
+    const mine = m.page.getByRole("list", { name: `Sub-members of Lady ${stamp}` });
+    await see(mine, `Pet ${stamp}`);
+    await m.page.getByRole("button", { name: `Free Pet ${stamp}` }).click();
+    await see(m.page.getByRole("alertdialog"), `Let Pet ${stamp} go?`);
+    await m.page.getByRole("button", { name: "Continue" }).click();
+    await see(m.page.getByRole("alertdialog"), "Are you sure?");
+    await screenshot(m.page, "market-03-free-confirm-desktop");
+    await m.page.getByRole("button", { name: "Free", exact: true }).click();
+    await see(m.page.locator(".toast"), `Pet ${stamp} is free.`);
+    await see(m.page.locator(".submembers"), "No sub-members yet.");
+    const after = await apiCall(mistress, "GET", `/sns/sub-members/SMP/${mistress.memberNo}`);
+    expect(after.info.subMembers).toEqual([]);
+    const history = await apiCall(visitor, "GET", `/sns/hierarchy/SMP/${visitor.memberNo}/history`);
+    expect(history.info.map((h: { event: string }) => h.event)).toEqual(["freed", "joined"]);
+    await gotoHydrated(m.page, "/smp/market");
+    await screenshot(m.page, "market-04-market-desktop");
+    const overflow = await m.page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+    expect(overflow).toBe(false);
+    expect(m.consoleErrors).toEqual([]);
+    await m.context.close();
+  });
+});
