@@ -76,9 +76,9 @@ export async function runApiSuite({ base, tenant, duration, connections = 50 }) 
     results[endpoint.key] = {
       name: endpoint.name, kind: endpoint.kind, connections: c,
       rps: round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total,
-      non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+      non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
     };
-    log(`api: ${endpoint.key} ${results[endpoint.key].rps} req/s p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms non2xx ${r.non2xx}`);
+    log(`api: ${endpoint.key} ${results[endpoint.key].rps} req/s p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms non2xx ${r.non2xx} timeouts ${r.timeouts} errors ${r.errors}`);
     await sleep(500);
   }
   return { results, skipped };
