@@ -58,6 +58,7 @@ export default [
       route("market/:masterMemberNo", "routes/market-master.tsx"),
 
       // engagement (issue 8)
+      route("ai-room", "routes/ai-room.tsx"),
     ]),
   ]),
 

@@ -36,16 +36,6 @@ export type HomePhoto = {
   threadCount: number;
   profile: ProfileSummary | null;
 };
-export type LatestChat = {
-  idChatroomMessage: number;
-  chatroomId: string;
-  /** Empty for someone else's private message: the page shows the 'private message' placeholder. */
-  message: string;
-  isPrivate: boolean;
-  dateAdd: string;
-  profile: ProfileSummary;
-};
-
 /** Everything the home dashboard (§2) shows, read in one batched round trip. */
 export type HomeDashboard = {
   me: ProfileSummary & { introduction: string; pageViews: number };
@@ -57,7 +47,6 @@ export type HomeDashboard = {
   /** §9: only reminders of today's UTC date. */
   reminders: Reminder[];
   today: string;
-  latestChat: LatestChat | null;
   suggested: ProfileSummary[];
   related: ProfileSummary[];
   latestSpeech: ProfileSummary[];

@@ -1,7 +1,6 @@
 import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { LISTABLE_PROFILE, banners, chatMessages, chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
-import { PUBLIC_CHATROOM_ID } from "../../contract/chat";
+import { LISTABLE_PROFILE, banners, chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { SessionMember } from "../session/session.service";
@@ -49,7 +48,7 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
   const myGender = sql`(select multi_gender from profiles where member_id = ${me})`;
 
   const dayStart = Date.parse(`${utcDate(at)}T00:00:00.000Z`);
-  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, chatRows, visitorRows, photoRows, reviewRows] =
+  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, visitorRows, photoRows, reviewRows] =
     await db.batch([
       mine,
       db
@@ -118,29 +117,6 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
             sql`(${profiles.memberId} = ${me} or ${notBlockedWith(me, profiles.memberId, at)})`,
           ),
         ),
-      // Latest public chat message for the bar (§2), from someone I may see and have not muted.
-      db
-        .select({
-          ...profileSummaryColumns,
-          idChatroomMessage: chatMessages.idChatroomMessage,
-          message: chatMessages.message,
-          isPrivate: chatMessages.isPrivate,
-          toMemberId: chatMessages.toMemberId,
-          dateAdd: chatMessages.dateAdd,
-        })
-        .from(chatMessages)
-        .innerJoin(profiles, eq(profiles.memberId, chatMessages.memberId))
-        .where(
-          and(
-            eq(chatMessages.projectCode, projectCode),
-            eq(chatMessages.chatroomId, PUBLIC_CHATROOM_ID),
-            eq(chatMessages.deleted, false),
-            notBlockedWith(me, chatMessages.memberId, at),
-            notMutedBy(me, chatMessages.memberId, at),
-          ),
-        )
-        .orderBy(desc(chatMessages.idChatroomMessage))
-        .limit(1),
       // Recent visitors (§2 drawer): newest first; visitors without nickname hidden (§5).
       db
         .select({ ...profileSummaryColumns, dateUpd: visitors.dateUpd })
@@ -207,17 +183,6 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
     flame: flameRows[0] ? { memberNo: flameRows[0].simpleCode, profile: summary(flameRows[0]) } : null,
     reminders: reminderRows.map((r) => ({ idReminder: r.idReminder, title: r.title, description: r.description, remindAt: iso(r.remindAt)! })),
     today: utcDate(at),
-    latestChat: chatRows[0]
-      ? {
-          idChatroomMessage: chatRows[0].idChatroomMessage,
-          chatroomId: PUBLIC_CHATROOM_ID,
-          // §6: a private message is seen in full only by its sender and recipient.
-          message: !chatRows[0].isPrivate || chatRows[0].memberId === me || chatRows[0].toMemberId === me ? chatRows[0].message : "",
-          isPrivate: chatRows[0].isPrivate,
-          dateAdd: iso(chatRows[0].dateAdd)!,
-          profile: summary(chatRows[0]),
-        }
-      : null,
     suggested: suggestedRows.map(summary),
     related: relatedRows.map(summary),
     latestSpeech: speechRows.map(summary),

@@ -1,0 +1,231 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useSearchParams } from "react-router";
+import { HOME_LIMITS, fairPick, type HomeDashboard as Dashboard } from "../../../worker/contract/home";
+import { LatestChatBar } from "../chat/latest-chat-bar";
+import { Avatar, AvatarStrip, profileHref } from "./avatar";
+import { FeedbackBox } from "./feedback-box";
+import { PhotoGrid } from "./photo-grid";
+import { PhotoReview } from "./photo-review";
+import { Roulette } from "./roulette";
+import { VisitorsDrawer } from "./visitors-drawer";
+import "./home.css";
+
+/** §2 home dashboard: every block, from one loader. */
+export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard; projectCode: string; onLogout: () => void }) {
+  const { t } = useTranslation("home");
+  const [params, setParams] = useSearchParams();
+  const [reviewOpen, setReviewOpen] = useState(false);
+  const [reviewDone, setReviewDone] = useState(false);
+  const p = projectCode;
+  const me = data.me;
+  const meName = me.nickname || me.simpleCode;
+  const checklistDone = Object.values(data.checklist).every(Boolean);
+  // §9: the wall shows 5 random hot profiles, drawn after hydration so server and client render alike.
+  const [wall, setWall] = useState(() => data.hotProfiles.slice(0, HOME_LIMITS.wall));
+  useEffect(() => {
+    const pool = [...data.hotProfiles];
+    const out: typeof pool = [];
+    while (pool.length > 0 && out.length < HOME_LIMITS.wall) out.push(pool.splice(fairPick(pool.length), 1)[0]!);
+    setWall(out);
+  }, [data.hotProfiles]);
+
+  const closeRoulette = () => {
+    const next = new URLSearchParams(params);
+    next.delete("showRoulette");
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <main className="page home">
+      <header className="home-header">
+        <div className="row">
+          <Avatar profile={me} size={44} />
+          <h1>{t("greeting", { name: meName })}</h1>
+        </div>
+        <div className="row">
+          <Link to={`?showRoulette=true`} className="button" aria-label={t("roulette.open")}>
+            🎡 <span className="hide-narrow">{t("roulette.open")}</span>
+          </Link>
+          <button type="button" className="button" onClick={onLogout}>
+            {t("common:logout")}
+          </button>
+        </div>
+      </header>
+
+      {data.flame && (
+        <section className="home-section card flame-card" aria-labelledby="flame-title">
+          <h2 id="flame-title">🔥 {t("flame.title")}</h2>
+          <Link to={profileHref(p, data.flame.memberNo)} className="row">
+            <Avatar profile={data.flame.profile} size={56} />
+            <span>{data.flame.profile.simpleCode === me.simpleCode ? t("flame.mine") : t("flame.holder", { name: data.flame.profile.nickname || data.flame.memberNo })}</span>
+          </Link>
+        </section>
+      )}
+
+      <div className="home-columns">
+        <section className="home-section card" aria-labelledby="reminders-title">
+          <h2 id="reminders-title">⏰ {t("reminders.title")}</h2>
+          {data.reminders.length === 0 ? (
+            <p className="muted">{t("reminders.empty")}</p>
+          ) : (
+            <ul className="reminder-list">
+              {data.reminders.map((r) => (
+                <li key={r.idReminder}>
+                  <strong>{r.title}</strong>
+                  {r.description && <span className="muted"> — {r.description}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section className="home-section card" aria-labelledby="checklist-title">
+          <h2 id="checklist-title">{checklistDone ? t("checklist.done") : t("checklist.title")}</h2>
+          <ul className="checklist">
+            {(["nickname", "introduction", "avatarUploaded", "avatarQualified"] as const).map((key) => (
+              <li key={key} className={data.checklist[key] ? "check-ok" : "check-missing"}>
+                <span aria-hidden="true">{data.checklist[key] ? "✓" : "✗"}</span> {t(`checklist.${key}`)}
+              </li>
+            ))}
+          </ul>
+          {!checklistDone && (
+            <Link to={`/${p}/profile`} className="link-button">
+              {t("checklist.edit")}
+            </Link>
+          )}
+        </section>
+      </div>
+
+      <nav className="tiles" aria-label={t("tiles.label")}>
+        <Link to={`/${p}/message`} className="tile">
+          <span className="tile-label">{t("tiles.guestbook")}</span>
+          <span className="tile-value">{data.guestbook?.count ?? 0}</span>
+          {(data.guestbook?.unread ?? 0) > 0 && <span className="badge tile-badge">{t("tiles.guestbookUnread", { count: data.guestbook!.unread })}</span>}
+        </Link>
+        <Link to={`/${p}/profile`} className="tile">
+          <span className="tile-label">{t("tiles.visitors")}</span>
+          <span className="tile-value">{me.pageViews}</span>
+          <span className="tile-sub muted">{t("tiles.pageViews")}</span>
+        </Link>
+        <Link to={`/${p}/market`} className="tile">
+          <span className="tile-label">{t("tiles.mcoin")}</span>
+          <span className="tile-value">{data.coins.mcoin}</span>
+        </Link>
+        <Link to={`/${p}/profile`} className="tile">
+          <span className="tile-label">{t("tiles.profile")}</span>
+          <span className="tile-value">☺</span>
+        </Link>
+      </nav>
+
+      {me.kycStatus === 1 && (
+        <a href="/basement/" className="entry-card card">
+          <strong>{t("entries.basement")}</strong>
+          <span className="muted">{t("entries.basementHint")}</span>
+        </a>
+      )}
+      {me.kycStatus === 9 && (
+        <Link to={`/${p}/ai-room`} className="entry-card card">
+          <strong>🎨 {t("entries.aiRoom")}</strong>
+          <span className="muted">{t("entries.aiRoomHint")}</span>
+        </Link>
+      )}
+
+      <LatestChatBar projectCode={p} />
+
+      {!reviewDone && data.photoReview && !data.photoReview.done && data.photoReview.available > 0 && (
+        <section className="home-section card review-prompt" aria-labelledby="review-title">
+          <h2 id="review-title">⭐ {t("review.prompt", { count: HOME_LIMITS.reviewSession })}</h2>
+          <button type="button" className="button button-primary" onClick={() => setReviewOpen(true)}>
+            {t("review.start")}
+          </button>
+          <PhotoReview projectCode={p} open={reviewOpen} onOpenChange={setReviewOpen} onDone={() => setReviewDone(true)} />
+        </section>
+      )}
+
+      <AvatarStrip title={t("strips.suggested")} profiles={data.suggested} projectCode={p} />
+      <AvatarStrip title={t("strips.related")} profiles={data.related} projectCode={p} />
+      <AvatarStrip title={t("strips.latestSpeech")} profiles={data.latestSpeech} projectCode={p} />
+      <AvatarStrip title={t("strips.latestOnline")} profiles={data.latestOnline} projectCode={p} />
+      <AvatarStrip
+        title={t("strips.newbies")}
+        profiles={data.newbies.profiles}
+        projectCode={p}
+        extra={
+          <Link to={`/${p}/all-profiles`} className="link-button">
+            {t("strips.newbiesTotal", { count: data.newbies.total })}
+          </Link>
+        }
+      />
+      <AvatarStrip title={t("strips.mostVisits")} profiles={data.mostVisits} projectCode={p} />
+      {data.visitors && (
+        <AvatarStrip
+          title={t("strips.visitors")}
+          profiles={data.visitors.map((v) => v.profile)}
+          projectCode={p}
+          extra={<VisitorsDrawer visitors={data.visitors} projectCode={p} />}
+        />
+      )}
+
+      <section className="home-section" aria-labelledby="wall-title">
+        <div className="home-section-head">
+          <h2 id="wall-title">{t("wall.title")}</h2>
+          <Link to={`/${p}/photo-grid`} className="link-button">
+            {t("wall.open")}
+          </Link>
+        </div>
+        <ul className="wall">
+          {wall.map((w) => (
+            <li key={w.simpleCode}>
+              <Link to={profileHref(p, w.simpleCode)}>
+                <Avatar profile={w} size={64} />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="home-section" aria-labelledby="hot-title">
+        <h2 id="hot-title">{t("hot.title")}</h2>
+        <ul className="hot-grid">
+          {data.hotProfiles.map((h) => (
+            <li key={h.simpleCode}>
+              <Link to={profileHref(p, h.simpleCode)} className="hot-card">
+                <Avatar profile={h} size={72} />
+                <span className="avatar-strip-name">{h.nickname}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="home-section" aria-labelledby="notes-title">
+        <h2 id="notes-title">{t("notes.title")}</h2>
+        <ul className="note-cards">
+          {data.notes.map((n) => (
+            <li key={n.profile.simpleCode}>
+              <Link to={profileHref(p, n.profile.simpleCode)} className="note-card card" aria-label={t("notes.read", { name: n.profile.nickname })}>
+                <span className="row">
+                  <Avatar profile={n.profile} size={32} />
+                  <strong>{n.profile.nickname}</strong>
+                </span>
+                <span className="note-text">{n.introduction}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <FeedbackBox projectCode={p} />
+
+      {data.photos && (
+        <section className="home-section" aria-labelledby="photos-title">
+          <h2 id="photos-title">{t("photos.title")}</h2>
+          <PhotoGrid photos={data.photos} projectCode={p} hasAvatar={Boolean(me.avator)} />
+        </section>
+      )}
+
+      <Roulette open={params.get("showRoulette") === "true"} onClose={closeRoulette} />
+    </main>
+  );
+}

@@ -1,0 +1,119 @@
+import { md5 } from "js-md5";
+import { Dialog, Switch } from "radix-ui";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ChatMessage } from "../../../worker/contract/chat";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { readSession } from "../../lib/session-keys";
+
+/**
+ * §2 photo card comment icon: a modal with the owner's chatroom messages and their thread replies
+ * (§9 modal page size 100), and a reply box with the private-reply switch (§4/§5: needs an avatar).
+ */
+export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvatar }: { open: boolean; onOpenChange: (o: boolean) => void; memberNo: string; ownerName: string; hasAvatar: boolean }) {
+  const { t } = useTranslation("home");
+  const toast = useToast();
+  const [messages, setMessages] = useState<ChatMessage[] | null>(null);
+  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
+  const [text, setText] = useState("");
+  const [isPrivate, setIsPrivate] = useState(false);
+  const chatroomId = md5(memberNo);
+
+  async function load() {
+    const body = await api<ChatMessage[] | { messages: ChatMessage[] }>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=100`);
+    if ("info" in body) setMessages(Array.isArray(body.info) ? body.info : body.info.messages);
+    else setMessages([]);
+  }
+  useEffect(() => {
+    if (open) void load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, chatroomId]);
+
+  async function send(event: React.FormEvent) {
+    event.preventDefault();
+    const message = text.trim();
+    const session = readSession();
+    if (!message || !session) return;
+    const body = replyTo
+      ? await api(`/private/sns/chatroom/messages/threads/${session.memberId}`, { body: { idChatroomMessage: replyTo.idChatroomMessage, message, isPrivate } })
+      : await api(`/private/sns/chatrooms/${chatroomId}/messages/${session.memberId}`, {
+          body: { message, payload: { type: "text", content: message }, requestId: crypto.randomUUID().replace(/-/g, ""), isPrivate: false },
+        });
+    if ("info" in body) {
+      setText("");
+      void load();
+    } else toast(errorText(t, body), "error");
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog comments-dialog">
+          <Dialog.Title className="dialog-title">{t("comments.title", { name: ownerName })}</Dialog.Title>
+          <Dialog.Description className="visually-hidden">{t("comments.placeholder")}</Dialog.Description>
+          {messages === null ? (
+            <p className="muted">{t("common:loading")}</p>
+          ) : messages.length === 0 ? (
+            <p className="empty-state">{t("comments.empty")}</p>
+          ) : (
+            <ul className="comment-list">
+              {messages.map((m) => (
+                <li key={m.idChatroomMessage} className="comment">
+                  <p>
+                    <strong>{m.profile?.nickname || m.nickname || m.memberNo}</strong>{" "}
+                    {m.placeholder ? <em className="muted">{t("comments.privateLabel")}</em> : m.message}
+                  </p>
+                  {(m.threads ?? []).length > 0 && (
+                    <ul className="comment-threads" aria-label={t("comments.threads", { count: m.threads!.length })}>
+                      {m.threads!.map((th) => (
+                        <li key={th.idChatMessageThread}>
+                          <strong>{th.profile?.nickname ?? ""}</strong> {th.message || <em className="muted">{t("comments.privateLabel")}</em>}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                  <button type="button" className="link-button" onClick={() => setReplyTo(m)} aria-label={t("comments.replyTo", { name: m.profile?.nickname || m.memberNo })}>
+                    {t("comments.reply")}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <form className="form" onSubmit={send}>
+            {replyTo && <p className="muted">{t("comments.replyTo", { name: replyTo.profile?.nickname || replyTo.memberNo })}</p>}
+            <label className="field">
+              <span className="visually-hidden">{t("comments.placeholder")}</span>
+              <input value={text} onChange={(e) => setText(e.target.value)} placeholder={t("comments.placeholder")} maxLength={2000} />
+            </label>
+            <div className="row">
+              <label className="row switch-row">
+                <Switch.Root
+                  className="switch"
+                  checked={isPrivate}
+                  disabled={!hasAvatar || !replyTo}
+                  onCheckedChange={(v) => (hasAvatar ? setIsPrivate(v) : toast(t("comments.privateNeedsAvatar"), "warning"))}
+                  aria-label={t("comments.private")}
+                >
+                  <Switch.Thumb className="switch-thumb" />
+                </Switch.Root>
+                <span aria-hidden="true">{t("comments.private")}</span>
+              </label>
+              {!hasAvatar && <span className="muted small">{t("comments.privateNeedsAvatar")}</span>}
+              <button type="submit" className="button button-primary" disabled={!text.trim()}>
+                {t("comments.send")}
+              </button>
+            </div>
+          </form>
+          <Dialog.Close asChild>
+            <button type="button" className="icon-button dialog-x" aria-label={t("common:close")}>
+              ×
+            </button>
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

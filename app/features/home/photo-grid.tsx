@@ -1,0 +1,91 @@
+import { Dialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { HOME_LIMITS, type HomePhoto } from "../../../worker/contract/home";
+import { profileHref } from "./avatar";
+import { PhotoComments } from "./photo-comments";
+
+/** §9: a blurred photo reveals after 10 taps. */
+const REVEAL_TAPS = 10;
+
+/**
+ * §2 photo masonry grid: tap opens the member page (or the photo's url when it has one); the comment icon
+ * opens the comment modal; the expand icon shows the photo full screen; blurred photos unblur after 10 taps.
+ */
+export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhoto[]; projectCode: string; hasAvatar: boolean }) {
+  const { t } = useTranslation("home");
+  const [shown, setShown] = useState<number>(HOME_LIMITS.photoGrid);
+  const [taps, setTaps] = useState<Record<number, number>>({});
+  const [full, setFull] = useState<HomePhoto | null>(null);
+  const [comments, setComments] = useState<HomePhoto | null>(null);
+  const navigate = useNavigate();
+
+  function open(photo: HomePhoto) {
+    const count = taps[photo.idBanner] ?? 0;
+    if (photo.blur && count < REVEAL_TAPS) {
+      setTaps({ ...taps, [photo.idBanner]: count + 1 });
+      return;
+    }
+    if (photo.url) window.open(photo.url, "_blank", "noopener,noreferrer");
+    else navigate(profileHref(projectCode, photo.memberNo));
+  }
+
+  if (photos.length === 0) return <p className="muted">{t("photos.empty")}</p>;
+  const name = (p: HomePhoto) => p.profile?.nickname || p.memberNo;
+  return (
+    <>
+      <ul className="masonry">
+        {photos.slice(0, shown).map((photo) => {
+          const left = REVEAL_TAPS - (taps[photo.idBanner] ?? 0);
+          const blurred = photo.blur && left > 0;
+          return (
+            <li key={photo.idBanner} className="masonry-item">
+              <button
+                type="button"
+                className="photo-open"
+                onClick={() => open(photo)}
+                aria-label={blurred ? t("photos.tapsLeft", { count: left }) : t("photos.open", { name: name(photo) })}
+              >
+                <img src={photo.image} alt={t("review.photoOf", { name: name(photo) })} width={photo.width} height={photo.height} loading="lazy" className={blurred ? "blurred" : undefined} />
+              </button>
+              <div className="photo-actions">
+                <button type="button" className="icon-button small" onClick={() => setComments(photo)} aria-label={t("photos.comments", { count: photo.threadCount })}>
+                  💬{photo.threadCount > 0 && <span className="photo-count">{photo.threadCount}</span>}
+                </button>
+                {!blurred && (
+                  <button type="button" className="icon-button small" onClick={() => setFull(photo)} aria-label={t("photos.fullScreen")}>
+                    ⤢
+                  </button>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {shown < photos.length && (
+        <button type="button" className="button" onClick={() => setShown(shown + HOME_LIMITS.photoGrid)}>
+          {t("common:loadMore")}
+        </button>
+      )}
+      <Dialog.Root open={full !== null} onOpenChange={(o) => !o && setFull(null)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="fullscreen-photo">
+            <Dialog.Title className="visually-hidden">{full ? t("review.photoOf", { name: name(full) }) : ""}</Dialog.Title>
+            <Dialog.Description className="visually-hidden">{t("photos.fullScreen")}</Dialog.Description>
+            {full && <img src={full.image} alt={t("review.photoOf", { name: name(full) })} />}
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button dialog-x" aria-label={t("photos.closeFullScreen")}>
+                ×
+              </button>
+            </Dialog.Close>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+      {comments && (
+        <PhotoComments open onOpenChange={(o) => !o && setComments(null)} memberNo={comments.memberNo} ownerName={name(comments)} hasAvatar={hasAvatar} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,79 @@
+import { Dialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { fairPick } from "../../../worker/contract/home";
+
+/**
+ * §2 training roulette (opened by `?showRoulette=true`): a tap spins the wheel to an entry chosen
+ * uniformly at random (crypto.getRandomValues with rejection sampling), then shows it.
+ */
+export function Roulette({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation("home");
+  const entries = t("roulette.entries", { returnObjects: true }) as string[];
+  const [turn, setTurn] = useState(0);
+  const [result, setResult] = useState<number | null>(null);
+  const [spinning, setSpinning] = useState(false);
+  const slice = 360 / entries.length;
+
+  function spin() {
+    if (spinning) return;
+    const index = fairPick(entries.length);
+    // Several full turns, then stop with the chosen slice under the pointer at the top.
+    const target = turn - (turn % 360) + 360 * 4 + (360 - (index * slice + slice / 2));
+    setTurn(target);
+    setSpinning(true);
+    setResult(null);
+    window.setTimeout(() => {
+      setSpinning(false);
+      setResult(index);
+    }, matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 2200);
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog roulette-dialog">
+          <Dialog.Title className="dialog-title">{t("roulette.title")}</Dialog.Title>
+          <Dialog.Description className="muted">{t("roulette.hint")}</Dialog.Description>
+          <button type="button" className="roulette-wheel-button" onClick={spin} aria-label={result === null ? t("roulette.spin") : t("roulette.again")} disabled={spinning}>
+            <span className="roulette-pointer" aria-hidden="true">▼</span>
+            <svg viewBox="-100 -100 200 200" className="roulette-wheel" style={{ transform: `rotate(${turn}deg)` }} aria-hidden="true">
+              {entries.map((_, i) => {
+                const a0 = ((i * slice - 90) * Math.PI) / 180;
+                const a1 = (((i + 1) * slice - 90) * Math.PI) / 180;
+                return (
+                  <path
+                    key={i}
+                    d={`M0 0 L${95 * Math.cos(a0)} ${95 * Math.sin(a0)} A95 95 0 0 1 ${95 * Math.cos(a1)} ${95 * Math.sin(a1)} Z`}
+                    fill={i % 2 === 0 ? "var(--accent)" : "var(--accent-2)"}
+                    opacity={0.55 + (i % 3) * 0.15}
+                    stroke="var(--surface)"
+                  />
+                );
+              })}
+              {entries.map((_, i) => {
+                const a = (((i + 0.5) * slice - 90) * Math.PI) / 180;
+                return (
+                  <text key={i} x={68 * Math.cos(a)} y={68 * Math.sin(a)} textAnchor="middle" dominantBaseline="middle" fontSize="12" fill="#fff">
+                    {i + 1}
+                  </text>
+                );
+              })}
+            </svg>
+          </button>
+          <p className="roulette-result" aria-live="polite">
+            {result !== null ? t("roulette.result", { entry: `${result + 1}. ${entries[result]}` }) : "\u00a0"}
+          </p>
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <button type="button" className="button">
+                {t("common:close")}
+              </button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
