@@ -41,7 +41,7 @@ async function memberWith(profile: { nickname: string; introduction: string; mul
   expect(reply.returnCode).toBe("000000");
   const form = new FormData();
   form.set("type", "avatar");
-  form.set("file", new Blob([avatarJpeg(hue)], { type: "image/jpeg" }), "avatar.jpg");
+  form.set("file", new Blob([new Uint8Array(avatarJpeg(hue))], { type: "image/jpeg" }), "avatar.jpg");
   const upload = await fetch(`${baseUrl()}/api/v7/private/core/files/SMP/${m.memberId}`, { method: "POST", headers: m.headers, body: form });
   expect(((await upload.json()) as { returnCode: string }).returnCode).toBe("000000");
   return { ...m, nickname: profile.nickname };
