@@ -170,7 +170,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
       <section className="home-section" aria-labelledby="wall-title">
         <div className="home-section-head">
           <h2 id="wall-title">{t("wall.title")}</h2>
-          <Link to={`/${p}/photo-grid`} className="link-button">
+          <Link to={`/${p}/avatar-wall`} className="link-button">
             {t("wall.open")}
           </Link>
         </div>
