@@ -27,7 +27,7 @@ export function apiEndpoints({ code, sessions, members }) {
     { name: "post a chat message (D1 write + room broadcast)", key: "chat-post", kind: "write",
       request: (n) => {
         const i = n % sessions;
-        const id = `b${process.pid}x${++post}`;
+        const id = `bench-${process.pid}-${++post}`;
         return { method: "POST", path: `/api/v7/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${memberId(code, i)}`, headers: { ...auth(code, i), ...json },
           body: JSON.stringify({ message: `bench ${id}`, payload: { type: "text", content: `bench ${id}` }, requestId: id, isPrivate: false }) };
       } },
@@ -46,13 +46,13 @@ export async function probe(base, endpoint, n = 0) {
   return { status: res.status, returnCode: code, headers: res.headers, body: text };
 }
 
-function cannon(base, endpoint, { connections, duration }) {
+function cannon(base, endpoint, { connections, duration, amount }) {
   let n = 1000;
   return new Promise((resolve, reject) => {
     const instance = autocannon({
       url: base,
       connections,
-      duration,
+      ...(amount ? { amount } : { duration }),
       requests: [{ setupRequest: (req) => ({ ...req, ...endpoint.request(n++) }) }],
     }, (err, result) => (err ? reject(err) : resolve(result)));
     instance.on("error", reject);
@@ -71,7 +71,9 @@ export async function runApiSuite({ base, tenant, duration, connections = 50 }) 
     }
     // Login is CPU-bound by design (100,000 PBKDF2 rounds): fewer connections keep the run short and the figure honest.
     const c = endpoint.kind === "login" ? 10 : connections;
-    await cannon(base, endpoint, { connections: c, duration: 1 }); // warm-up
+    // Warm-up by count, not time: a timed warm-up abandons slow requests mid-flight and the server is still
+    // busy with them when the measured run starts.
+    await cannon(base, endpoint, { connections: 5, amount: 20 });
     const r = await cannon(base, endpoint, { connections: c, duration });
     results[endpoint.key] = {
       name: endpoint.name, kind: endpoint.kind, connections: c,
