@@ -155,7 +155,7 @@ export function GroupSection({ projectCode, group }: { projectCode: string; grou
 
   async function more() {
     if (!next) return;
-    const lists = await Promise.all(group.genders.map((g) => api<ProfileSummary[]>(`/public/core/profiles/${project}/multi-gender/${g}?pageSize=${next}`)));
+    const lists = await Promise.all(group.genders.map((g) => api<ProfileSummary[]>(`/private/core/profiles/${project}/multi-gender/${g}?pageSize=${next}`)));
     setProfiles(mergeLists(lists.map((l) => ("info" in l ? l.info : [])), next));
     setSizeIndex(sizeIndex + 1);
   }
@@ -206,7 +206,7 @@ export function CharacterTags({ projectCode, characters }: { projectCode: string
   const project = projectCode.toUpperCase();
 
   async function load(tag: CharacterTag, page: number) {
-    const body = await api<CharacterUsers>(`/public/sns/characters/${project}/${tag.idCharacter}/users?page=${page}&pageSize=${CHARACTER_PAGE_SIZE}`);
+    const body = await api<CharacterUsers>(`/private/sns/characters/${project}/${tag.idCharacter}/users?page=${page}&pageSize=${CHARACTER_PAGE_SIZE}`);
     if (!("info" in body)) return;
     setPages(body.info);
     setUsers((list) => (page === 1 ? body.info.userCharacters.map((u) => u.profile) : [...list, ...body.info.userCharacters.map((u) => u.profile)]));

@@ -289,6 +289,9 @@ export async function hierarchyHistory(env: Env, projectCode: string, memberNo: 
 
 export async function biddingCards(env: Env, projectCode: string, viewerId: string, pageSize: number): Promise<BiddingCard[]> {
   const at = Date.now();
+  // Close countdowns that ended since the last cron run, so the market never shows a finished auction
+  // (one indexed read on due_date when nothing is due).
+  await settleListings(env, at);
   const db = getDb(env);
   const rows = await db.all<ProfileRow & { seller: string; lastBidder: string | null; count: number; dueDate: number; listedAt: number }>(sql`
     select ${P}, l.seller_member_id as seller, l.last_bidder_member_id as lastBidder, l.bidding_count as count,
