@@ -8,6 +8,7 @@ import {
   privateRoutes,
   publicRoutes,
   rowCounts,
+  settledCounts,
   send,
   type Fixture,
   type MountedRoute,
@@ -73,7 +74,7 @@ describe("authorization matrix", () => {
       const owner: Member = spec.as ?? f.owner;
       const isWrite = route.method !== "GET" && route.method !== "HEAD";
 
-      const before = await rowCounts();
+      const before = await settledCounts();
 
       // Anonymous: always 401 in the envelope.
       const anonymous = await send(route, spec, null);

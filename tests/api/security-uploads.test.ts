@@ -102,7 +102,7 @@ function jpegMarkers(bytes: Uint8Array) {
 
 function form(content: Uint8Array | string, filename: string, mime: string, kind = "photo") {
   const data = new FormData();
-  data.set("file", new File([content], filename, { type: mime }));
+  data.set("file", new File([content as BlobPart], filename, { type: mime }));
   data.set("type", kind);
   return data;
 }

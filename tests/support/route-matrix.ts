@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
+import { PhotonImage } from "@cf-wasm/photon/workerd";
 import type { Hono } from "hono";
+import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { call, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "./client";
 
 /**
@@ -22,6 +24,8 @@ export type Fixture = {
   fresh: (project?: string) => Promise<Member>;
   /** Values stored on the owner that must never reach anyone else. */
   secrets: string[];
+  /** A fresh member of SMP with nickname, qualified avatar and the given kycStatus (target of an owner's act). */
+  member: (options?: { kyc?: number; project?: string; gender?: number }) => Promise<Member>;
 };
 
 /** A request as the rightful owner sends it. `params` fill the `:name` segments of the pattern. */
@@ -66,6 +70,147 @@ export type PublicCase = {
   noBody?: boolean;
 };
 
+// ── fixture helpers (through the API where it is cheap, straight into D1 where a state needs time or rank) ──
+
+/** Any signed-in member may call it with their own view; another tenant gets their own view too. */
+const anyMember = { other: "allowed", foreign: "allowed" } as const;
+/** Any member of the tenant in the path; another tenant's session is refused (sessionProject → 404). */
+const tenantWide = { other: "allowed", foreign: "denied" } as const;
+let sequence = 0;
+
+async function lastId(sql: string, ...binds: unknown[]) {
+  const row = await env.DB.prepare(`${sql} order by 1 desc limit 1`).bind(...binds).first<{ id: number }>();
+  if (!row) throw new Error(`fixture not found: ${sql}`);
+  return row.id;
+}
+
+let png: Uint8Array | undefined;
+/** A small real PNG (photon-encoded), cached. */
+export function pngBytes() {
+  if (!png) {
+    const width = 48;
+    const data = new Uint8Array(width * width * 4);
+    for (let i = 0; i < width * width; i++) data.set([100 + (i % 60), 120, 150, 255], i * 4);
+    const image = new PhotonImage(data, width, width);
+    png = image.get_bytes();
+    image.free();
+  }
+  return png;
+}
+function photoForm() {
+  const data = new FormData();
+  data.set("file", new File([pngBytes() as BlobPart], "photo.png", { type: "image/png" }));
+  data.set("type", "photo");
+  return data;
+}
+
+async function chatMessage(author: Member) {
+  const reply = await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${author.memberId}`, {
+    as: author,
+    body: { message: `fixture ${++sequence}`, requestId: `fixture-${author.memberNo}-${sequence}` },
+  });
+  return expectOk(reply).idChatroomMessage as number;
+}
+async function openAlbum(owner: Member) {
+  return expectOk(await call("POST", "/private/sns/albums", { as: owner, body: { title: `Open ${++sequence}` } })).idAlbum as number;
+}
+async function keyedAlbum(owner: Member) {
+  return expectOk(await call("POST", "/private/sns/albums", { as: owner, body: { title: `Keyed ${++sequence}`, secretKey: "a secret key" } })).idAlbum as number;
+}
+async function albumUpload(owner: Member, idAlbum: number) {
+  const data = new FormData();
+  data.set("file", new File([pngBytes() as BlobPart], "p.png", { type: "image/png" }));
+  return expectOk(await call("POST", `/private/sns/albums/${idAlbum}/files`, { as: owner, body: data })).filePath as string;
+}
+async function banner(owner: Member) {
+  const upload = expectOk(await call("POST", `/private/core/files/SMP/${owner.memberId}`, { as: owner, body: photoForm() }));
+  expectOk(await call("POST", `/private/core/banners/${owner.memberId}`, { as: owner, body: { image: upload.url, pickable: true, width: upload.width, height: upload.height } }));
+  return lastId("select id_banner as id from banners where member_id = ?", owner.memberId);
+}
+async function task(creator: Member) {
+  expectOk(await call("POST", "/private/sns/tasks", { as: creator, body: { subject: `Task ${++sequence}`, description: "Do it well." } }));
+  return lastId("select id_task as id from tasks where member_id = ?", creator.memberId);
+}
+async function mission(f: Fixture) {
+  const creator = await f.member();
+  const taker = await f.member();
+  const idTask = await task(creator);
+  expectOk(await call("POST", `/private/sns/tasks/${idTask}/take-up`, { as: taker }));
+  return { creator, taker, idMission: await lastId("select id_mission as id from missions where member_id = ?", taker.memberId) };
+}
+async function issueOtp(m: Member) {
+  expectOk(await call("POST", `/private/core/otp/${m.memberId}`, { as: m, body: {} }));
+  const mail = await env.DB.prepare("select body from mail_outbox where to_email = ? order by id desc limit 1").bind(m.email).first<{ body: string }>();
+  return mail!.body.match(/\b(\d{6})\b/)![1]!;
+}
+async function giveFlame(holder: Member) {
+  await env.DB.prepare("insert into flame_passes (project_code, holder_member_id, from_member_id, created_at) values ('SMP', ?, null, ?)").bind(holder.memberId, Date.now() + ++sequence).run();
+}
+/** A master (multiGender 1) who owns a fresh slave (multiGender 3); listed on the market when asked. */
+async function ownership(f: Fixture, listed = false) {
+  const master = await f.member();
+  const slave = await f.member();
+  await env.DB.prepare("update profiles set multi_gender = 1 where member_id = ?").bind(master.memberId).run();
+  await env.DB.prepare("update profiles set multi_gender = 3 where member_id = ?").bind(slave.memberId).run();
+  expectOk(await call("POST", "/private/sns/sub-members/SMP/join", { as: slave, body: { masterMemberNo: master.memberNo } }));
+  if (listed) expectOk(await call("POST", "/private/sns/game/market/slave", { as: master, body: { simpleCode: slave.memberNo } }));
+  return { master, slave };
+}
+async function unqualified(f: Fixture): Promise<RequestSpec> {
+  const target = await f.member();
+  const row = await env.DB.prepare("select id_profile from profiles where member_id = ?").bind(target.memberId).first<{ id_profile: number }>();
+  return { as: await f.member(), params: { idProfile: String(row!.id_profile) } };
+}
+async function connection(owner: Member, target: Member) {
+  expectOk(await call("POST", "/private/sns/connections", { as: owner, body: { memberNo: target.memberNo } }));
+  return lastId("select id_connection as id from chat_connections where member_id = ?", owner.memberId);
+}
+/** A stranger's direct message waiting as a request (the recipient accepts only from connections). */
+async function messageRequest(f: Fixture) {
+  const recipient = await f.member();
+  const stranger = await f.member();
+  expectOk(await call("PUT", "/private/sns/chat-settings", { as: recipient, body: { acceptFrom: "friends" } }));
+  const room = directChatroomId(stranger.memberNo, recipient.memberNo);
+  await call("POST", `/private/sns/chatrooms/${room}/messages/${stranger.memberId}`, { as: stranger, body: { message: "hi", requestId: `req-${stranger.memberNo}` } });
+  return { recipient, idRequest: await lastId("select id_request as id from chat_message_requests where member_id = ?", recipient.memberId) };
+}
+/** A stranger's image in a direct room, held blurred until the recipient accepts it. */
+async function strangerImage(f: Fixture) {
+  const recipient = await f.member({ kyc: 1 });
+  const stranger = await f.member({ kyc: 1 });
+  const room = directChatroomId(stranger.memberNo, recipient.memberNo);
+  const src = `/media/SMP/${stranger.memberNo}/photo/strangerimage000000000000.jpg`;
+  const sent = expectOk(await call("POST", `/private/sns/chatrooms/${room}/messages/${stranger.memberId}`, { as: stranger, body: { message: "", payload: { type: "img", src }, requestId: `img-${stranger.memberNo}` } }));
+  return { recipient, idChatroomMessage: sent.idChatroomMessage as number };
+}
+
+/** Discovery lists and public profile reads, mounted for visitors and members alike. */
+function discoveryRoutes(scope: "public" | "private") {
+  const base = `GET /${scope}`;
+  const extra = scope === "private" ? tenantWide : {};
+  const lists: Record<string, (f: Fixture) => RequestSpec> = {
+    "/core/profiles/:project/hot": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/intro": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/intro/seven": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/last-chat-message": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/last-access": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/new": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/search": () => ({ params: { project: "SMP" }, query: { keyword: "Owner" } }),
+    "/core/profiles/:project/multi-gender/:gender": () => ({ params: { project: "SMP", gender: "1" } }),
+    "/core/profiles/:project/zodiac-sign": () => ({ params: { project: "SMP" }, query: { sign: "leo" } }),
+    "/core/profiles/:project/birthday": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/all": () => ({ params: { project: "SMP" } }),
+    "/core/profiles/:project/member/:simpleCode": (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }),
+    "/sns/related-profiles/:project/language/:lang/:lookFor": () => ({ params: { project: "SMP", lang: "en", lookFor: "1" } }),
+    "/core/members/count/:project": () => ({ params: { project: "SMP" } }),
+    "/sns/visitors/:project/code/:simpleCode": (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }),
+    "/sns/actions/:project/:simpleCode": (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }),
+    "/sns/characters/:project": () => ({ params: { project: "SMP" } }),
+    "/sns/characters/:project/:idCharacter/users": () => ({ params: { project: "SMP", idCharacter: "1" } }),
+  };
+  return Object.fromEntries(Object.entries(lists).map(([path, request]) => [`${base}${path}`, { request, ...extra }])) as Record<string, RouteCase>;
+}
+
 /** Public routes (no session): only the hostile-input suite and the leak checks use them. */
 export const publicRoutes: Record<string, PublicCase> = {
   // ── session (worker/features/session/session.routes.ts)
@@ -97,6 +242,31 @@ export const publicRoutes: Record<string, PublicCase> = {
   // ── health (worker/features/health/health.routes.ts)
   "GET /public/health": { request: () => ({}) },
   "GET /public/health/db": { request: () => ({}) },
+
+  // ── AI room (worker/features/ai/ai.routes.ts): kycStatus 9 only, so a visitor is refused with 403.
+  "POST /public/partner/ai/image/actor/test_male": { request: () => ({ body: { prompt: "a lighthouse at dusk" } }), status: 403 },
+  "GET /public/partner/ai/images": { request: () => ({}), status: 403 },
+
+  // ── albums (worker/features/albums/albums.routes.ts)
+  "GET /public/sns/albums/:project/:idAlbum": {
+    request: async (f) => ({ params: { project: "SMP", idAlbum: String(await openAlbum(f.owner)) } }),
+  },
+  "GET /public/sns/member-albums/:project/:memberNo": { request: (f) => ({ params: { project: "SMP", memberNo: f.owner.memberNo } }) },
+
+  // ── market (worker/features/market/market.routes.ts)
+  "GET /public/sns/sub-members/:project/:memberNo": { request: (f) => ({ params: { project: "SMP", memberNo: f.owner.memberNo } }) },
+
+  // ── profiles and media, readable by visitors (worker/features/profiles/profiles.routes.ts, media.routes.ts)
+  ...discoveryRoutes("public"),
+  "GET /public/core/banners/users/:id": { request: (f) => ({ params: { id: f.owner.memberNo } }) },
+  "GET /public/core/banners/:project": { request: () => ({ params: { project: "SMP" } }) },
+
+  // ── chat, readable by visitors (worker/features/chat/chat.routes.ts)
+  "GET /public/sns/chatroom/messages/:id": {
+    request: async (f) => ({ params: { id: String(await chatMessage(f.owner)) }, query: { project: "SMP" } }),
+  },
+  "GET /public/sns/chatroom/:id/messages": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, query: { project: "SMP" } }) },
+  "GET /public/sns/chatroom/:id/last-message": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, query: { project: "SMP" } }) },
 };
 
 /** Private routes (behind requireSession). */
@@ -128,7 +298,426 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as: m, params: { memberId: m.memberId }, body: {} };
     },
   },
+
+  // ── privacy (worker/features/privacy/privacy.routes.ts)
+  "GET /private/core/members/:memberId/export": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "DELETE /private/core/members/:memberId": {
+    request: async (f) => {
+      const m = await f.fresh();
+      return { as: m, params: { memberId: m.memberId }, body: { password: m.password } };
+    },
+  },
+
+  // ── social graph (worker/features/social/social.routes.ts): acts on another member by number.
+  "GET /private/core/follows/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "POST /private/core/follows/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "DELETE /private/core/follows/:memberNo": {
+    request: async (f) => {
+      const target = await f.member();
+      expectOk(await call("POST", `/private/core/follows/${target.memberNo}`, { as: f.owner }));
+      return { params: { memberNo: target.memberNo } };
+    },
+    ...anyMember,
+  },
+  "GET /private/core/following/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "GET /private/core/followers/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "GET /private/core/friends/status/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "GET /private/core/friends": { request: () => ({}), ...anyMember },
+  "POST /private/core/friends/request": { request: async (f) => ({ body: { targetMemberNo: (await f.member()).memberNo } }), ...anyMember },
+  "POST /private/core/friends/accept": {
+    request: async (f) => {
+      const asker = await f.member();
+      expectOk(await call("POST", "/private/core/friends/request", { as: asker, body: { targetMemberNo: f.owner.memberNo } }));
+      return { body: { targetMemberNo: asker.memberNo } };
+    },
+    ...anyMember,
+  },
+  "POST /private/core/friends/reject": {
+    request: async (f) => {
+      const asker = await f.member();
+      expectOk(await call("POST", "/private/core/friends/request", { as: asker, body: { targetMemberNo: f.owner.memberNo } }));
+      return { body: { targetMemberNo: asker.memberNo } };
+    },
+    ...anyMember,
+  },
+  "DELETE /private/core/friends/:memberNo": {
+    request: async (f) => {
+      const friend = await f.member();
+      expectOk(await call("POST", "/private/core/friends/request", { as: friend, body: { targetMemberNo: f.owner.memberNo } }));
+      expectOk(await call("POST", "/private/core/friends/accept", { as: f.owner, body: { targetMemberNo: friend.memberNo } }));
+      return { params: { memberNo: friend.memberNo } };
+    },
+    ...anyMember,
+  },
+  "GET /private/core/favourites": { request: () => ({}), ...anyMember },
+  "POST /private/core/favourites": { request: async (f) => ({ body: { targetMemberNo: (await f.member()).memberNo } }), ...anyMember },
+  "DELETE /private/core/favourites/:memberNo": {
+    request: async (f) => {
+      const target = await f.member();
+      expectOk(await call("POST", "/private/core/favourites", { as: f.owner, body: { targetMemberNo: target.memberNo } }));
+      return { params: { memberNo: target.memberNo } };
+    },
+    ...anyMember,
+  },
+  "GET /private/core/blocks/count": { request: () => ({}), ...anyMember },
+  "GET /private/core/blocks/count/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "GET /private/core/blocks": { request: () => ({}), ...anyMember },
+  "POST /private/core/blocks": {
+    request: async (f) => {
+      const m = await f.member();
+      return { as: m, body: { targetMemberNo: (await f.member()).memberNo, duration: "forever" } };
+    },
+    ...anyMember,
+  },
+  "DELETE /private/core/blocks/:idBlock": {
+    request: async (f) => {
+      const m = await f.member();
+      const target = await f.member();
+      expectOk(await call("POST", "/private/core/blocks", { as: m, body: { targetMemberNo: target.memberNo } }));
+      return { as: m, params: { idBlock: String(await lastId("select id_block as id from blocks where member_id = ?", m.memberId)) } };
+    },
+  },
+  "GET /private/core/mutes": { request: () => ({}), ...anyMember },
+  "POST /private/core/mutes": {
+    request: async (f) => {
+      const m = await f.member();
+      return { as: m, body: { targetMemberNo: (await f.member()).memberNo, duration: "forever" } };
+    },
+    ...anyMember,
+  },
+  "DELETE /private/core/mutes/:memberNo": {
+    request: async (f) => {
+      const m = await f.member();
+      const target = await f.member();
+      expectOk(await call("POST", "/private/core/mutes", { as: m, body: { targetMemberNo: target.memberNo } }));
+      return { as: m, params: { memberNo: target.memberNo } };
+    },
+    ...anyMember,
+  },
+  "POST /private/core/reports": {
+    request: async (f) => ({ as: await f.member(), body: { targetMemberNo: (await f.member()).memberNo, reason: "spam" } }),
+    ...anyMember,
+  },
+
+  // ── guestbook (§5/§6: leaving a message needs kycStatus 1)
+  "GET /private/core/guestbooks/counts/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "GET /private/core/guestbooks/history/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "GET /private/core/guestbooks/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "POST /private/core/guestbooks/:memberNo": {
+    request: async (f) => ({ as: await f.member({ kyc: 1 }), params: { memberNo: (await f.member()).memberNo }, body: { message: "hello there" } }),
+    ...anyMember,
+  },
+  "DELETE /private/core/guestbooks/:idGuestbook": {
+    request: async (f) => {
+      const writer = await f.member({ kyc: 1 });
+      expectOk(await call("POST", `/private/core/guestbooks/${f.owner.memberNo}`, { as: writer, body: { message: "for the owner" } }));
+      return { as: writer, params: { idGuestbook: String(await lastId("select id_guestbook as id from guestbook_entries where author_member_id = ?", writer.memberId)) } };
+    },
+  },
+  "POST /private/core/leave-message": {
+    request: async (f) => ({ as: await f.member({ kyc: 1 }), body: { code: (await f.member()).memberNo, text: "left a message" } }),
+    ...anyMember,
+  },
+
+  // ── notifications tab, settings, door-bell, actions
+  "GET /private/core/notifications/unread-count": { request: () => ({}), ...anyMember },
+  "GET /private/core/notifications": { request: () => ({}), ...anyMember },
+  "POST /private/core/notifications/read": { request: () => ({ body: { ids: [1] } }), ...anyMember },
+  "DELETE /private/core/notifications": { request: () => ({}), ...anyMember },
+  "GET /private/core/social-settings": { request: () => ({}), ...anyMember },
+  "PUT /private/core/social-settings": { request: () => ({ body: { emailAlerts: true } }), ...anyMember },
+  "POST /private/core/door-bell/check": { request: () => ({}), noBody: true, ...anyMember },
+  "GET /private/core/actions/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+
+  // ── geolocation
+  "GET /private/core/geolocation/:project/nearby": {
+    request: async (f) => {
+      const m = await f.member();
+      expectOk(await call("PUT", `/private/core/geolocation/${m.memberId}`, { as: m, body: { latitude: 35.68, longitude: 139.76 } }));
+      return { as: m, params: { project: "SMP" } };
+    },
+    ...tenantWide,
+  },
+  "GET /private/core/geolocation/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "PUT /private/core/geolocation/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, body: { latitude: 35.68, longitude: 139.76 } }) },
+  "PUT /private/core/geolocation/:project/:memberId": {
+    request: (f) => ({ params: { project: "SMP", memberId: f.owner.memberId }, body: { latitude: 35.68, longitude: 139.76 } }),
+  },
+  "DELETE /private/core/geolocation/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+
+  // ── flame and basement (kycStatus 1)
+  "GET /private/core/basement": { request: async (f) => ({ as: await f.member({ kyc: 1 }) }), other: "allowed", foreign: "allowed" },
+  "GET /private/core/flame/:project/last": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "POST /private/core/flame/:project/delivery": {
+    request: async (f) => {
+      const holder = await f.member({ kyc: 1 });
+      await giveFlame(holder);
+      return { as: holder, params: { project: "SMP" }, body: { targetMemberNo: (await f.member({ kyc: 1 })).memberNo } };
+    },
+    ...tenantWide,
+  },
+  "POST /private/core/flame/:project/approve": {
+    request: async (f) => {
+      const holder = await f.member({ kyc: 1 });
+      await giveFlame(holder);
+      return { as: holder, params: { project: "SMP" }, body: { targetMemberNo: (await f.member()).memberNo } };
+    },
+    ...tenantWide,
+  },
+
+  // ── market, sub-members and hierarchy (worker/features/market/market.routes.ts)
+  "POST /private/sns/sub-members/:project/join": {
+    request: async (f) => {
+      const master = await f.member();
+      await env.DB.prepare("update profiles set multi_gender = 1 where member_id = ?").bind(master.memberId).run();
+      const slave = await f.member();
+      await env.DB.prepare("update profiles set multi_gender = 3 where member_id = ?").bind(slave.memberId).run();
+      return { as: slave, params: { project: "SMP" }, body: { masterMemberNo: master.memberNo } };
+    },
+    ...tenantWide,
+  },
+  "POST /private/sns/sub-members/:project/free": {
+    request: async (f) => {
+      const { master, slave } = await ownership(f);
+      return { as: master, params: { project: "SMP" }, body: { simpleCode: slave.memberNo } };
+    },
+    ...tenantWide,
+  },
+  "GET /private/sns/sub-members/:project/:memberNo": { request: (f) => ({ params: { project: "SMP", memberNo: f.owner.memberNo } }), ...tenantWide },
+  "POST /private/sns/game/market/slave": {
+    request: async (f) => {
+      const { master, slave } = await ownership(f);
+      return { as: master, body: { simpleCode: slave.memberNo } };
+    },
+  },
+  "GET /private/sns/hierarchy/:project/:memberNo/history": { request: (f) => ({ params: { project: "SMP", memberNo: f.owner.memberNo } }), ...tenantWide },
+  "GET /private/sns/hierarchy/:project/:memberNo": { request: (f) => ({ params: { project: "SMP", memberNo: f.owner.memberNo } }), ...tenantWide },
+  "GET /private/sns/market/:project/biddings": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "GET /private/sns/bidding-loops/:idBiddingLoop": {
+    request: async (f) => {
+      const { slave } = await ownership(f, true);
+      const bidder = await f.member({ gender: 2 });
+      expectOk(await call("POST", "/private/sns/bidding-loops", { as: bidder, body: { targetMemberNo: slave.memberNo } }));
+      return { as: bidder, params: { idBiddingLoop: String(await lastId("select id_bidding_loop as id from bidding_loops where bidder_member_id = ?", bidder.memberId)) } };
+    },
+    ...anyMember,
+  },
+  "POST /private/sns/bidding-loops": {
+    request: async (f) => {
+      const { slave } = await ownership(f, true);
+      return { as: await f.member({ gender: 2 }), body: { targetMemberNo: slave.memberNo } };
+    },
+    ...anyMember,
+  },
+  "GET /private/sns/search/popular-keyword/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "GET /private/sns/search/:project": { request: () => ({ params: { project: "SMP" }, query: { keyword: "nick" } }), ...tenantWide },
+
+  // ── coins and wallet (worker/features/coins/coins.routes.ts)
+  "GET /private/core/pvs/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "POST /private/core/wallet/transfer/:memberId": {
+    request: async (f) => {
+      const payer = await f.member();
+      await env.DB.prepare("insert into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at) values ('SMP', ?, 'mcoin', 5, 'fixture', ?, ?)")
+        .bind(payer.memberId, `fixture-${payer.memberId}`, Date.now())
+        .run();
+      const otp = await issueOtp(payer);
+      return { as: payer, params: { memberId: payer.memberId }, body: { simpleCode: (await f.member()).memberNo, amount: 100, otp, requestId: `fixture-${payer.memberNo}` } };
+    },
+  },
+  "GET /private/core/wallet/transfers/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+
+  // ── home, feedback (worker/features/home, feedback)
+  "GET /private/core/home/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "POST /private/cs/feedback/:project": { request: async (f) => ({ as: await f.member(), params: { project: "SMP" }, body: { message: "A thought for the box" } }), ...tenantWide },
+
+  // ── tasks and missions (worker/features/tasks/tasks.routes.ts)
+  "GET /private/sns/tasks": { request: () => ({}), ...anyMember },
+  "POST /private/sns/tasks": { request: async (f) => ({ as: await f.member(), body: { subject: "Kneel", description: "Ten minutes, eyes down." } }), ...anyMember },
+  "POST /private/sns/tasks/:idTask/take-up": {
+    request: async (f) => ({ as: await f.member(), params: { idTask: String(await task(await f.member())) } }),
+    ...anyMember,
+  },
+  "GET /private/sns/missions/mine": { request: () => ({}), ...anyMember },
+  "GET /private/sns/missions/review": { request: () => ({}), ...anyMember },
+  "GET /private/sns/missions/:idMission": {
+    request: async (f) => {
+      const { taker, idMission } = await mission(f);
+      return { as: taker, params: { idMission: String(idMission) } };
+    },
+  },
+  "PUT /private/sns/missions": {
+    request: async (f) => {
+      const { taker, idMission } = await mission(f);
+      return { as: taker, body: { id: idMission, description: "Done as asked.", remark: "" } };
+    },
+  },
+  "POST /private/sns/missions/cover": {
+    request: async (f) => {
+      const { taker, idMission } = await mission(f);
+      return {
+        as: taker,
+        form: () => {
+          const data = new FormData();
+          data.set("id", String(idMission));
+          data.set("file", new File([pngBytes() as BlobPart], "cover.png", { type: "image/png" }));
+          return data;
+        },
+      };
+    },
+  },
+  "POST /private/sns/missions/submit": {
+    request: async (f) => {
+      const { taker, idMission } = await mission(f);
+      return { as: taker, body: { id: idMission } };
+    },
+  },
+  "POST /private/sns/missions/confirm": {
+    request: async (f) => {
+      const { creator, taker, idMission } = await mission(f);
+      expectOk(await call("POST", "/private/sns/missions/submit", { as: taker, body: { id: idMission } }));
+      return { as: creator, body: { id: idMission, remark: "Well done" } };
+    },
+  },
+
+  // ── albums (worker/features/albums/albums.routes.ts)
+  "POST /private/sns/albums": { request: async (f) => ({ as: await f.member(), body: { title: "Summer", secretKey: "" } }), ...anyMember },
+  "GET /private/sns/albums": { request: () => ({}), ...anyMember },
+  // Another member sees a keyed album as locked, without photos (the read-access suite checks the photos never show).
+  "GET /private/sns/albums/:idAlbum": { request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) } }), other: "allowed" },
+  "DELETE /private/sns/albums/:idAlbum": { request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) } }) },
+  "GET /private/sns/member-albums/:memberNo": { request: (f) => ({ params: { memberNo: f.owner.memberNo } }), ...anyMember },
+  "POST /private/sns/albums/:idAlbum/files": {
+    request: async (f) => ({
+      params: { idAlbum: String(await keyedAlbum(f.owner)) },
+      form: () => {
+        const data = new FormData();
+        data.set("file", new File([pngBytes() as BlobPart], "p.png", { type: "image/png" }));
+        return data;
+      },
+    }),
+  },
+  "POST /private/sns/photos": {
+    request: async (f) => {
+      const idAlbum = await keyedAlbum(f.owner);
+      return { body: { idAlbum, filePath: await albumUpload(f.owner, idAlbum), description: "" } };
+    },
+  },
+  "DELETE /private/sns/photos/:idPhoto": {
+    request: async (f) => {
+      const idAlbum = await keyedAlbum(f.owner);
+      const filePath = await albumUpload(f.owner, idAlbum);
+      expectOk(await call("POST", "/private/sns/photos", { as: f.owner, body: { idAlbum, filePath } }));
+      return { params: { idPhoto: String(await lastId("select id_photo as id from album_photos where member_id = ?", f.owner.memberId)) } };
+    },
+  },
+  "GET /private/sns/albums/:idAlbum/grants": { request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) } }) },
+  "POST /private/sns/albums/:idAlbum/grants": {
+    request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) }, body: { memberNo: (await f.member()).memberNo } }),
+  },
+  "DELETE /private/sns/albums/:idAlbum/grants/:memberNo": {
+    request: async (f) => {
+      const idAlbum = await keyedAlbum(f.owner);
+      const grantee = await f.member();
+      expectOk(await call("POST", `/private/sns/albums/${idAlbum}/grants`, { as: f.owner, body: { memberNo: grantee.memberNo } }));
+      return { params: { idAlbum: String(idAlbum), memberNo: grantee.memberNo } };
+    },
+  },
+
+  // ── profiles (worker/features/profiles/profiles.routes.ts)
+  "GET /private/core/profiles/pick-for-you": { request: () => ({}), ...anyMember },
+  "PUT /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), ...anyMember },
+  "PATCH /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), ...anyMember },
+  "POST /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), ...anyMember },
+  // Another member gets the public subset (no private field: the leak check proves it); another tenant 404.
+  "GET /private/core/profiles/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }), other: "allowed" },
+  "PATCH /private/core/profiles/:memberId": {
+    request: (f) => ({ params: { memberId: f.owner.memberId }, body: { introduction: "Hello from the matrix, a perfectly ordinary introduction." } }),
+  },
+  "GET /private/sns/visitors/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "POST /private/sns/characters/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, body: { idCharacter: 1 } }) },
+  "DELETE /private/sns/characters/:memberId/:idCharacter": {
+    request: async (f) => {
+      expectOk(await call("POST", `/private/sns/characters/${f.owner.memberId}`, { as: f.owner, body: { idCharacter: 2 } }));
+      return { params: { memberId: f.owner.memberId, idCharacter: "2" } };
+    },
+  },
+  ...discoveryRoutes("private"),
+
+  // ── media (worker/features/media/media.routes.ts)
+  "POST /private/core/files/:project/:memberId": { request: (f) => ({ params: { project: "SMP", memberId: f.owner.memberId }, form: photoForm }) },
+  "POST /private/core/files/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, form: photoForm }) },
+  "POST /api/v3/storage": { request: () => ({ form: photoForm }), other: "allowed", foreign: "allowed" },
+  "GET /private/core/banners/review/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "GET /private/core/banners/users/:id": { request: (f) => ({ params: { id: f.owner.memberNo } }), ...anyMember },
+  "GET /private/core/banners/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "PATCH /private/core/banners/size/:id": { request: async (f) => ({ params: { id: String(await banner(f.owner)) }, body: { width: 300, height: 200 } }) },
+  "POST /private/core/banners/:memberId": {
+    request: async (f) => {
+      const upload = expectOk(await call("POST", `/private/core/files/SMP/${f.owner.memberId}`, { as: f.owner, body: photoForm() }));
+      return { params: { memberId: f.owner.memberId }, body: { image: upload.url, pickable: true, width: upload.width, height: upload.height } };
+    },
+  },
+  "DELETE /private/core/banners/:id/:memberId": { request: async (f) => ({ params: { id: String(await banner(f.owner)), memberId: f.owner.memberId } }) },
+  "POST /private/sns/banner-ratings": {
+    request: async (f) => ({ as: await f.member(), body: { idBanner: await banner(await f.member()), rating: 4 } }),
+    ...anyMember,
+  },
+
+  // ── chat (worker/features/chat/chat.routes.ts)
+  "GET /private/sns/chatroom/unread-counts": { request: () => ({}), ...anyMember },
+  "GET /private/sns/chatroom/list": { request: () => ({}), ...anyMember },
+  "GET /private/sns/chatroom/messages/:id": { request: async (f) => ({ params: { id: String(await chatMessage(f.owner)) } }), other: "allowed" },
+  "POST /private/sns/chatroom/messages/threads/:memberId": {
+    request: async (f) => ({ params: { memberId: f.owner.memberId }, body: { idChatroomMessage: await chatMessage(await f.member()), message: "a reply", isPrivate: false } }),
+  },
+  "PUT /private/sns/chatroom/messages/:memberId/:id/react": {
+    request: async (f) => ({ params: { memberId: f.owner.memberId, id: String(await chatMessage(await f.member())) }, body: { replyPayload: { type: "emoji", reactEmoji: "🔥" } } }),
+  },
+  "PUT /private/sns/chatroom/messages/:memberId/:id/accept-image": {
+    request: async (f) => {
+      const { recipient, idChatroomMessage } = await strangerImage(f);
+      return { as: recipient, params: { memberId: recipient.memberId, id: String(idChatroomMessage) } };
+    },
+  },
+  "PUT /private/sns/chatroom/messages/:memberId/:id": {
+    request: async (f) => ({ params: { memberId: f.owner.memberId, id: String(await chatMessage(f.owner)) }, body: { message: "edited words" } }),
+  },
+  "DELETE /private/sns/chatroom/messages/:memberId/:id": {
+    request: async (f) => ({ params: { memberId: f.owner.memberId, id: String(await chatMessage(f.owner)) } }),
+  },
+  "GET /private/sns/chatroom/:id/messages": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID } }), ...anyMember },
+  "GET /private/sns/chatroom/:id/message/set": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID } }), ...anyMember },
+  "GET /private/sns/chatroom/:id/last-message": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID } }), ...anyMember },
+  "PUT /private/sns/chatroom/:id/read": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, body: {} }), ...anyMember },
+  "POST /private/sns/chatrooms/:id/messages/:memberId": {
+    request: (f) => ({ params: { id: PUBLIC_CHATROOM_ID, memberId: f.owner.memberId }, body: { message: "hello room", requestId: `matrix-${f.owner.memberNo}-${++sequence}` } }),
+    freeFields: ["payload"],
+  },
+  "GET /private/sns/chatroom-member/count": { request: () => ({ query: { chatroomId: PUBLIC_CHATROOM_ID } }), ...anyMember },
+  "GET /private/sns/connections": { request: () => ({}), ...anyMember },
+  "GET /private/sns/connections/:idConnection": { request: async (f) => ({ params: { idConnection: String(await connection(f.owner, await f.member())) } }) },
+  "POST /private/sns/connections": { request: async (f) => ({ as: await f.member(), body: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "DELETE /private/sns/connections/:idConnection": { request: async (f) => ({ params: { idConnection: String(await connection(f.owner, await f.member())) } }) },
+  "GET /private/sns/message-requests": { request: () => ({}), ...anyMember },
+  "PUT /private/sns/message-requests/:idRequest": {
+    request: async (f) => {
+      const { recipient, idRequest } = await messageRequest(f);
+      return { as: recipient, params: { idRequest: String(idRequest) }, body: { decision: "accept" } };
+    },
+  },
+  "GET /private/sns/chat-settings": { request: () => ({}), ...anyMember },
+  "PUT /private/sns/chat-settings": { request: async (f) => ({ as: await f.member(), body: { acceptFrom: "everyone" } }), ...anyMember },
+  "GET /private/sns/public-keys/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "GET /private/sns/presence/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "PUT /private/sns/notifications/source/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, body: { sourceKey: "https://push.example/endpoint" } }) },
+  "GET /private/sns/notifications/count": { request: () => ({ query: { source: "WEB_PUSH" } }), ...anyMember },
+  "POST /private/core/reminders": {
+    request: async (f) => ({ body: { idChatroomMessage: await chatMessage(await f.member()), title: "Remember", description: "", remindAt: new Date(Date.now() + 3_600_000).toISOString() } }),
+    ...anyMember,
+  },
+  "GET /private/core/reminders": { request: () => ({}), ...anyMember },
 };
+
 
 // ── enumeration ──────────────────────────────────────────────────────────────────────────────
 
@@ -226,9 +815,35 @@ export async function rowCounts(): Promise<Record<string, number>> {
   return counts;
 }
 
+/** Gives a member a nickname and a qualified avatar (many actions need them, §5/§6) and a kycStatus. */
+export async function dressUp(m: Member, kyc = 0): Promise<Member> {
+  await env.DB.prepare("update profiles set nickname = ?, avator = ?, qualify = 1, kyc_status = ?, introduction = ? where member_id = ?")
+    .bind(`Nick${m.memberNo}`, `/media/${m.projectCode}/${m.memberNo}/avatar/fixture000000000000000000.jpg`, kyc, "An introduction long enough to be listed anywhere.", m.memberId)
+    .run();
+  return { ...m, kycStatus: kyc };
+}
+
+/**
+ * Row counts once background work (notifications sent with waitUntil by a fixture's calls) has landed:
+ * two equal readings in a row.
+ */
+export async function settledCounts() {
+  let previous = await rowCounts();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    const next = await rowCounts();
+    if (JSON.stringify(next) === JSON.stringify(previous)) return next;
+    previous = next;
+  }
+  return previous;
+}
+
 /** Builds the shared fixture: owner with secret profile fields, another member, a member of ABC. */
 export async function buildFixture(): Promise<Fixture> {
   const [owner, other, foreign] = [await signUp("SMP"), await signUp("SMP"), await signUp("ABC")];
+  await dressUp(owner);
+  await dressUp(other);
+  await dressUp(foreign);
   const tag = owner.memberNo;
   const secrets = [`+1-555-PHONE-${tag}`, `+1-555-MOBILE-${tag}`, `1 Secret Lane ${tag}`, `pineapple-${tag}`];
   await env.DB.prepare("update profiles set phone = ?, mobile = ?, default_address = ?, safeword = ?, nickname = ? where member_id = ?")
@@ -239,6 +854,11 @@ export async function buildFixture(): Promise<Fixture> {
     other,
     foreign,
     fresh: (p = "SMP") => signUp(p),
+    member: async ({ kyc = 0, project = "SMP", gender } = {}) => {
+      const m = await dressUp(await signUp(project), kyc);
+      if (gender) await env.DB.prepare("update profiles set multi_gender = ? where member_id = ?").bind(gender, m.memberId).run();
+      return m;
+    },
     secrets: [...secrets, owner.email, owner.token],
   };
 }
