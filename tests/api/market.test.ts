@@ -248,6 +248,27 @@ describe("bidding loops", () => {
   });
 });
 
+describe("ended auctions close when the market is read", () => {
+  it("hands the member to the last bidder before listing cards, and closes unbid listings without an owner", async () => {
+    const seller = await master();
+    const bidder = await master("SMP", { multiGender: 2 });
+    const [won, unsold] = [await member(), await member()];
+    for (const sub of [won, unsold]) {
+      expectOk(await join(sub, seller.memberNo));
+      expectOk(await sell(seller, sub.memberNo));
+    }
+    expectOk(await call("POST", "/private/sns/bidding-loops", { as: bidder, body: { targetMemberNo: won.memberNo } }));
+    await env.DB.prepare("update market_listings set due_date = ? where member_id in (?, ?)").bind(Date.now() - 1, won.memberId, unsold.memberId).run();
+    const cards = expectOk(await call("GET", "/private/sns/market/SMP/biddings?pageSize=100", { as: seller }));
+    expect(cards.some((c: any) => [won.memberNo, unsold.memberNo].includes(c.profile.simpleCode))).toBe(false);
+    expect(await masterOf(won)).toBe(bidder.memberId);
+    expect(await masterOf(unsold)).toBeNull();
+    const left = await env.DB.prepare("select count(*) as n from market_listings where member_id in (?, ?)").bind(won.memberId, unsold.memberId).first<{ n: number }>();
+    expect(left?.n).toBe(0);
+    expect(expectOk(await call("GET", `/private/sns/sub-members/SMP/${bidder.memberNo}`, { as: won })).viewer.isSubmember).toBe(true);
+  });
+});
+
 describe("monthly auto-free (scheduled handler)", () => {
   it("frees sub-members without a login for a month, with a history entry, and keeps active ones", async () => {
     const boss = await master();
