@@ -64,7 +64,7 @@ export type SubmemberProfile = ProfileSummary & { introduction: string };
 export type SubmemberItem = {
   profile: SubmemberProfile;
   dateAdd: string;
-  /** Set when the sub-member is on the market (only their former master can list them). */
+  /** §3 Profile biddingCount: bids this member has received at the market, ever. */
   biddingCount: number;
 };
 
