@@ -10,6 +10,7 @@ CREATE INDEX `profiles_listed_gender` ON `profiles` (`project_code`,`multi_gende
 CREATE INDEX `profiles_listed_zodiac` ON `profiles` (`project_code`,`zodiac_sign`,`last_access`) WHERE "profiles"."avator" <> '' and "profiles"."qualify" = 1 and "profiles"."blur" = 0 and "profiles"."blocked" = 0;
 CREATE INDEX `profiles_listed_language` ON `profiles` (`project_code`,`language`,`look_for`,`last_access`) WHERE "profiles"."avator" <> '' and "profiles"."qualify" = 1 and "profiles"."blur" = 0 and "profiles"."blocked" = 0;
 CREATE INDEX `profiles_project_id` ON `profiles` (`project_code`,`id_profile`);
+CREATE INDEX `profiles_listed_birthday` ON `profiles` (`project_code`,substr("birthday", 6)) WHERE "profiles"."avator" <> '' and "profiles"."qualify" = 1 and "profiles"."blur" = 0 and "profiles"."blocked" = 0;
 CREATE TABLE `action_stats` (
 	`member_id` text NOT NULL,
 	`project_code` text NOT NULL,

@@ -14,9 +14,10 @@ beforeAll(async () => {
   for (let i = 0; i < MEMBERS; i++) {
     const listable = i % 2 === 0;
     const month = String(1 + (i % 12)).padStart(2, "0");
+    const day = String(1 + (i % 28)).padStart(2, "0");
     rows.push(
       `('m${String(i).padStart(22, "0")}', '${PROJECT}', '${30000000 + i}', 'Member ${i}', '${"intro ".repeat(i % 3 === 0 ? 5 : 1)}', ` +
-        `'${listable ? `/media/${PROJECT}/${30000000 + i}/avatar/a${i}.jpg` : ""}', ${listable ? 1 : 0}, ${1 + (i % 6)}, ${i % 7}, '1990-${month}-10', ` +
+        `'${listable ? `/media/${PROJECT}/${30000000 + i}/avatar/a${i}.jpg` : ""}', ${listable ? 1 : 0}, ${1 + (i % 6)}, ${i % 7}, '1990-${month}-${day}', ` +
         `'${["aries", "leo", "virgo"][i % 3]}', '${["en", "ja", "zh-TW"][i % 3]}', ${i % 500}, ${now - i * 1000}, ${i % 4 === 0 ? now - i * 500 : "null"}, ${now - i * 2000}, ${now - i * 700})`,
     );
   }
@@ -47,6 +48,7 @@ describe("discovery lists read an index, never the members table", () => {
     ["last-chat-message", discovery.lastChat(30)],
     ["last-access", discovery.lastAccess(30)],
     ["new", discovery.newest(30)],
+    ["birthday", discovery.birthday(20, Date.UTC(2026, 4, 9))],
     ["multi-gender", discovery.multiGender([3], 30)],
     ["zodiac-sign", discovery.zodiac("leo", 20)],
     ["related-profiles", discovery.related("ja", 3, 20)],

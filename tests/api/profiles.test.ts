@@ -286,6 +286,10 @@ describe("discovery lists", () => {
     const picks = expectOk(await call("GET", "/private/core/profiles/pick-for-you", { as: viewer }));
     expect(picks.map((p: { simpleCode: string }) => p.simpleCode)).toEqual([good.memberNo]);
     expect(expectOk(await call("GET", `/public/core/members/count/${project}`)).count).toBe(7);
+    const today = new Date().toISOString().slice(5, 10);
+    expectOk(await patch(good, { birthday: `1992-${today}` }));
+    const birthdays = expectOk(await call("GET", `/private/core/profiles/${project}/birthday`, { as: viewer }));
+    expect(birthdays.map((p: { simpleCode: string }) => p.simpleCode)).toEqual([good.memberNo]);
     const filtered = expectOk(await call("GET", `/public/core/profiles/${project}/all?lookFor=2`));
     expect(filtered).toEqual([]);
   });

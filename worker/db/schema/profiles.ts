@@ -74,5 +74,7 @@ export const profiles = sqliteTable(
     index("profiles_listed_zodiac").on(t.projectCode, t.zodiacSign, t.lastAccess).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_listed_language").on(t.projectCode, t.language, t.lookFor, t.lastAccess).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_project_id").on(t.projectCode, t.idProfile),
+    // The feed's birthday strip (§9 max 20): month-day of the birthday.
+    index("profiles_listed_birthday").on(t.projectCode, sql`substr(${t.birthday}, 6)`).where(sql.raw(LISTABLE_PROFILE)),
   ],
 );

@@ -74,6 +74,10 @@ function readRoutes(scope: Scope) {
       const limit = c.req.valid("query").pageSize;
       return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.newest(limit))));
     })
+    .get("/core/profiles/:project/birthday", validate("query", ListQuery(20, 20)), async (c) => {
+      const { project, viewer } = await scope(c, c.req.param("project"));
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.birthday(c.req.valid("query").pageSize))));
+    })
     .get("/core/profiles/:project/search", validate("query", SearchQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const q = c.req.valid("query");

@@ -271,6 +271,13 @@ export const discovery = {
   lastChat: (limit: number): ListOptions => ({ where: isNotNull(profiles.lastChatAt), orderBy: [desc(profiles.lastChatAt)], limit }),
   lastAccess: (limit: number): ListOptions => ({ where: isNotNull(profiles.lastAccess), orderBy: [desc(profiles.lastAccess)], limit }),
   newest: (limit: number): ListOptions => ({ orderBy: [desc(profiles.createdAt)], limit }),
+  // Members whose birthday (month-day) is today in UTC.
+  birthday: (limit: number, at = Date.now()): ListOptions => ({
+    where: sql`substr(${profiles.birthday}, 6) = ${new Date(at).toISOString().slice(5, 10)}`,
+    // Ordered by the indexed expression so SQLite reads the birthday index, not the last-access one.
+    orderBy: [sql`substr(${profiles.birthday}, 6)`],
+    limit,
+  }),
   multiGender: (genders: number[], limit: number, excludeSelf = false): ListOptions => ({
     where: inArray(profiles.multiGender, genders),
     orderBy: [desc(profiles.multiGender), desc(profiles.lastAccess)],
