@@ -113,4 +113,26 @@ describe("market journey", () => {
     expect(m.consoleErrors).toEqual([]);
     await m.context.close();
   });
+
+  it("a master bids for a member on the market from a bidding card", async () => {
+    const stamp = Date.now().toString(36);
+    const seller = await memberWith({ nickname: `Sir ${stamp}`, introduction: "Old-school and kind. Sold with a heavy heart.", multiGender: 1 }, 20);
+    const sub = await memberWith({ nickname: `Wren ${stamp}`, introduction: "Quiet, loyal and fond of rope and tea.", multiGender: 3 }, 40);
+    const bidder = await memberWith({ nickname: `Domme ${stamp}`, introduction: "Firm rules, warm aftercare.", multiGender: 2 }, 80);
+    expect((await apiCall(sub, "POST", "/sns/sub-members/SMP/join", { masterMemberNo: seller.memberNo })).returnCode).toBe("000000");
+    expect((await apiCall(seller, "POST", "/sns/game/market/slave", { simpleCode: sub.memberNo })).returnCode).toBe("000000");
+
+    const b = await newPage(browser);
+    await loginThroughPage(b.page, bidder.email, bidder.password);
+    await gotoHydrated(b.page, "/smp/market");
+    const card = b.page.locator(".bidding-card").filter({ hasText: `Wren ${stamp}` });
+    await see(card, "Quiet, loyal and fond of rope and tea.");
+    await card.getByRole("button", { name: `Bid for Wren ${stamp}` }).click();
+    await see(b.page.locator(".toast"), `Your bid for Wren ${stamp} is in.`);
+    await see(card, "1 bid");
+    await card.getByRole("list", { name: "Latest bidders" }).waitFor();
+    await screenshot(b.page, "market-05-bid-phone");
+    expect(b.consoleErrors).toEqual([]);
+    await b.context.close();
+  });
 });
