@@ -17,7 +17,7 @@ export function chartSvg(results) {
   const left = 250;
   const width = 420;
   const rowH = 26;
-  const h = 50 + rows.length * rowH + 30;
+  const h = 50 + rows.length * rowH + 44;
   const x = (pct) => left + (pct / max) * width;
   const colors = { baseline: "#8a8f98", read: "#3b82f6", write: "#a855f7", login: "#f59e0b", fanout: "#10b981" };
   const bars = rows.map((r, i) => {
@@ -26,11 +26,11 @@ export function chartSvg(results) {
 <rect x="${left}" y="${y + 3}" width="${Math.max(1, x(r.pct) - left).toFixed(1)}" height="16" fill="${colors[r.kind] ?? "#666"}"/>
 <text x="${(x(r.pct) + 6).toFixed(1)}" y="${y + 15}">${Math.round(r.pct)}% (${esc(r.rps)}${typeof r.rps === "number" ? " req/s" : ""})</text>`;
   }).join("\n");
-  const line = (pct, label) => `<line x1="${x(pct).toFixed(1)}" y1="34" x2="${x(pct).toFixed(1)}" y2="${h - 30}" stroke="#ef4444" stroke-dasharray="4 3"/><text x="${x(pct).toFixed(1)}" y="${h - 14}" text-anchor="middle" fill="#ef4444">${label}</text>`;
+  const line = (pct, label, dy = 0) => `<line x1="${x(pct).toFixed(1)}" y1="34" x2="${x(pct).toFixed(1)}" y2="${h - 30 + dy}" stroke="#ef4444" stroke-dasharray="4 3"/><text x="${x(pct).toFixed(1)}" y="${h - 16 + dy}" text-anchor="middle" fill="#ef4444">${label}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 170}" height="${h}" font-family="sans-serif" font-size="12" role="img" aria-label="Throughput relative to the one-query baseline">
 <title>Requests/s as % of the one-query D1 baseline (fan-out rows: bare-room p99 / chat p99)</title>
 <text x="10" y="20" font-size="14" font-weight="bold">Requests/s as % of the one-query baseline (${db.rps} req/s); fan-out: bare p99 ÷ chat p99</text>
-${line(40, "40% write")}${line(60, "60% read")}${line(100, "baseline")}
+${line(40, "40% write")}${line(60, "60% read", 14)}${line(100, "baseline")}
 ${bars}
 </svg>`;
 }

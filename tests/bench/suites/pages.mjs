@@ -69,9 +69,12 @@ export async function runPagesSuite({ base, code, lighthouseRuns = true, renderR
           extraHeaders: page.cookie ? { Cookie: sessionCookie(code) } : undefined,
         });
         const lhr = result.lhr;
+        // A score of null means Lighthouse could not compute it (runtimeError says why): reported, not counted as 0.
+        const score = (category) => (lhr.categories[category]?.score == null ? null : Math.round(lhr.categories[category].score * 100));
         entry.lighthouse = {
-          performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
-          accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
+          performance: score("performance"),
+          accessibility: score("accessibility"),
+          runtimeError: lhr.runtimeError?.code ?? null,
           lcpMs: round(lhr.audits["largest-contentful-paint"]?.numericValue, 0),
           tbtMs: round(lhr.audits["total-blocking-time"]?.numericValue, 0),
           cls: round(lhr.audits["cumulative-layout-shift"]?.numericValue, 3),
