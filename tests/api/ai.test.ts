@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { startImage } from "../../worker/features/ai/ai.service";
 import { localGenerator } from "../../worker/features/ai/image-generator";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member } from "../support/client";
+import { openSocket, type TestSocket } from "../support/socket";
 
 const POST_PATH = "/public/partner/ai/image/actor/test_male";
 
@@ -60,6 +61,17 @@ describe("POST /partner/ai/image/actor/test_male", () => {
     expect(ready.status).toBe(200);
     expect(ready.headers.get("Content-Type")).toBe("image/jpeg");
     await ready.arrayBuffer();
+  });
+
+  it("pushes aiImageReady to the member's inbox socket as soon as the image is stored", async () => {
+    const member = await aiMember();
+    const inbox = (await openSocket(member, "member-inbox", `SMP~${member.memberId}`)) as TestSocket;
+    expect((await inbox.next()).type).toBe("welcome");
+    const info = expectOk(await call("POST", POST_PATH, { as: member, body: { prompt: "a bell in the tower" } }));
+    const event = await inbox.next((e) => e.type === "notification" && e.item.type === "aiImageReady", 10_000);
+    expect(event.item.params.imageUrl).toBe(info.imageUrl);
+    expect((await fetchWorker(info.imageUrl)).status).toBe(200);
+    inbox.close();
   });
 
   it("404s unknown or malformed output names", async () => {

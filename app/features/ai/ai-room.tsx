@@ -27,10 +27,21 @@ export function AiRoom({ projectCode, memberId, initial }: { projectCode: string
   const markReady = (imageUrl: string) =>
     setImages((list) => list.map((img) => (img.imageUrl === imageUrl && img.status === "pending" ? { ...img, status: "ready" } : img)));
 
+  const pendingNow = useRef<AiImage[]>([]);
+  pendingNow.current = images.filter((img) => img.status === "pending");
+
   useRoom({
     party: "member-inbox",
     room: `${projectCode.toUpperCase()}~${memberId}`,
     onEvent: (event: ServerEvent) => {
+      // A (re)connected inbox may have missed a push while it was down: look at what is still pending once.
+      if (event.type === "welcome") {
+        for (const image of pendingNow.current) {
+          void fetch(image.imageUrl, { cache: "no-store" })
+            .then((response) => response.status === 200 && markReady(image.imageUrl))
+            .catch(() => undefined);
+        }
+      }
       if (event.type === "notification" && event.item.type === "aiImageReady" && typeof event.item.params.imageUrl === "string") {
         markReady(event.item.params.imageUrl);
       }
