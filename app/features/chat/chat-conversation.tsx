@@ -108,9 +108,9 @@ export function ChatConversation({
       <form className="chat-send" onSubmit={submit}>
         {composeExtras}
         <div className="chat-send-row">
-          <label className="chat-input">
-            <span className="visually-hidden">{t("messageLabel")}</span>
+          <div className="chat-input">
             <textarea
+              aria-label={t("messageLabel")}
               rows={1}
               value={text}
               placeholder={t("placeholder")}
@@ -123,7 +123,7 @@ export function ChatConversation({
                 }
               }}
             />
-          </label>
+          </div>
           <input ref={fileRef} type="file" accept="image/png,image/jpeg" hidden onChange={(e) => e.target.files?.[0] && void sendImage(e.target.files[0])} aria-label={t("sendImage")} />
           <button type="button" className="icon-button" aria-label={t("sendImage")} onClick={() => fileRef.current?.click()}>
             🖼

@@ -1,0 +1,100 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
+import { apiSignUp, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const root = path.resolve(import.meta.dirname, "../..");
+/** Reads the stored row straight from the preview server's local D1 (what the server keeps at rest). */
+function storedRows(sql: string): Record<string, unknown>[] {
+  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
+  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql], { cwd: root, encoding: "utf8" });
+  return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]!.results;
+}
+
+describe("chat journey", () => {
+  it("A posts in public chat and B sees it live; A sends B an encrypted private message that B reads", async () => {
+    const a = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const b = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const pa = await newPage(browser, { viewport: "desktop" });
+    const pb = await newPage(browser);
+    await loginThroughPage(pb.page, b.email, b.password);
+    await loginThroughPage(pa.page, a.email, a.password);
+
+    // Both open the public chat; B does not reload.
+    await gotoHydrated(pb.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);
+    await gotoHydrated(pa.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);
+    await see(pa.page.getByRole("heading", { level: 1 }), "Public chat");
+    const hello = `hello from A ${Date.now()}`;
+    const box = pa.page.getByLabel("Message", { exact: true });
+    await box.fill("   ");
+    await box.press("Enter");
+    await box.fill(hello);
+    await box.press("Enter");
+    await see(pa.page.getByRole("list", { name: "Messages" }), hello);
+    await see(pb.page.getByRole("list", { name: "Messages" }), hello);
+    await screenshot(pa.page, "chat-01-public-desktop");
+    await screenshot(pb.page, "chat-02-public-phone");
+
+    // Encrypted one-to-one message: B published a public key when its shell opened.
+    await gotoHydrated(pa.page, `/smp/chatroom/${a.memberNo}/${b.memberNo}`);
+    const secret = `our secret ${Date.now()}`;
+    const dmBox = pa.page.getByLabel("Message", { exact: true });
+    await dmBox.fill(secret);
+    await dmBox.press("Enter");
+    await see(pa.page.getByRole("list", { name: "Messages" }), secret);
+    await screenshot(pa.page, "chat-03-direct-sender");
+    // B's inbox stream lights the green social dot (a message request is waiting) without a reload.
+    await pb.page.getByRole("link", { name: "Social unread" }).waitFor({ state: "visible", timeout: 10_000 });
+
+    // The server holds ciphertext only.
+    const rows = storedRows(`select message, payload from chat_messages where member_no = '${a.memberNo}' and chatroom_id = '${directChatroomId(a.memberNo, b.memberNo)}'`);
+    expect(rows).toHaveLength(1);
+    expect(String(rows[0]!.message)).toBe("");
+    expect(String(rows[0]!.payload)).not.toContain(secret);
+    expect(JSON.parse(String(rows[0]!.payload)).type).toBe("encrypted");
+
+    // B: a stranger's message waits in the requests tray until accepted, then reads in clear.
+    await gotoHydrated(pb.page, "/smp/notification");
+    const popup = pb.page.getByRole("alertdialog");
+    if (await popup.isVisible().catch(() => false)) await pb.page.getByRole("button", { name: "Not now" }).click();
+    expect(await pb.page.evaluate(() => localStorage.getItem("hasSeenNotificationPopup"))).toBe("true");
+    const tray = pb.page.getByRole("region", { name: "Message requests" });
+    await see(tray, /sent you 1 message/);
+    await screenshot(pb.page, "chat-04-requests-phone");
+    await tray.getByRole("button", { name: "Accept" }).click();
+    const chatList = pb.page.getByRole("list", { name: "Conversations" });
+    await chatList.getByRole("link").first().click();
+    await see(pb.page.getByRole("list", { name: "Messages" }), secret);
+    await see(pb.page.getByRole("button", { name: /Back/ }), /Back/);
+    await screenshot(pb.page, "chat-05-direct-recipient-phone");
+
+    // Notes page: reply in a thread.
+    await gotoHydrated(pb.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);
+    await pb.page.getByRole("list", { name: "Messages" }).locator("li", { hasText: hello }).getByRole("link", { name: /repl/ }).click();
+    await pb.page.waitForURL(/\/smp\/notes\/\d+/);
+    await pb.page.waitForSelector("html[data-hydrated]");
+    await pb.page.getByLabel("Your reply").fill("nice to meet you");
+    await pb.page.getByRole("button", { name: "Reply", exact: true }).click();
+    await see(pb.page.getByRole("article"), "nice to meet you");
+    await screenshot(pb.page, "chat-06-notes-phone");
+
+    for (const { page } of [pa, pb]) {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+      expect(overflow).toBe(false);
+    }
+    expect(pa.consoleErrors).toEqual([]);
+    expect(pb.consoleErrors).toEqual([]);
+    await pa.context.close();
+    await pb.context.close();
+  });
+});
