@@ -6,7 +6,7 @@ import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import type { Banner } from "../../worker/contract/profiles";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { LatestChatBar } from "../features/chat/latest-chat-bar";
-import { ProfileGrid } from "../features/profiles/profile-grid";
+import { ProfileGrid, ProfileStrip } from "../features/profiles/profile-grid";
 import { readAsViewer } from "../features/profiles/profiles.server";
 import "../features/profiles/profiles.css";
 
@@ -15,11 +15,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 /** §9: 500 hot profiles on the feed; cards are revealed 48 at a time. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const p = params.projectCode.toUpperCase();
-  const [hot, banners] = await Promise.all([
+  const [hot, birthdays, banners] = await Promise.all([
     readAsViewer<ProfileSummary[]>({ request, context }, `/core/profiles/${p}/hot?pageSize=500`, []),
+    readAsViewer<ProfileSummary[]>({ request, context }, `/core/profiles/${p}/birthday?pageSize=20`, []),
     readAsViewer<(Banner & { profile: ProfileSummary })[]>({ request, context }, `/core/banners/${p}?pageSize=24`, []),
   ]);
-  return { hot, banners };
+  return { hot, birthdays, banners };
 }
 
 export default function Profiles({ loaderData, params }: Route.ComponentProps) {
@@ -34,6 +35,7 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
           {t("feed.post")}
         </Link>
       </div>
+      <ProfileStrip profiles={loaderData.birthdays} label={t("feed.birthdays")} />
       <LatestChatBar projectCode={projectCode} />
       <ProfileGrid profiles={loaderData.hot.slice(0, shown)} label={t("feed.members")} />
       <div className="row">

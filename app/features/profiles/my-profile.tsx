@@ -225,9 +225,19 @@ export function MyProfile({
         </div>
         <label className={`field ${nicknameMissing ? "field-flag field-invalid" : ""}`}>
           <span>{t("my.nickname")}</span>
-          <input value={profile.nickname} maxLength={40} onChange={(e) => editNickname(e.currentTarget.value)} aria-invalid={nicknameMissing} />
-          {nicknameMissing && <span className="counter counter-warn">{t("my.nicknameMissing")}</span>}
+          <input
+            value={profile.nickname}
+            maxLength={40}
+            onChange={(e) => editNickname(e.currentTarget.value)}
+            aria-invalid={nicknameMissing}
+            aria-describedby={nicknameMissing ? "nickname-missing" : undefined}
+          />
         </label>
+        {nicknameMissing && (
+          <span id="nickname-missing" className="counter counter-warn">
+            {t("my.nicknameMissing")}
+          </span>
+        )}
       </section>
 
       <section className="card stack" aria-labelledby="role-heading">
@@ -312,12 +322,16 @@ export function MyProfile({
             rows={15}
             maxLength={2000}
             value={profile.introduction}
-            onChange={(e) => setProfile((p) => ({ ...p, introduction: e.currentTarget.value }))}
+            onChange={(e) => {
+              const introduction = e.currentTarget.value;
+              setProfile((p) => ({ ...p, introduction }));
+            }}
+            aria-describedby="intro-counter"
           />
-          <span className={`counter ${introLength < 150 || introLength > 300 ? "counter-warn" : ""}`}>
-            {t("my.introCounter", { count: introLength })}
-          </span>
         </label>
+        <span id="intro-counter" className={`counter ${introLength < 150 || introLength > 300 ? "counter-warn" : ""}`}>
+          {t("my.introCounter", { count: introLength })}
+        </span>
         {HANDLES.map((h) => (
           <label className="field" key={h}>
             <span>{t(`contact.${h}`)}</span>
@@ -384,10 +398,7 @@ export function MyProfile({
 
       <MySocialLists projectCode={projectCode} />
       <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />
-      <section className="section">
-        <h2>{t("my.chatMessages")}</h2>
-        <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
-      </section>
+      <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
 
       <button type="button" className="button button-danger" onClick={() => void logout()}>
         {t("common:logout")}

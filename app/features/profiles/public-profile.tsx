@@ -217,10 +217,7 @@ export function PublicProfile({ projectCode, data }: { projectCode: string; data
             </section>
           )}
 
-          <section className="section">
-            <h2>{t("public.chatMessages")}</h2>
-            <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
-          </section>
+          <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
 
           <ProfileStrip profiles={data.footprints.map((v) => v.profile)} label={t("public.alsoVisited")} />
           <ProfileStrip profiles={data.lists.hot} label={t("lists.hot")} />

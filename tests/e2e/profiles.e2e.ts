@@ -1,0 +1,163 @@
+import { PhotonImage } from "@cf-wasm/photon/node";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+type Member = Awaited<ReturnType<typeof apiSignUp>>;
+
+function png(size: number, hue: number) {
+  const pixels = new Uint8Array(size * size * 4);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      const i = (y * size + x) * 4;
+      pixels.set([80 + ((x + hue) % 120), 90 + ((y * 2) % 100), 150, 255], i);
+    }
+  const image = new PhotonImage(pixels, size, size);
+  const bytes = image.get_bytes();
+  image.free();
+  return bytes;
+}
+
+async function api(member: Member | null, method: string, apiPath: string, body?: unknown | FormData) {
+  const headers: Record<string, string> = { ...(member?.headers ?? {}) };
+  if (body !== undefined && !(body instanceof FormData)) headers["Content-Type"] = "application/json";
+  const response = await fetch(`${baseUrl()}/api/v7${apiPath}`, {
+    method,
+    headers,
+    body: body instanceof FormData ? body : body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  return (await response.json()) as { returnCode: string; info: any };
+}
+
+async function memberWithAvatar(nickname: string, multiGender: number, hue: number) {
+  const m = await apiSignUp();
+  const form = new FormData();
+  form.set("file", new Blob([png(320, hue) as BlobPart], { type: "image/png" }), "a.png");
+  form.set("type", "avatar");
+  expect((await api(m, "POST", `/private/core/files/SMP/${m.memberId}`, form)).returnCode).toBe("000000");
+  const patched = await api(m, "PATCH", `/private/core/profiles/${m.memberId}`, {
+    nickname,
+    multiGender,
+    introduction: `${nickname} enjoys long talks about limits, trust and aftercare before anything else happens.`,
+    birthday: "1990-04-02",
+    coordinates: "25.03,121.56",
+  });
+  expect(patched.returnCode).toBe("000000");
+  return m;
+}
+
+describe("profiles journeys", () => {
+  it("edits my profile: nickname, role with confirm twice, avatar upload, introduction, share dialog", async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    const me = await apiSignUp();
+    await loginThroughPage(page, me.email, me.password);
+    await gotoHydrated(page, "/smp/profile");
+    await see(page.getByRole("heading", { level: 1 }), "My profile");
+    // Empty nickname and avatar are flagged.
+    await see(page.locator("body"), "Nickname not set");
+    await see(page.locator("body"), "Avatar not uploaded");
+
+    await page.getByRole("textbox", { name: "Nickname", exact: true }).fill("Journey Tester");
+    await page.getByRole("radio", { name: "Female M" }).click();
+    await see(page.getByRole("alertdialog"), "cannot be changed");
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await see(page.getByRole("alertdialog"), "Are you really sure?");
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await see(page.locator("body"), "locked after a confirmed change");
+
+    const dir = path.resolve(import.meta.dirname, "screenshots");
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "profiles-avatar-upload.png");
+    writeFileSync(file, png(400, 30));
+    await page.getByLabel("Avatar image file").setInputFiles(file);
+    await see(page.locator(".toast"), "Uploaded successfully");
+
+    const intro = page.getByRole("textbox", { name: "Introduction", exact: true });
+    await intro.fill("A".repeat(40));
+    expect(await intro.inputValue()).toHaveLength(40);
+    await see(page.locator("#intro-counter"), "40");
+    await page.getByLabel("Twitter").fill("journey_tester");
+    await page.getByRole("button", { name: "Save" }).click();
+    await see(page.locator(".toast"), "Saved");
+    await screenshot(page, "profiles-01-my-profile");
+
+    const stored = (await api(me, "GET", `/private/core/profiles/${me.memberId}`)).info;
+    expect(stored).toMatchObject({ nickname: "Journey Tester", multiGender: 4, genderLocked: true, twitterId: "journey_tester", qualify: true });
+    expect(stored.avator).toMatch(/^\/media\/SMP\/\d+\/avatar\//);
+
+    await page.getByRole("button", { name: "Share" }).first().click();
+    await see(page.getByRole("dialog"), "Share my profile");
+    expect(await page.getByRole("dialog").getByRole("textbox", { name: "Profile link" }).inputValue()).toContain(`/smp/share/${me.memberNo}`);
+    await page.getByRole("img", { name: "QR code of my profile link" }).waitFor();
+    await screenshot(page, "profiles-02-share-dialog");
+    await page.getByRole("button", { name: "Close" }).click();
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("views another member's public profile (records a footprint) and filters all-profiles", async () => {
+    const host = await memberWithAvatar("Lady Velvet", 2, 10);
+    const male = await memberWithAvatar("Sir Knot", 1, 60);
+    const viewer = await memberWithAvatar("Curious Viewer", 3, 100);
+    await api(viewer, "PATCH", `/private/core/profiles/${viewer.memberId}`, { coordinates: "35.68,139.69" });
+
+    const { page, context, consoleErrors } = await newPage(browser, { viewport: "desktop" });
+    await loginThroughPage(page, viewer.email, viewer.password);
+    await gotoHydrated(page, `/smp/share/${host.memberNo}`);
+    await see(page.getByRole("heading", { level: 1 }), "Lady Velvet");
+    await see(page.locator("body"), "Female S");
+    await see(page.locator("body"), "Aries");
+    await see(page.locator("body"), "km away");
+    await see(page.locator("body"), "Activity by hour");
+    await screenshot(page, "profiles-03-public-profile");
+    const footprints = (await api(host, "GET", `/private/sns/visitors/${host.memberId}`)).info;
+    expect(footprints[0].simpleCode).toBe(viewer.memberNo);
+
+    // The s?c= form reaches the same profile; no code goes to profiles.
+    await gotoHydrated(page, `/smp/s?c=${male.memberNo}`);
+    await see(page.getByRole("heading", { level: 1 }), "Sir Knot");
+    await gotoHydrated(page, "/smp/s");
+    expect(new URL(page.url()).pathname).toBe("/smp/profiles");
+
+    await gotoHydrated(page, "/smp/all-profiles");
+    await see(page.getByRole("list", { name: "Members" }), "Sir Knot");
+    await page.getByRole("button", { name: "Female S" }).click();
+    await page.waitForURL("**/all-profiles?lookFor=2");
+    await see(page.getByRole("list", { name: "Members" }), "Lady Velvet");
+    expect(await page.getByRole("list", { name: "Members" }).textContent()).not.toContain("Sir Knot");
+    await screenshot(page, "profiles-04-all-profiles-filtered");
+
+    await gotoHydrated(page, "/smp/avatar-wall");
+    await page.getByRole("link", { name: "Avatar of Lady Velvet" }).first().waitFor();
+    await gotoHydrated(page, "/smp/photo-grid");
+    await see(page.locator("main"), "Lady Velvet");
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows visitors blurred avatars and a login dialog on tapping one", async () => {
+    await memberWithAvatar("Hidden Face", 2, 200);
+    const { page, context, consoleErrors } = await newPage(browser);
+    await gotoHydrated(page, "/smp/avatar-wall");
+    const avatar = page.getByRole("button", { name: "Avatar of Hidden Face" }).first();
+    await avatar.waitFor();
+    expect(await avatar.locator("img").getAttribute("class")).toContain("blurred");
+    await avatar.click();
+    await see(page.getByRole("dialog"), "Log in to see members");
+    await screenshot(page, "profiles-05-visitor-login-dialog");
+    await page.getByRole("link", { name: "Log in" }).click();
+    await page.waitForURL("**/smp/login");
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+});
