@@ -64,11 +64,13 @@ export async function runPagesSuite({ base, code, lighthouseRuns = true, renderR
           chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
         });
         const t0 = Date.now();
-        const result = await lighthouse(base + page.path, {
+        const audit = () => lighthouse(base + page.path, {
           port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"],
           extraHeaders: page.cookie ? { Cookie: sessionCookie(code) } : undefined,
         });
-        const lhr = result.lhr;
+        let lhr = (await audit()).lhr;
+        // A trace Lighthouse could not read (e.g. NO_NAVSTART) is retried once before it is reported.
+        if (lhr.runtimeError) lhr = (await audit()).lhr;
         // A score of null means Lighthouse could not compute it (runtimeError says why): reported, not counted as 0.
         const score = (category) => (lhr.categories[category]?.score == null ? null : Math.round(lhr.categories[category].score * 100));
         entry.lighthouse = {
