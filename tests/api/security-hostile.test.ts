@@ -23,7 +23,7 @@ import {
  * bad path params and bad tenant codes. Every answer is a §7 envelope — never a 5xx or a stack trace —
  * and refused input changes no stored row. Runs are bounded so `npm test` stays quick.
  */
-const NUM_RUNS = 6;
+const NUM_RUNS = 4;
 const app = createWorkerApp();
 const routes = mountedRoutes(app);
 
@@ -69,36 +69,11 @@ function wrongType(original: unknown) {
   return fc.oneof(fc.integer(), fc.string(), object);
 }
 
-const MALFORMED = [
-  "{",
-  '{"username":',
-  "[1,2",
-  "nul",
-  "{'a':1}",
-  '{"a":1}}',
-  "\u0000",
-  "\ufeff{}x",
-  '{"a":"\\ud800"',
-  "[".repeat(100_000),
-  "[".repeat(50_000) + "]".repeat(50_000),
-];
+const MALFORMED = ["{", '{"username":', "[1,2", "{'a':1}", "\u0000", "[".repeat(100_000), "[".repeat(50_000) + "]".repeat(50_000)];
 // `null` is read as "no body" by worker/http/validate.ts, so it is only in the survival list below.
 const TOP_LEVEL = [0, -1, "body", true, [], [{}]];
 const BAD_TENANTS = ["SM", "SMPP", "12A", "S_P", "", "S%20P", "ŚMP", "SM\u0000", "smp;drop", "../SMP"];
-const BAD_PARAMS = [
-  "0",
-  "-1",
-  "99999999999999999999999",
-  "1.5",
-  "NaN",
-  "null",
-  "undefined",
-  " ",
-  "..",
-  "x".repeat(3000),
-  ...SQL_HTML,
-  ...CONTROL.filter((c) => !c.includes("\ud800")),
-];
+const BAD_PARAMS = ["-1", "99999999999999999999999", "1.5", "NaN", " ", "..", "x".repeat(3000), "' OR 1=1 --", "<script>alert(1)</script>", "a\u0000b", "\u202eRTL"];
 /** 300,000 UTF-16 units (1.2 MB as UTF-8): over any field's bound and over the JSON body cap. */
 const HUGE = "𝔁".repeat(150_000);
 const HUGE_BODY_FILLER = "𝔁".repeat(300_000);
@@ -237,15 +212,11 @@ describe("hostile input on every route", () => {
         const spec = await entry.request(fixture);
         const who = ownerOf(route, spec, fixture);
         const queries: Record<string, string>[] = [
-          { pageSize: "-1" },
-          { pageSize: "0" },
-          { pageSize: "99999999999999999999" },
-          { pageSize: "abc" },
-          { pageSize: "1e9" },
-          { pageSize: "2.5", cursor: "' OR 1=1 --" },
-          { cursor: "-1", keyword: "%' OR '1'='1" },
-          { keyword: "x".repeat(5000), locale: "<script>" },
-          { memberNo: "\u0000", all: "maybe", secretKey: "'; --" },
+          { pageSize: "-1", cursor: "' OR 1=1 --" },
+          { pageSize: "99999999999999999999", before: "-5" },
+          { pageSize: "abc", keyword: "%' OR '1'='1" },
+          { keyword: "x".repeat(5000), locale: "<script>", sign: "\u0000" },
+          { memberNo: "\u0000", all: "maybe", secretKey: "'; --", project: "../ABC" },
         ];
         // Writes with a query: only the refusals are exercised (valid bodies would legitimately store rows).
         const bodyOverride = hasBody(route) && !spec.form ? { rawBody: "{" } : {};

@@ -310,7 +310,7 @@ export const privateRoutes: Record<string, RouteCase> = {
 
   // ── social graph (worker/features/social/social.routes.ts): acts on another member by number.
   "GET /private/core/follows/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
-  "POST /private/core/follows/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "POST /private/core/follows/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), noBody: true, ...anyMember },
   "DELETE /private/core/follows/:memberNo": {
     request: async (f) => {
       const target = await f.member();
@@ -535,6 +535,7 @@ export const privateRoutes: Record<string, RouteCase> = {
   "POST /private/sns/tasks": { request: async (f) => ({ as: await f.member(), body: { subject: "Kneel", description: "Ten minutes, eyes down." } }), ...anyMember },
   "POST /private/sns/tasks/:idTask/take-up": {
     request: async (f) => ({ as: await f.member(), params: { idTask: String(await task(await f.member())) } }),
+    noBody: true,
     ...anyMember,
   },
   "GET /private/sns/missions/mine": { request: () => ({}), ...anyMember },
@@ -587,27 +588,33 @@ export const privateRoutes: Record<string, RouteCase> = {
   "DELETE /private/sns/albums/:idAlbum": { request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) } }) },
   "GET /private/sns/member-albums/:memberNo": { request: (f) => ({ params: { memberNo: f.owner.memberNo } }), ...anyMember },
   "POST /private/sns/albums/:idAlbum/files": {
-    request: async (f) => ({
-      params: { idAlbum: String(await keyedAlbum(f.owner)) },
+    request: async (f) => {
+      const m = await f.member();
+      return {
+      as: m,
+      params: { idAlbum: String(await keyedAlbum(m)) },
       form: () => {
         const data = new FormData();
         data.set("file", new File([pngBytes() as BlobPart], "p.png", { type: "image/png" }));
         return data;
       },
-    }),
+      };
+    },
   },
   "POST /private/sns/photos": {
     request: async (f) => {
-      const idAlbum = await keyedAlbum(f.owner);
-      return { body: { idAlbum, filePath: await albumUpload(f.owner, idAlbum), description: "" } };
+      const m = await f.member();
+      const idAlbum = await keyedAlbum(m);
+      return { as: m, body: { idAlbum, filePath: await albumUpload(m, idAlbum), description: "" } };
     },
   },
   "DELETE /private/sns/photos/:idPhoto": {
     request: async (f) => {
-      const idAlbum = await keyedAlbum(f.owner);
-      const filePath = await albumUpload(f.owner, idAlbum);
-      expectOk(await call("POST", "/private/sns/photos", { as: f.owner, body: { idAlbum, filePath } }));
-      return { params: { idPhoto: String(await lastId("select id_photo as id from album_photos where member_id = ?", f.owner.memberId)) } };
+      const m = await f.member();
+      const idAlbum = await keyedAlbum(m);
+      const filePath = await albumUpload(m, idAlbum);
+      expectOk(await call("POST", "/private/sns/photos", { as: m, body: { idAlbum, filePath } }));
+      return { as: m, params: { idPhoto: String(await lastId("select id_photo as id from album_photos where member_id = ?", m.memberId)) } };
     },
   },
   "GET /private/sns/albums/:idAlbum/grants": { request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) } }) },
@@ -625,9 +632,9 @@ export const privateRoutes: Record<string, RouteCase> = {
 
   // ── profiles (worker/features/profiles/profiles.routes.ts)
   "GET /private/core/profiles/pick-for-you": { request: () => ({}), ...anyMember },
-  "PUT /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), ...anyMember },
-  "PATCH /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), ...anyMember },
-  "POST /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), ...anyMember },
+  "PUT /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), noBody: true, ...anyMember },
+  "PATCH /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), noBody: true, ...anyMember },
+  "POST /private/core/profiles/unqualified/:idProfile": { request: async (f) => unqualified(f), noBody: true, ...anyMember },
   // Another member gets the public subset (no private field: the leak check proves it); another tenant 404.
   "GET /private/core/profiles/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }), other: "allowed" },
   "PATCH /private/core/profiles/:memberId": {
@@ -644,20 +651,41 @@ export const privateRoutes: Record<string, RouteCase> = {
   ...discoveryRoutes("private"),
 
   // ── media (worker/features/media/media.routes.ts)
-  "POST /private/core/files/:project/:memberId": { request: (f) => ({ params: { project: "SMP", memberId: f.owner.memberId }, form: photoForm }) },
-  "POST /private/core/files/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, form: photoForm }) },
-  "POST /api/v3/storage": { request: () => ({ form: photoForm }), other: "allowed", foreign: "allowed" },
+  "POST /private/core/files/:project/:memberId": {
+    request: async (f) => {
+      const m = await f.member();
+      return { as: m, params: { project: "SMP", memberId: m.memberId }, form: photoForm };
+    },
+  },
+  "POST /private/core/files/:memberId": {
+    request: async (f) => {
+      const m = await f.member();
+      return { as: m, params: { memberId: m.memberId }, form: photoForm };
+    },
+  },
+  "POST /api/v3/storage": { request: async (f) => ({ as: await f.member(), form: photoForm }), other: "allowed", foreign: "allowed" },
   "GET /private/core/banners/review/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
   "GET /private/core/banners/users/:id": { request: (f) => ({ params: { id: f.owner.memberNo } }), ...anyMember },
   "GET /private/core/banners/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
-  "PATCH /private/core/banners/size/:id": { request: async (f) => ({ params: { id: String(await banner(f.owner)) }, body: { width: 300, height: 200 } }) },
-  "POST /private/core/banners/:memberId": {
+  "PATCH /private/core/banners/size/:id": {
     request: async (f) => {
-      const upload = expectOk(await call("POST", `/private/core/files/SMP/${f.owner.memberId}`, { as: f.owner, body: photoForm() }));
-      return { params: { memberId: f.owner.memberId }, body: { image: upload.url, pickable: true, width: upload.width, height: upload.height } };
+      const m = await f.member();
+      return { as: m, params: { id: String(await banner(m)) }, body: { width: 300, height: 200 } };
     },
   },
-  "DELETE /private/core/banners/:id/:memberId": { request: async (f) => ({ params: { id: String(await banner(f.owner)), memberId: f.owner.memberId } }) },
+  "POST /private/core/banners/:memberId": {
+    request: async (f) => {
+      const m = await f.member();
+      const upload = expectOk(await call("POST", `/private/core/files/SMP/${m.memberId}`, { as: m, body: photoForm() }));
+      return { as: m, params: { memberId: m.memberId }, body: { image: upload.url, pickable: true, width: upload.width, height: upload.height } };
+    },
+  },
+  "DELETE /private/core/banners/:id/:memberId": {
+    request: async (f) => {
+      const m = await f.member();
+      return { as: m, params: { id: String(await banner(m)), memberId: m.memberId } };
+    },
+  },
   "POST /private/sns/banner-ratings": {
     request: async (f) => ({ as: await f.member(), body: { idBanner: await banner(await f.member()), rating: 4 } }),
     ...anyMember,
@@ -678,6 +706,7 @@ export const privateRoutes: Record<string, RouteCase> = {
       const { recipient, idChatroomMessage } = await strangerImage(f);
       return { as: recipient, params: { memberId: recipient.memberId, id: String(idChatroomMessage) } };
     },
+    noBody: true,
   },
   "PUT /private/sns/chatroom/messages/:memberId/:id": {
     request: async (f) => ({ params: { memberId: f.owner.memberId, id: String(await chatMessage(f.owner)) }, body: { message: "edited words" } }),

@@ -9,7 +9,6 @@ import {
   CharactersQuery,
   HotQuery,
   ListQuery,
-  LookFor,
   ProfilePatch,
   SearchQuery,
   ZODIAC_SIGNS,
@@ -31,7 +30,8 @@ const publicScope: Scope = async (_c, raw) => ({ project: parseProjectCode(raw),
 const privateScope: Scope = async (c, raw) => ({ project: sessionProject(c, raw), viewer: await viewerFor(c.env, c.get("member").memberId) });
 
 const GenderParam = z.object({ project: z.string(), gender: z.coerce.number().int().min(1).max(6) });
-const RelatedParam = z.object({ project: z.string(), lang: z.string().max(10), lookFor: LookFor });
+// A path segment must be the digit itself: `z.coerce` would read " " or "" as lookFor 0 (found by the hostile-input suite).
+const RelatedParam = z.object({ project: z.string(), lang: z.string().max(10), lookFor: z.string().regex(/^[0-6]$/).transform(Number) });
 const CodeParam = z.object({ project: z.string(), simpleCode: MemberNo });
 const CharacterParam = z.object({ project: z.string(), idCharacter: IdParam });
 
