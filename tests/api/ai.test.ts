@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startImage } from "../../worker/features/ai/ai.service";
-import { localGenerator } from "../../worker/features/ai/image-generator";
+import { WORKERS_AI_MODEL, imageGenerator, localGenerator } from "../../worker/features/ai/image-generator";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
 
@@ -163,5 +163,31 @@ describe("local generator", () => {
     const c = await localGenerator.generate("a loud harbour");
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
+  });
+});
+
+describe("provider choice (AI_PROVIDER)", () => {
+  it("uses the local generator unless configured for Workers AI", () => {
+    expect(imageGenerator({ ...env, AI_PROVIDER: "local" } as Env).name).toBe("local");
+    expect(imageGenerator(env as Env).name).toBe("local");
+  });
+
+  it("calls the Workers AI text-to-image model behind the same interface and decodes its base64 image", async () => {
+    const calls: { model: string; input: { prompt: string } }[] = [];
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    const fakeAi = {
+      run: async (model: string, input: { prompt: string }) => {
+        calls.push({ model, input });
+        return { image: btoa(String.fromCharCode(...jpeg)) };
+      },
+    };
+    const generator = imageGenerator({ ...env, AI_PROVIDER: "workers-ai", AI: fakeAi } as unknown as Env);
+    expect(generator.name).toBe("workers-ai");
+    expect(await generator.generate("a harbour at dawn")).toEqual(jpeg);
+    expect(calls).toEqual([{ model: WORKERS_AI_MODEL, input: expect.objectContaining({ prompt: "a harbour at dawn" }) }]);
+  });
+
+  it("refuses to run as workers-ai without the binding (misconfiguration is loud, not silent)", () => {
+    expect(() => imageGenerator({ ...env, AI_PROVIDER: "workers-ai", AI: undefined } as unknown as Env)).toThrow(/AI binding/);
   });
 });
