@@ -101,11 +101,23 @@ export class ChatRoom extends Server<Env> {
   /** RPC: a new or edited message, already in D1. */
   async publishMessage(fanout: Fanout, kind: "new" | "edited") {
     const hidden = new Set(fanout.hiddenFrom);
+    const { memberId: sender, toMemberId: recipient } = fanout.stored;
+    // Most sockets see the same view: render and serialize once per distinct view, not once per socket.
+    const rendered = new Map<string, string>();
     for (const connection of this.getConnections<ChatConnState>()) {
       const state = connection.state;
       if (!state || hidden.has(state.memberId)) continue;
-      const message = viewMessage(fanout.stored, this.viewerOf(state));
-      this.sendTo(connection, kind === "new" ? { type: "chat.message", message } : { type: "chat.edited", message });
+      const party = state.memberId === sender || state.memberId === recipient ? state.memberId : "other";
+      const key = `${party}|${state.canSeeAvatars}`;
+      let text = rendered.get(key);
+      if (!text) {
+        const message = viewMessage(fanout.stored, this.viewerOf(state));
+        text = JSON.stringify(kind === "new" ? { type: "chat.message", message } : { type: "chat.edited", message });
+        rendered.set(key, text);
+      }
+      const buffer = this.catchingUp.get(connection.id);
+      if (buffer) buffer.push(JSON.parse(text) as ServerEvent);
+      else connection.send(text);
     }
     return this.connectionCount();
   }

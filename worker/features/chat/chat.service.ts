@@ -376,15 +376,23 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const room = roomKind(chatroomId);
   assertRoomAccess(room, member);
   const db = getDb(env);
-  const existing = await db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).get();
+  // Independent reads in parallel: the duplicate check, the §6/§8 sending rule and the sender's profile.
+  const [existingResult, canSend, senderResult] = await Promise.allSettled([
+    db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).get(),
+    assertCanSend(env, member),
+    senderProfile(env, member.memberId),
+  ]);
+  if (existingResult.status === "rejected") throw existingResult.reason;
+  const existing = existingResult.value;
   if (existing) {
     if (existing.chatroomId !== chatroomId || existing.projectCode !== member.projectCode) throw new AppError("chatRequestIdReused");
     const [stored] = await hydrate(env, member.projectCode, [existing]);
     return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
   }
-  await assertCanSend(env, member);
+  if (canSend.status === "rejected") throw canSend.reason;
+  if (senderResult.status === "rejected") throw senderResult.reason;
   const { message, payload } = normalise(body);
-  const sender = await senderProfile(env, member.memberId);
+  const sender = senderResult.value;
   if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
 
   let isPrivate = body.isPrivate;
@@ -465,9 +473,8 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
       });
     }
   }
-  const [stored] = await hydrate(env, member.projectCode, [row]);
-  const fanout: Fanout = { stored: stored!, hiddenFrom: await hiddenFromSender(env, member.memberId) };
-  return { message: viewMessage(stored!, await viewerContext(env, member)), fanout };
+  const [[stored], hiddenFrom, viewer] = await Promise.all([hydrate(env, member.projectCode, [row]), hiddenFromSender(env, member.memberId), viewerContext(env, member)]);
+  return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
 }
 
 /** Own message or 403; another tenant's or an unreachable one is 404. */
