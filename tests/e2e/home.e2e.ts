@@ -87,6 +87,22 @@ describe("home dashboard journey", () => {
     expect(coinsAfter).toBe(coinsBefore + 10);
     expect(await page.getByRole("region", { name: /Rate 10 photos/ }).count()).toBe(0);
 
+    // Photo cards: the comment icon opens the owner's messages with the private-reply switch; a blurred photo
+    // reveals after 10 taps.
+    const photos = page.getByRole("region", { name: "Photos" });
+    await photos.getByRole("button", { name: /^Comments/ }).first().click();
+    const comments = page.getByRole("dialog", { name: /^Comments for/ });
+    await comments.getByRole("switch", { name: "Private reply" }).waitFor();
+    await comments.getByRole("button", { name: "Close" }).click();
+    await comments.waitFor({ state: "hidden" });
+    const blurred = photos.getByRole("button", { name: /tap 10 more times to reveal/ });
+    if ((await blurred.count()) > 0) {
+      const card = blurred.first();
+      const item = photos.getByRole("listitem").filter({ has: card });
+      for (let i = 0; i < 10; i++) await item.locator(".photo-open").click();
+      expect(await item.locator("img.blurred").count()).toBe(0);
+    }
+
     // Feedback box: blank is refused in place, a message shows the 5 s success banner.
     const feedback = page.getByRole("region", { name: "Confessional" });
     await feedback.getByRole("button", { name: "Send feedback" }).click();

@@ -2,7 +2,7 @@ import { md5 } from "js-md5";
 import { Dialog, Switch } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ChatMessage } from "../../../worker/contract/chat";
+import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -19,6 +19,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
   const [text, setText] = useState("");
   const [isPrivate, setIsPrivate] = useState(false);
+  const [threads, setThreads] = useState<Record<number, ChatThread[]>>({});
   const chatroomId = md5(memberNo);
 
   async function load() {
@@ -26,6 +27,13 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
     if ("info" in body) setMessages(Array.isArray(body.info) ? body.info : body.info.messages);
     else setMessages([]);
   }
+  /** The list carries thread counts; a message's replies come with its detail. */
+  async function openThread(message: ChatMessage) {
+    setReplyTo(message);
+    const body = await api<ChatMessage>(`/private/sns/chatroom/messages/${message.idChatroomMessage}`);
+    if ("info" in body) setThreads((all) => ({ ...all, [message.idChatroomMessage]: body.info.threads ?? [] }));
+  }
+
   useEffect(() => {
     if (open) void load();
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -43,7 +51,8 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
         });
     if ("info" in body) {
       setText("");
-      void load();
+      if (replyTo) void openThread(replyTo);
+      else void load();
     } else toast(errorText(t, body), "error");
   }
 
@@ -66,17 +75,17 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
                     <strong>{m.profile?.nickname || m.nickname || m.memberNo}</strong>{" "}
                     {m.placeholder ? <em className="muted">{t("comments.privateLabel")}</em> : m.message}
                   </p>
-                  {(m.threads ?? []).length > 0 && (
-                    <ul className="comment-threads" aria-label={t("comments.threads", { count: m.threads!.length })}>
-                      {m.threads!.map((th) => (
+                  {(threads[m.idChatroomMessage] ?? []).length > 0 && (
+                    <ul className="comment-threads" aria-label={t("comments.threads", { count: threads[m.idChatroomMessage]!.length })}>
+                      {threads[m.idChatroomMessage]!.map((th) => (
                         <li key={th.idChatMessageThread}>
                           <strong>{th.profile?.nickname ?? ""}</strong> {th.message || <em className="muted">{t("comments.privateLabel")}</em>}
                         </li>
                       ))}
                     </ul>
                   )}
-                  <button type="button" className="link-button" onClick={() => setReplyTo(m)} aria-label={t("comments.replyTo", { name: m.profile?.nickname || m.memberNo })}>
-                    {t("comments.reply")}
+                  <button type="button" className="link-button" onClick={() => void openThread(m)} aria-label={t("comments.replyTo", { name: m.profile?.nickname || m.memberNo })}>
+                    {m.threadCount > 0 ? `${t("comments.reply")} · ${t("comments.threads", { count: m.threadCount })}` : t("comments.reply")}
                   </button>
                 </li>
               ))}
