@@ -50,7 +50,11 @@ export function bareSide(base, room) {
   const ws = base.replace(/^http/, "ws");
   return {
     name: "bare room",
-    socketUrls: async (n) => Array.from({ length: n }, (_, i) => `${ws}/parties/bare-room/${room}?_pk=c${i}`),
+    // Connection ids unique per run: a closing socket of the previous run must not take a new one's id.
+    socketUrls: async (n) => {
+      const run = Math.random().toString(36).slice(2, 8);
+      return Array.from({ length: n }, (_, i) => `${ws}/parties/bare-room/${room}?_pk=${run}-${i}`);
+    },
     send: async (text) => {
       const res = await fetch(`${base}/broadcast/${room}`, { method: "POST", body: JSON.stringify({ type: "message", message: text }) });
       await res.arrayBuffer();
