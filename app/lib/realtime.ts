@@ -1,5 +1,5 @@
 import PartySocket from "partysocket";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ServerEvent, type ClientEvent } from "../../worker/contract/realtime";
 import { api } from "./api";
 
@@ -82,5 +82,6 @@ export function useRoom(options: RoomOptions) {
       room.close();
     };
   }, [options.party, options.room, enabled]);
-  return { status, send: (event: ClientEvent) => handle.current?.send(event) };
+  const send = useCallback((event: ClientEvent) => handle.current?.send(event), []);
+  return { status, send };
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { md5 } from "js-md5";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
@@ -87,6 +88,14 @@ describe("chat journey", () => {
     await pb.page.getByRole("button", { name: "Reply", exact: true }).click();
     await see(pb.page.getByRole("article"), "nice to meet you");
     await screenshot(pb.page, "chat-06-notes-phone");
+
+    // Personal chatroom: chatroom/{md5 of member code}.
+    await gotoHydrated(pa.page, `/smp/chatroom/${md5(a.memberNo)}`);
+    await see(pa.page.getByRole("heading", { level: 1 }), "Personal chatroom");
+    const personalBox = pa.page.getByLabel("Message", { exact: true });
+    await personalBox.fill("my own room");
+    await personalBox.press("Enter");
+    await see(pa.page.getByRole("list", { name: "Messages" }), "my own room");
 
     for (const { page } of [pa, pb]) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);

@@ -85,6 +85,15 @@ export function useInboxStream(projectCode: string): InboxState {
     },
   });
 
+  // §4 Presence: online while any page of the app is open (connect signal), offline on page unload.
+  const presence = useRoom({ party: "presence", room: `${projectCode.toUpperCase()}~presence`, enabled: Boolean(session), onEvent: () => {} });
+  const sendPresence = presence.send;
+  useEffect(() => {
+    const leave = () => sendPresence({ type: "presence.leave" });
+    window.addEventListener("pagehide", leave);
+    return () => window.removeEventListener("pagehide", leave);
+  }, [sendPresence]);
+
   return {
     dots: { social: Boolean(counts && counts.total + counts.requests > 0), message: latest > seen },
     status: session ? status : "off",

@@ -21,7 +21,7 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
     if ("info" in body) setMembers(body.info);
   }, [projectCode]);
   useEffect(() => void load(), [load]);
-  const presence = useRoom({
+  useRoom({
     party: "presence",
     room: `${projectCode.toUpperCase()}~presence`,
     onEvent: (event: ServerEvent) => {
@@ -34,12 +34,6 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
       }
     },
   });
-  useEffect(() => {
-    // §4: offline on page unload.
-    const leave = () => presence.send({ type: "presence.leave" });
-    window.addEventListener("pagehide", leave);
-    return () => window.removeEventListener("pagehide", leave);
-  }, [presence]);
   const me = readSession()?.memberNo;
   return (
     <aside className="chat-side" aria-label={t("activeMembers")}>
