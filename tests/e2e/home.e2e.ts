@@ -95,12 +95,13 @@ describe("home dashboard journey", () => {
     await comments.getByRole("switch", { name: "Private reply" }).waitFor();
     await comments.getByRole("button", { name: "Close" }).click();
     await comments.waitFor({ state: "hidden" });
-    const blurred = photos.getByRole("button", { name: /tap 10 more times to reveal/ });
-    if ((await blurred.count()) > 0) {
-      const card = blurred.first();
-      const item = photos.getByRole("listitem").filter({ has: card });
-      for (let i = 0; i < 10; i++) await item.locator(".photo-open").click();
+    const items = photos.locator(".masonry-item");
+    const blurredIndex = await items.evaluateAll((all) => all.findIndex((item) => item.querySelector("img.blurred")));
+    if (blurredIndex >= 0) {
+      const item = items.nth(blurredIndex);
+      for (let left = 10; left > 0; left--) await item.getByRole("button", { name: `Blurred photo: tap ${left} more times to reveal` }).click();
       expect(await item.locator("img.blurred").count()).toBe(0);
+      await item.getByRole("button", { name: /^Open photo by/ }).waitFor();
     }
 
     // Feedback box: blank is refused in place, a message shows the 5 s success banner.
@@ -157,7 +158,6 @@ describe("AI room journey", () => {
     await promptBox.fill(prompt);
     await page.getByRole("button", { name: "Create image" }).click();
     // Ready as soon as the member inbox says so: well before the first 30 s poll would have looked.
-    await page.getByRole("status").filter({ hasText: "Painting your image" }).first().waitFor({ state: "attached" }).catch(() => undefined);
     const image = page.getByRole("img", { name: `AI image: ${prompt}` });
     await image.waitFor({ timeout: 20_000 });
     await page.waitForFunction((name) => {
