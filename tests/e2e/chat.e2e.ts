@@ -86,7 +86,8 @@ describe("chat journey", () => {
     await pb.page.waitForSelector("html[data-hydrated]");
     await pb.page.getByLabel("Your reply").fill("nice to meet you");
     await pb.page.getByRole("button", { name: "Reply", exact: true }).click();
-    await see(pb.page.getByRole("article"), "nice to meet you");
+    await see(pb.page.getByRole("list", { name: "Replies" }), "nice to meet you");
+    await see(pb.page.getByRole("heading", { level: 2 }), "1 reply");
     await screenshot(pb.page, "chat-06-notes-phone");
 
     // Personal chatroom: chatroom/{md5 of member code}.

@@ -18,7 +18,9 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   const [note, setNote] = useState(initial);
   const [text, setText] = useState("");
   const [isPrivate, setIsPrivate] = useState(false);
-  const session = typeof window === "undefined" ? null : readSession();
+  // Read after hydration so the server render (no local storage) and the first client render agree.
+  const [session, setSession] = useState<ReturnType<typeof readSession>>(null);
+  useEffect(() => setSession(readSession()), []);
   const own = session?.memberNo === note.memberNo;
 
   const reload = useCallback(async () => {
@@ -69,7 +71,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
       <p className="note-body">{note.placeholder ? <em>{t("privatePlaceholder")}</em> : note.message}</p>
       {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <img className="chat-image" src={note.payload.src} alt={t("imageAlt", { name })} />}
       <h2>{t("threads", { count: note.threadCount })}</h2>
-      <ol className="note-threads">
+      <ol className="note-threads" aria-label={t("replies")}>
         {(note.threads ?? []).map((thread) => (
           <li key={thread.idChatMessageThread} className="chat-message">
             <div className="chat-message-head">
