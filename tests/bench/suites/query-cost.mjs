@@ -31,7 +31,7 @@ export function costCalls(code) {
     { key: "chat-list", path: `${q}/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100`, pageSize: 100, headers: auth(code) },
     { key: "chat-list-public", path: `${p}/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100&project=${code}`, pageSize: 100 },
     { key: "visitors", path: `${q}/sns/visitors/${memberId(code, 1)}?pageSize=30`, pageSize: 30, headers: auth(code) },
-    { key: "albums-mine", path: `${q}/sns/member-albums/${memberId(code, 1)}`, headers: auth(code) },
+    { key: "albums-of-member", path: `${q}/sns/member-albums/${memberNo(code, 2)}`, headers: auth(code) },
     { key: "home", path: `${q}/core/home/${code}`, headers: auth(code) },
   ];
 }
