@@ -37,11 +37,15 @@ type Client = {
   lastId: number;
   /** message id → times received */
   seen: Map<number, number>;
+  /** message id → how each copy arrived (live, replay), for the report on any duplicate */
+  how: Map<number, string[]>;
   synced: boolean;
   closedUnexpectedly: number;
 };
 
 const figures: Record<string, unknown> = {};
+/** Which part of the run a delivery happened in (for duplicate reports). */
+let phase = "steady";
 const latencies: number[] = [];
 const errors: string[] = [];
 
@@ -66,6 +70,7 @@ async function connect(client: Client, ticket: string) {
     if (data.type === "chat.message") {
       const id = data.message.idChatroomMessage as number;
       client.seen.set(id, (client.seen.get(id) ?? 0) + 1);
+      client.how.set(id, [...(client.how.get(id) ?? []), `${data.replay ? "replay" : "live"}@${phase}`]);
       client.lastId = Math.max(client.lastId, id);
       const sentAt = Number(String(data.message.message).split("|")[3]);
       if (!data.replay && sentAt) latencies.push(Date.now() - sentAt);
@@ -100,7 +105,7 @@ describe("soak", () => {
     for (let i = 0; i < MEMBERS; i++) members.push(await dressUp(await signUp()));
     const rooms = Array.from({ length: ROOMS }, (_, i) => roomId(i));
     const clients: Client[] = [];
-    for (const room of rooms) for (const member of members) clients.push({ member, room, socket: null, lastId: 0, seen: new Map(), synced: false, closedUnexpectedly: 0 });
+    for (const room of rooms) for (const member of members) clients.push({ member, room, socket: null, lastId: 0, seen: new Map(), how: new Map(), synced: false, closedUnexpectedly: 0 });
     const tickets = new Map<string, string>();
     for (const m of members) tickets.set(m.memberId, await ticketFor(m));
     // Each member opens one socket per room; batches keep the ramp realistic.
@@ -152,6 +157,7 @@ describe("soak", () => {
       await sleep(Math.max(0, evictAt - Date.now()));
       // Room 0: evicted with its sockets closed — every client reconnects with `since` and must miss nothing.
       const closedRoom = rooms[0]!;
+      phase = "evicted";
       const stub = env.ChatRoom.get(env.ChatRoom.idFromName(`SMP~${closedRoom}`));
       await evictDurableObject(stub as unknown as DurableObjectStub, { webSockets: "close" });
       const started = Date.now();
@@ -172,6 +178,7 @@ describe("soak", () => {
         await evictDurableObject(stub1 as unknown as DurableObjectStub);
       }
       evicted = true;
+      phase = "steady-after-eviction";
     })();
     await Promise.all([...senders, readers, evictor]);
     expect(evicted).toBe(true);
@@ -218,6 +225,7 @@ describe("soak", () => {
       c.socket = null;
       s?.close();
     }
+    phase = "storm";
     const stormStarted = Date.now();
     await Promise.all(clients.map((c) => connect(c, fresh.get(c.member.memberId)!)));
     await until("storm settled", () => clients.every((c) => c.synced), 60_000);
@@ -235,7 +243,10 @@ describe("soak", () => {
     const stormLost = clients.filter((c) => !c.seen.has(after.get(c.room)!)).length;
     const stormDuplicated = clients.filter((c) => (c.seen.get(after.get(c.room)!) ?? 0) > 1).length;
     const replayDuplicates = clients.reduce((n, c) => n + [...c.seen.values()].filter((t) => t > 1).length, 0);
-    Object.assign(figures, { stormLost, stormDuplicated, replayDuplicates });
+    const duplicates = clients.flatMap((c) =>
+      [...c.how.entries()].filter(([, how]) => how.length > 1).map(([id, how]) => `${c.room === rooms[0] ? "evicted-room" : c.room === rooms[1] ? "hibernated-room" : "room"}#${id}:${how.join(",")}`),
+    );
+    Object.assign(figures, { stormLost, stormDuplicated, replayDuplicates, duplicateSamples: duplicates.slice(0, 8) });
     for (const c of clients) c.socket?.close();
 
     console.log(`soak figures ${JSON.stringify(figures)}`);

@@ -11,7 +11,8 @@ import { identityOf, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type Socket
 import { SendWindow } from "./send-window";
 
 /** Small, hibernation-safe per-connection state (serialized with the socket). */
-type ChatConnState = SocketIdentity & { canSeeAvatars: boolean; sends: readonly number[] };
+/** `replayedUpTo`: the newest id a reconnecting client got by replay; live copies of older new messages are dropped. */
+type ChatConnState = SocketIdentity & { canSeeAvatars: boolean; sends: readonly number[]; replayedUpTo?: number };
 
 /** Replay after a reconnect is bounded; a client further behind reloads the list. */
 const REPLAY_LIMIT = 200;
@@ -55,6 +56,9 @@ export class ChatRoom extends Server<Env> {
         if (event.type === "chat.message") lastId = Math.max(lastId, event.message.idChatroomMessage);
         connection.send(JSON.stringify(event));
       }
+      // A message written to D1 before the replay read but published after it would otherwise arrive twice
+      // (found by the soak's eviction phase): ids are assigned in commit order, so anything up to lastId was replayed.
+      if (connection.state) connection.setState({ ...connection.state, replayedUpTo: lastId });
       connection.send(JSON.stringify({ type: "chat.synced", lastId } satisfies ServerEvent));
     }
   }
@@ -107,6 +111,7 @@ export class ChatRoom extends Server<Env> {
     for (const connection of this.getConnections<ChatConnState>()) {
       const state = connection.state;
       if (!state || hidden.has(state.memberId)) continue;
+      if (kind === "new" && state.replayedUpTo !== undefined && fanout.stored.idChatroomMessage <= state.replayedUpTo) continue;
       const party = state.memberId === sender || state.memberId === recipient ? state.memberId : "other";
       const key = `${party}|${state.canSeeAvatars}`;
       let text = rendered.get(key);
