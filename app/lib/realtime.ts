@@ -1,13 +1,35 @@
 import PartySocket from "partysocket";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ServerEvent, type ClientEvent } from "../../worker/contract/realtime";
-import { api } from "./api";
+import type { Envelope } from "../../worker/contract/envelope";
+import { readSession } from "./session-keys";
 
 export type SocketStatus = "connecting" | "open" | "closed";
 
+/**
+ * Background calls of the real-time layer (tickets, key publishing): unlike `api()`, an ended session does not
+ * send the member to login from here; the page's own calls do that, so a logout never races a second redirect.
+ */
+export async function backgroundApi<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<Envelope<T>> {
+  const session = readSession();
+  if (!session) return { returnCode: "401000", returnMessage: "Login required", requestId: "" };
+  try {
+    const response = await fetch(`/api/v7${path}`, {
+      method: options.method ?? (options.body !== undefined ? "POST" : "GET"),
+      headers: { "X-Access-Token": session.token, "X-Member-ID": session.memberId, ...(options.body !== undefined ? { "Content-Type": "application/json" } : {}) },
+      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+      credentials: "same-origin",
+    });
+    return (await response.json()) as Envelope<T>;
+  } catch (error) {
+    console.info("realtime: background call failed", path, error);
+    return { returnCode: "000001", returnMessage: "Network error", requestId: "" };
+  }
+}
+
 /** A short-lived socket ticket (60 s) for every (re)connect: the session itself never travels in a URL. */
 async function socketTicket(): Promise<string> {
-  const body = await api<{ ticket: string }>("/private/core/sessions/ticket", { body: { audience: "socket" } });
+  const body = await backgroundApi<{ ticket: string }>("/private/core/sessions/ticket", { body: { audience: "socket" } });
   return "info" in body ? body.info.ticket : "";
 }
 
@@ -20,6 +42,8 @@ export type RoomOptions = {
   /** Chat rooms: the last message id seen, sent on every reconnect so the room replays what was missed. */
   lastSeenId?: () => number | null;
   enabled?: boolean;
+  /** Wait this long after mount before connecting (app-wide streams skip pages that are left at once). */
+  delayMs?: number;
 };
 
 /**
@@ -64,7 +88,13 @@ export function useRoom(options: RoomOptions) {
   const latest = useRef(options);
   latest.current = options;
   const handle = useRef<ReturnType<typeof openRoom> | null>(null);
-  const enabled = options.enabled ?? true;
+  const [delayed, setDelayed] = useState(!options.delayMs);
+  useEffect(() => {
+    if (!options.delayMs) return;
+    const timer = setTimeout(() => setDelayed(true), options.delayMs);
+    return () => clearTimeout(timer);
+  }, [options.delayMs]);
+  const enabled = (options.enabled ?? true) && delayed;
   useEffect(() => {
     if (!enabled) return;
     const room = openRoom(
@@ -79,7 +109,10 @@ export function useRoom(options: RoomOptions) {
     handle.current = room;
     return () => {
       handle.current = null;
-      room.close();
+      // Closing mid-handshake makes the browser log a failed connection: let it open, then close it.
+      const ws = (room.socket as unknown as { _ws?: WebSocket })._ws;
+      if (ws && ws.readyState === WebSocket.CONNECTING) ws.addEventListener("open", () => room.close(), { once: true });
+      else room.close();
     };
   }, [options.party, options.room, enabled]);
   const send = useCallback((event: ClientEvent) => handle.current?.send(event), []);

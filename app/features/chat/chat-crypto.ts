@@ -1,5 +1,6 @@
 import type { Payload } from "../../../worker/contract/chat";
 import { api } from "../../lib/api";
+import { backgroundApi } from "../../lib/realtime";
 
 /**
  * §7 encrypted private messages. Each browser holds an RSA-OAEP key pair; the private key is a
@@ -53,7 +54,7 @@ export async function publishPublicKey(memberId: string) {
   const keys = await ensureKeyPair(memberId);
   const flag = `publishedKey:${memberId}`;
   if (localStorage.getItem(flag) === keys.publicKey.slice(-32)) return keys;
-  const body = await api(`/private/core/profiles/${memberId}`, { method: "PATCH", body: { publicKey: keys.publicKey } });
+  const body = await backgroundApi(`/private/core/profiles/${memberId}`, { method: "PATCH", body: { publicKey: keys.publicKey } });
   if (body.returnCode === "000000") localStorage.setItem(flag, keys.publicKey.slice(-32));
   return keys;
 }

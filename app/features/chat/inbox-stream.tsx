@@ -3,12 +3,13 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import type { UnreadCounts } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
-import { api } from "../../lib/api";
-import { useRoom, type SocketStatus } from "../../lib/realtime";
+import { backgroundApi, useRoom, type SocketStatus } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { publishPublicKey } from "./chat-crypto";
 
 const SEEN_KEY = "lastSeenNotificationId";
+/** The app-wide streams connect once a page has been open this long (a page left at once opens no sockets). */
+const SHELL_STREAM_DELAY = 1200;
 
 /** A short two-tone chime for desktop notifications (§9: with a sound), made with WebAudio: no asset. */
 function chime() {
@@ -51,7 +52,7 @@ export function useInboxStream(projectCode: string): InboxState {
     setSeen(Number(localStorage.getItem(SEEN_KEY) ?? 0));
     if (!current) return;
     void publishPublicKey(current.memberId).catch((error) => console.info("key publish failed", error));
-    void api<{ muted: boolean }>(`/private/core/profiles/${current.memberId}`).then((body) => {
+    void backgroundApi<{ muted: boolean }>(`/private/core/profiles/${current.memberId}`).then((body) => {
       muted.current = "info" in body ? Boolean(body.info.muted) : false;
     });
   }, []);
@@ -69,6 +70,7 @@ export function useInboxStream(projectCode: string): InboxState {
     party: "member-inbox",
     room: `${projectCode.toUpperCase()}~${session?.memberId ?? ""}`,
     enabled: Boolean(session),
+    delayMs: SHELL_STREAM_DELAY,
     onEvent: (event: ServerEvent) => {
       if (event.type === "inbox.counts") {
         setCounts(event.counts);
@@ -86,7 +88,7 @@ export function useInboxStream(projectCode: string): InboxState {
   });
 
   // §4 Presence: online while any page of the app is open (connect signal), offline on page unload.
-  const presence = useRoom({ party: "presence", room: `${projectCode.toUpperCase()}~presence`, enabled: Boolean(session), onEvent: () => {} });
+  const presence = useRoom({ party: "presence", room: `${projectCode.toUpperCase()}~presence`, enabled: Boolean(session), delayMs: SHELL_STREAM_DELAY, onEvent: () => {} });
   const sendPresence = presence.send;
   useEffect(() => {
     const leave = () => sendPresence({ type: "presence.leave" });

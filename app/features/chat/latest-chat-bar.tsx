@@ -17,6 +17,8 @@ export function LatestChatBar({ projectCode }: { projectCode: string }) {
   useRoom({
     party: "chat-room",
     room: `${projectCode.toUpperCase()}~${PUBLIC_CHATROOM_ID}`,
+    // Home is often left at once: connect only when the member stays.
+    delayMs: 1200,
     onEvent: (event: ServerEvent) => {
       if (event.type === "chat.message") setLatest(event.message);
     },
