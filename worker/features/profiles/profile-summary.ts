@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
@@ -73,7 +73,9 @@ export async function profileSummaries(env: Env, projectCode: string, memberIds:
     const rows = await db
       .select(profileSummaryColumns)
       .from(profiles)
-      .where(and(eq(profiles.projectCode, projectCode), inArray(profiles.memberId, unique.slice(i, i + 90))));
+      // Unary `+` keeps SQLite from choosing a project_code index (which reads the whole tenant):
+      // the lookup goes through profiles_member, reading one row per id.
+      .where(and(sql`+${profiles.projectCode} = ${projectCode}`, inArray(profiles.memberId, unique.slice(i, i + 90))));
     for (const row of rows) map.set(row.memberId, toProfileSummary(row, viewer));
   }
   return map;
