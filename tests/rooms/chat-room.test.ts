@@ -1,5 +1,4 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { getServerByName } from "partyserver";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { call, expectOk, signUp, type Member } from "../support/client";
@@ -92,7 +91,8 @@ describe("ChatRoom over real WebSockets", () => {
     await s1.next(messageEvent("before eviction"));
     s1.close();
     // Abort the object: in-memory state is gone, D1 and the sockets' serialized state are all that remain.
-    const stub = await getServerByName(env.ChatRoom, room);
+    const namespace = env.ChatRoom as unknown as DurableObjectNamespace;
+    const stub = namespace.get(namespace.idFromName(room));
     await runInDurableObject(stub, (instance: any, state) => {
       expect(instance).toBeTruthy();
       state.abort?.("evicted by test");
