@@ -1,3 +1,5 @@
+// First: zod must not probe eval under our CSP (worker/contract/zod-config.ts).
+import "../worker/contract/zod-config";
 import { useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData, useRouteError } from "react-router";
