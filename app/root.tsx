@@ -1,5 +1,3 @@
-// First: zod must not probe eval under our CSP (worker/contract/zod-config.ts).
-import "../worker/contract/zod-config";
 import { useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData, useRouteError } from "react-router";
@@ -28,6 +26,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#1a0f1f" />
+        {/* Before any module: zod must not probe eval under our CSP (public/zod-jitless.js). */}
+        <script src="/zod-jitless.js" />
         <Meta />
         <Links />
       </head>
