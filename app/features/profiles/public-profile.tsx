@@ -5,6 +5,7 @@ import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
 import type { Relationship } from "../../../worker/features/social/relationship";
 import { Avatar } from "../../components/avatar";
+import { TOAST_DURATION, useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { readSession } from "../../lib/session-keys";
 import { MemberChatMessages } from "../chat/member-chat-messages";
@@ -118,7 +119,13 @@ export function PublicProfile({ projectCode, data }: { projectCode: string; data
   const [character, setCharacter] = useState<Character | null>(null);
   const [characterUsers, setCharacterUsers] = useState<{ simpleCode: string; nickname: string; profile: ProfileSummary }[] | null>(null);
   const [own, setOwn] = useState(false);
+  const toast = useToast();
   useEffect(() => setOwn(readSession()?.memberNo === profile.simpleCode), [profile.simpleCode]);
+  useEffect(() => {
+    // §8: a member whose own avatar is not qualified cannot see others' avatars (the API hides them); 90 s notice.
+    if (readSession() && profile.blur && !profile.avator && profile.qualify) toast(t("errors:403206"), "long", TOAST_DURATION.long);
+  }, [profile.blur, profile.avator, profile.qualify, t, toast]);
+  const incomplete = !profile.nickname || (!profile.avator && !profile.blur);
 
   const closed = profile.closed && !own && closedTaps <= 10;
   const name = profile.nickname || t("avatar.unnamed", { code: profile.simpleCode });
@@ -155,6 +162,12 @@ export function PublicProfile({ projectCode, data }: { projectCode: string; data
               <span className="muted">{t("public.pageViews", { count: profile.pageViews })}</span>
             </div>
           </section>
+
+          {incomplete && (
+            <p className="notice" role="status">
+              {t("errors:403203")}
+            </p>
+          )}
 
           <ProfileSocialControls projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} relationship={profile.relationship} />
 
