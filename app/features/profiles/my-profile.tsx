@@ -11,6 +11,7 @@ import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileSubmembers } from "../market/profile-submembers";
 import { useLogout } from "../session/use-logout";
 import { MySocialLists } from "../social/my-social-lists";
+import { PrivacyControls } from "../privacy/privacy-controls";
 import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
 import { SharePanel } from "./share-panel";
 
@@ -399,6 +400,7 @@ export function MyProfile({
       <MySocialLists projectCode={projectCode} />
       <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />
       <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
+      <PrivacyControls projectCode={projectCode} />
 
       <button type="button" className="button button-danger" onClick={() => void logout()}>
         {t("common:logout")}
