@@ -54,7 +54,8 @@ export async function seed(ctx) {
   const at = (hoursAgo) => now - hoursAgo * 3_600_000;
 
   // Tasks: ids fixed so missions can refer to them.
-  let idTask = 0;
+  // Continue above existing ids: the seed may run into a tenant that already has tasks (browser tests).
+  let idTask = (await env.DB.prepare("select coalesce(max(id_task), 0) as n from tasks").first())?.n ?? 0;
   const taskOwner = new Map();
   for (const [i, [subject, description]] of TASKS.entries()) {
     idTask++;
@@ -83,12 +84,13 @@ export async function seed(ctx) {
   }
 
   // Albums: an open one and a keyed one for the demo member, and a keyed one of another member granted to the demo.
+  const albumBase = (await env.DB.prepare("select coalesce(max(id_album), 0) as n from albums").first())?.n ?? 0;
   const albums = [
-    { id: 1, owner: demo, title: "Rope garden", key: "", hues: [[200, 120, 160], [120, 160, 210], [170, 200, 120]] },
-    { id: 2, owner: demo, title: "After dark", key: "velvet", hues: [[210, 90, 140], [150, 110, 220]] },
-    { id: 3, owner: members[1], title: "Private portraits", key: "noir", hues: [[220, 160, 90]], grant: demo },
+    { id: albumBase + 1, owner: demo, title: "Rope garden", key: "", hues: [[200, 120, 160], [120, 160, 210], [170, 200, 120]] },
+    { id: albumBase + 2, owner: demo, title: "After dark", key: "velvet", hues: [[210, 90, 140], [150, 110, 220]] },
+    { id: albumBase + 3, owner: members[1], title: "Private portraits", key: "noir", hues: [[220, 160, 90]], grant: demo },
   ];
-  let idPhoto = 0;
+  let idPhoto = (await env.DB.prepare("select coalesce(max(id_photo), 0) as n from album_photos").first())?.n ?? 0;
   for (const album of albums) {
     const keyed = album.key.length > 0;
     const seed = keyed ? await scrambleSeed(album.key) : null;
@@ -100,7 +102,7 @@ export async function seed(ctx) {
         album.title,
         keyed ? await hashPassword(album.key) : null,
         keyed ? await sealSeed(env.JWT_SECRET, seed) : null,
-        at(48 - album.id),
+        at(48 - (album.id - albumBase)),
       ),
     );
     if (album.grant) statements.push(env.DB.prepare("insert into album_grants (id_album, member_id, project_code, created_at) values (?, ?, ?, ?)").bind(album.id, album.grant.id, project, at(40)));
