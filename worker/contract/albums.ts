@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { numeric } from "./common";
 import type { ProfileSummary } from "./profile-summary";
 
 /**
@@ -36,10 +37,10 @@ export const CreateAlbumBody = z.object({
   secretKey: z.string().max(64).optional().default(""),
 });
 export const AlbumQuery = z.object({ secretKey: z.string().max(64).optional() });
-export const IdAlbumParam = z.object({ idAlbum: z.coerce.number().int().positive() });
-export const IdPhotoParam = z.object({ idPhoto: z.coerce.number().int().positive() });
+export const IdAlbumParam = z.object({ idAlbum: numeric().pipe(z.number().int().positive()) });
+export const IdPhotoParam = z.object({ idPhoto: numeric().pipe(z.number().int().positive()) });
 export const CreatePhotoBody = z.object({
-  idAlbum: z.coerce.number().int().positive(),
+  idAlbum: numeric().pipe(z.number().int().positive()),
   filePath: z.string().min(1).max(300),
   description: z.string().trim().max(300).optional().default(""),
 });

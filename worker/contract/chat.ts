@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { numeric } from "./common";
 import type { ProfileSummary } from "./profile-summary";
 
 /** §9: the public chatroom id is a fixed 32-character id; the home chatroom id is fixed too. */
@@ -64,10 +65,10 @@ export const ThreadBody = z.object({
   isPrivate: z.boolean().default(false),
 });
 export const MessagesQuery = z.object({
-  pageSize: z.coerce.number().int().min(1).max(CHAT_PAGE_SIZE).default(CHAT_PAGE_SIZE),
+  pageSize: numeric().pipe(z.number().int().min(1).max(CHAT_PAGE_SIZE)).default(CHAT_PAGE_SIZE),
   memberNo: MemberNoField.optional(),
   /** Older page: messages with a smaller id. */
-  before: z.coerce.number().int().positive().optional(),
+  before: numeric().pipe(z.number().int().positive()).optional(),
 });
 export const MarkReadBody = z.object({ idChatroomMessage: z.number().int().positive().optional() });
 export const DeleteQuery = z.object({ all: z.enum(["true", "false", "1", "0", ""]).optional() });

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { Language, MemberNo, pageSize } from "./common";
+import { Language, MemberNo, pageSize, numeric } from "./common";
 
 /** §3 multiGender: 1 male S, 2 female S, 3 male M, 4 female M, 5 male SW, 6 female SW. */
-export const MultiGender = z.coerce.number().int().min(1).max(6);
+export const MultiGender = numeric().pipe(z.number().int().min(1).max(6));
 /** §3 lookFor: 0 unset, 1 master, 2 mistress, 3 and 4 slave, 5 and 6 switch. */
-export const LookFor = z.coerce.number().int().min(0).max(6);
+export const LookFor = numeric().pipe(z.number().int().min(0).max(6));
 
 const handle = z.string().trim().max(100);
 /** A browser public key (base64 SPKI or a JWK), published for encrypted private messages (§7 Real time). */
@@ -64,9 +64,9 @@ export const AllQuery = z.object({
   lookFor: z.enum(["1", "2", "3", "4", "skype", "twitter"]).optional(),
   pageSize: pageSize(500, 500),
 });
-export const CharacterUsersQuery = z.object({ page: z.coerce.number().int().min(1).max(1000).default(1), pageSize: pageSize(20, 50) });
+export const CharacterUsersQuery = z.object({ page: numeric().pipe(z.number().int().min(1).max(1000)).default(1), pageSize: pageSize(20, 50) });
 export const CharactersQuery = z.object({ memberNo: MemberNo.optional() });
-export const AddCharacterBody = z.strictObject({ idCharacter: z.coerce.number().int().positive() });
+export const AddCharacterBody = z.strictObject({ idCharacter: numeric().pipe(z.number().int().positive()) });
 
 export const ZODIAC_SIGNS = [
   "capricorn", "aquarius", "pisces", "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius",
@@ -77,17 +77,17 @@ export type ZodiacSign = (typeof ZODIAC_SIGNS)[number];
 export const NewBannerBody = z.strictObject({
   image: z.string().min(1).max(300),
   pickable: z.boolean().default(true),
-  width: z.coerce.number().int().min(1).max(10000),
-  height: z.coerce.number().int().min(1).max(10000),
+  width: numeric().pipe(z.number().int().min(1).max(10000)),
+  height: numeric().pipe(z.number().int().min(1).max(10000)),
   url: z.union([z.literal(""), z.url({ protocol: /^https?$/ }).max(300)]).optional(),
 });
 export const BannerSizeBody = z.strictObject({
-  width: z.coerce.number().int().min(1).max(10000),
-  height: z.coerce.number().int().min(1).max(10000),
+  width: numeric().pipe(z.number().int().min(1).max(10000)),
+  height: numeric().pipe(z.number().int().min(1).max(10000)),
 });
 export const BannerRatingBody = z.strictObject({
-  idBanner: z.coerce.number().int().positive(),
-  rating: z.coerce.number().int().min(1).max(5),
+  idBanner: numeric().pipe(z.number().int().positive()),
+  rating: numeric().pipe(z.number().int().min(1).max(5)),
 });
 
 /** §3 Banner or photo. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MemberNo, pageSize } from "./common";
+import { MemberNo, pageSize, numeric } from "./common";
 import type { NotificationType } from "./notifications";
 import type { ProfileSummary } from "./profile-summary";
 
@@ -48,7 +48,7 @@ export const GuestbookBody = z.object({ message: GuestbookMessage });
 /** §7 leave message (code, text): `code` is the recipient's member code. */
 export const LeaveMessageBody = z.object({ code: MemberNo, text: GuestbookMessage });
 
-export const PageQuery = z.object({ pageSize: pageSize(30, 100), before: z.coerce.number().int().positive().optional() });
+export const PageQuery = z.object({ pageSize: pageSize(30, 100), before: numeric().pipe(z.number().int().positive()).optional() });
 export const NearbyQuery = z.object({ pageSize: pageSize(30, 100) });
 
 /** §5 coordinates: latitude −90..90, longitude −180..180; geohash is computed (and, if sent, checked) server-side. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { numeric } from "./common";
 import type { ProfileSummary } from "./profile-summary";
 
 /**
@@ -41,18 +42,18 @@ export const CreateTaskBody = z.object({
   description: text(4000).min(1, "Description is required"),
 });
 export const TaskListQuery = z.object({
-  pageSize: z.coerce.number().int().min(1).max(100).default(TASK_PAGE_SIZE),
-  before: z.coerce.number().int().positive().optional(),
+  pageSize: numeric().pipe(z.number().int().min(1).max(100)).default(TASK_PAGE_SIZE),
+  before: numeric().pipe(z.number().int().positive()).optional(),
 });
-export const MissionIdBody = z.object({ id: z.coerce.number().int().positive() });
+export const MissionIdBody = z.object({ id: numeric().pipe(z.number().int().positive()) });
 export const SaveMissionBody = z.object({
-  id: z.coerce.number().int().positive(),
+  id: numeric().pipe(z.number().int().positive()),
   description: text(4000),
   remark: text(1000).optional(),
 });
-export const ConfirmMissionBody = z.object({ id: z.coerce.number().int().positive(), remark: text(1000) });
-export const IdTaskParam = z.object({ idTask: z.coerce.number().int().positive() });
-export const IdMissionParam = z.object({ idMission: z.coerce.number().int().positive() });
+export const ConfirmMissionBody = z.object({ id: numeric().pipe(z.number().int().positive()), remark: text(1000) });
+export const IdTaskParam = z.object({ idTask: numeric().pipe(z.number().int().positive()) });
+export const IdMissionParam = z.object({ idMission: numeric().pipe(z.number().int().positive()) });
 
 export type Task = {
   idTask: number;

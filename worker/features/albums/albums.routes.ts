@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { AlbumQuery, CreateAlbumBody, CreatePhotoBody, GrantBody, IdAlbumParam, IdPhotoParam } from "../../contract/albums";
-import { MemberNo } from "../../contract/common";
+import { MemberNo, numeric } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { AppError } from "../../http/app-error";
 import { clientAddress, rateLimit } from "../../http/rate-limit";
@@ -10,10 +10,10 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as albums from "./albums.service";
 
-const PublicAlbumParam = z.object({ project: z.string(), idAlbum: z.coerce.number().int().positive() });
+const PublicAlbumParam = z.object({ project: z.string(), idAlbum: numeric().pipe(z.number().int().positive()) });
 const MemberAlbumsParam = z.object({ memberNo: MemberNo });
 const PublicMemberAlbumsParam = z.object({ project: z.string(), memberNo: MemberNo });
-const GrantParam = z.object({ idAlbum: z.coerce.number().int().positive(), memberNo: MemberNo });
+const GrantParam = z.object({ idAlbum: numeric().pipe(z.number().int().positive()), memberNo: MemberNo });
 
 /** §6: visitors may view public albums (a keyed one after the key). Paths are listed in worker/contract/albums.ts. */
 export const albumsPublic = new Hono<AppEnv>()

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { ok } from "../../contract/envelope";
-import { IdParam, MemberNo } from "../../contract/common";
+import { IdParam, MemberNo, numeric } from "../../contract/common";
 import {
   AddCharacterBody,
   AllQuery,
@@ -29,7 +29,7 @@ type Scope = (c: Ctx, rawProject: string | undefined) => Promise<{ project: stri
 const publicScope: Scope = async (_c, raw) => ({ project: parseProjectCode(raw), viewer: null });
 const privateScope: Scope = async (c, raw) => ({ project: sessionProject(c, raw), viewer: await viewerFor(c.env, c.get("member").memberId) });
 
-const GenderParam = z.object({ project: z.string(), gender: z.coerce.number().int().min(1).max(6) });
+const GenderParam = z.object({ project: z.string(), gender: numeric().pipe(z.number().int().min(1).max(6)) });
 // A path segment must be the digit itself: `z.coerce` would read " " or "" as lookFor 0 (found by the hostile-input suite).
 const RelatedParam = z.object({ project: z.string(), lang: z.string().max(10), lookFor: z.string().regex(/^[0-6]$/).transform(Number) });
 const CodeParam = z.object({ project: z.string(), simpleCode: MemberNo });
