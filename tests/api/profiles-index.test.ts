@@ -74,3 +74,35 @@ describe("discovery lists read an index, never the members table", () => {
     expect(rowsRead).toBeLessThan(full.meta.rows_read / 10);
   });
 });
+
+describe("nickname search and the member count do not grow with the tenant", () => {
+  it("finds nicknames by substring through the trigram index, within the tenant, after renames", async () => {
+    const search = discovery.search(PROJECT, "ber 39", 20);
+    const { rows, rowsRead, plan } = await measure(search);
+    expect(rows).toBeGreaterThan(0);
+    expect(plan).toMatch(/VIRTUAL TABLE INDEX/);
+    expect(rowsRead, `search read ${rowsRead}`).toBeLessThan(20 * 8);
+    // Every match really contains the keyword and is listable (even indexes are listable in this tenant).
+    const found = expectOk(await call("GET", `/public/core/profiles/${PROJECT}/search?keyword=${encodeURIComponent("MEMBER 398")}&pageSize=20`));
+    expect(found.map((p: { nickname: string }) => p.nickname).sort()).toEqual(["Member 398", "Member 3980", "Member 3982", "Member 3984", "Member 3986", "Member 3988"]);
+    // Another tenant's identical nickname is not found; a rename is searchable at once, the old name is not.
+    await env.DB.prepare(`insert into profiles (member_id, project_code, simple_code, nickname, avator, qualify, created_at, updated_at, last_access) values ('mothertenant00000000000', 'OTH', '39999999', 'Member 398', '/media/OTH/a.jpg', 1, 1, 1, 1)`).run();
+    await env.DB.prepare(`update profiles set nickname = 'Quokka Queen' where project_code = ? and nickname = 'Member 3980'`).bind(PROJECT).run();
+    const again = expectOk(await call("GET", `/public/core/profiles/${PROJECT}/search?keyword=member%20398&pageSize=20`));
+    expect(again.map((p: { nickname: string }) => p.nickname).sort()).toEqual(["Member 398", "Member 3982", "Member 3984", "Member 3986", "Member 3988"]);
+    expect(expectOk(await call("GET", `/public/core/profiles/${PROJECT}/search?keyword=kka%20Qu`)).map((p: { nickname: string }) => p.nickname)).toEqual(["Quokka Queen"]);
+    // Two characters fall back to a scan and still find the member.
+    expect(expectOk(await call("GET", `/public/core/profiles/${PROJECT}/search?keyword=Qu&pageSize=5`)).map((p: { nickname: string }) => p.nickname)).toContain("Quokka Queen");
+  });
+
+  it("counts members from the tenant's counter row", async () => {
+    const { count } = expectOk(await call("GET", `/public/core/members/count/${PROJECT}`));
+    const exact = await env.DB.prepare("select count(*) as n from profiles where project_code = ?").bind(PROJECT).first<{ n: number }>();
+    expect(count).toBe(exact!.n);
+    const before = await env.DB.prepare("select members from project_counters where project_code = ?").bind(PROJECT).first<{ members: number }>();
+    await env.DB.prepare("delete from profiles where project_code = ? and simple_code = ?").bind(PROJECT, "30000001").run();
+    expect(expectOk(await call("GET", `/public/core/members/count/${PROJECT}`)).count).toBe(before!.members - 1);
+    const counted = await env.DB.prepare("select members from project_counters where project_code = ?").bind(PROJECT).all();
+    expect(counted.meta.rows_read).toBeLessThanOrEqual(2);
+  });
+});

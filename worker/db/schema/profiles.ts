@@ -78,3 +78,12 @@ export const profiles = sqliteTable(
     index("profiles_listed_birthday").on(t.projectCode, sql`substr(${t.birthday}, 6)`).where(sql.raw(LISTABLE_PROFILE)),
   ],
 );
+
+/**
+ * Members per tenant, kept by triggers on `profiles` (migration 0008), so a count reads one row. The same
+ * migration adds `profiles_search`, an FTS5 trigram index of nicknames (virtual tables are not modelled here).
+ */
+export const projectCounters = sqliteTable("project_counters", {
+  projectCode: text("project_code").primaryKey(),
+  members: integer("members").notNull().default(0),
+});

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { LISTABLE_PROFILE, banners, chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
+import { LISTABLE_PROFILE, banners, chatReminders, coinLedger, guestbookEntries, notifications, profiles, projectCounters, visitors } from "../../db/schema";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { SessionMember } from "../session/session.service";
@@ -74,7 +74,8 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
       summaries().where(listed(isNotNull(profiles.lastChatAt))).orderBy(desc(profiles.lastChatAt)).limit(HOME_LIMITS.strip),
       summaries().where(listed(isNotNull(profiles.lastAccess))).orderBy(desc(profiles.lastAccess)).limit(HOME_LIMITS.strip),
       summaries().where(listed()).orderBy(desc(profiles.createdAt)).limit(HOME_LIMITS.strip),
-      db.select({ n: sql<number>`count(*)` }).from(profiles).where(eq(profiles.projectCode, projectCode)),
+      // Members of the tenant: the counter row the profiles triggers keep (migration 0008), not a count.
+      db.select({ n: projectCounters.members }).from(projectCounters).where(eq(projectCounters.projectCode, projectCode)),
       // Hot profiles (§9: 48 on home) by page views; "most visits" is the head of the same list.
       summaries().where(listed()).orderBy(desc(profiles.pageViews), desc(profiles.idProfile)).limit(HOME_LIMITS.hotProfiles),
       // §9: hot discussion cards need an introduction of at least 21 characters.

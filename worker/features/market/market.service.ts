@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { nicknameContains } from "../profiles/nickname-search";
 import { getDb } from "../../db/client";
 import { AppError } from "../../http/app-error";
 import { DAY, iso, utcDate } from "../../lib/time";
@@ -441,13 +442,12 @@ export const normalizeKeyword = (keyword: string) => keyword.trim().toLowerCase(
  */
 export async function searchMembers(env: Env, caller: Caller, keyword: string, pageSize: number): Promise<SubmemberProfile[]> {
   const at = Date.now();
-  const pattern = `%${keyword.trim().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
   const db = getDb(env);
   const rows = await db.all<ProfileRow>(sql`select ${P} from profiles p
-    where p.project_code = ${caller.projectCode} and p.nickname like ${pattern} escape '\\'
+    where p.project_code = ${caller.projectCode} and ${nicknameContains(caller.projectCode, keyword.trim(), pageSize, sql.raw("p.id_profile"), sql.raw("p.nickname"))}
       and p.avator <> '' and p.qualify = 1 and p.blur = 0 and p.blocked = 0 and p.member_id <> ${caller.memberId}
       and ${notBlockedWith(caller.memberId, sql.raw("p.member_id"), at)}
-    order by p.last_access desc limit ${pageSize}`);
+    order by p.id_profile desc limit ${pageSize}`);
   const normalized = normalizeKeyword(keyword);
   if (rows.length > 0 && normalized) {
     await d1Batch(env, [

@@ -81,7 +81,7 @@ function readRoutes(scope: Scope) {
     .get("/core/profiles/:project/search", validate("query", SearchQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const q = c.req.valid("query");
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.search(q.keyword, q.pageSize))));
+      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.search(project, q.keyword, q.pageSize))));
     })
     .get("/core/profiles/:project/multi-gender/:gender", validate("param", GenderParam), validate("query", ListQuery(20, 99999)), async (c) => {
       const { project, viewer } = await scope(c, c.req.valid("param").project);

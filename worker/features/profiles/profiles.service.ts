@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
 import ngeohash from "ngeohash";
+import { nicknameContains } from "./nickname-search";
 import { getDb } from "../../db/client";
-import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, unqualifiedReports, userCharacters, visitors } from "../../db/schema";
+import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, unqualifiedReports, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
 import { mediaKeyFromUrl } from "../../contract/media";
@@ -291,9 +292,10 @@ export const discovery = {
     limit,
     excludeSelf: true,
   }),
-  search: (keyword: string, limit: number): ListOptions => ({
-    where: sql`${profiles.nickname} like ${`%${keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} escape '\\'`,
-    orderBy: [desc(profiles.lastAccess)],
+  search: (projectCode: string, keyword: string, limit: number): ListOptions => ({
+    where: nicknameContains(projectCode, keyword, limit, profiles.idProfile, profiles.nickname),
+    // Newest members first, the order the trigram index hands them over in (no sort, no walk of another index).
+    orderBy: [desc(profiles.idProfile)],
     limit,
   }),
 };
@@ -345,7 +347,7 @@ export async function allProfiles(env: Env, projectCode: string, viewer: Viewer,
 }
 
 export async function membersCount(env: Env, projectCode: string) {
-  const row = await getDb(env).get<{ n: number }>(sql`select count(*) as n from profiles where project_code = ${projectCode}`);
+  const row = await getDb(env).select({ n: projectCounters.members }).from(projectCounters).where(eq(projectCounters.projectCode, projectCode)).get();
   return row?.n ?? 0;
 }
 
