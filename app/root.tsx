@@ -4,6 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { Route } from "./+types/root";
 import { createI18n, type LocaleBundle } from "./i18n/i18n";
 import { LANGUAGE_COOKIE, pickLanguage, type LanguageCode } from "./i18n/languages";
+import englishCommon from "./i18n/locales/en/common.json";
 import { resourcesFor } from "./i18n/resources.server";
 import { readCookie } from "./lib/api.server";
 import "./styles/app.css";
@@ -56,10 +57,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // Rendered without App's provider: the same language and strings from the root loader (English if it failed).
+  const data = useRouteLoaderData<typeof loader>("root");
+  const [i18n] = useState(() => createI18n((data?.lang ?? "en") as LanguageCode, data?.resources ?? { en: { common: englishCommon } }));
+  const t = i18n.getFixedT(null, "common");
   return (
     <main className="page page-center">
       <h1>{status === 404 ? "404" : "Velvet"}</h1>
-      <p>{status === 404 ? "This page does not exist." : "Something went wrong. Please try again."}</p>
+      <p>{status === 404 ? t("notFound") : t("genericError")}</p>
       <a href="/">Velvet</a>
     </main>
   );

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { jsxStringsPlugin } from "./support/jsx-strings.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -9,6 +10,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
   return {
     plugins: [
+      // `*.tsx?jsx-strings`: literal UI text parsed in Node (workerd cannot load the TypeScript compiler).
+      jsxStringsPlugin(),
       cloudflareTest({
         main: path.join(root, "worker/test-entry.ts"),
         wrangler: { configPath: path.join(root, "wrangler.toml") },

@@ -1,5 +1,6 @@
 import i18next, { type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
+import { formatNumber } from "./format";
 import { FALLBACK_LANGUAGE, type LanguageCode } from "./languages";
 
 export type LocaleBundle = Record<string, Record<string, Record<string, unknown>>>;
@@ -17,5 +18,16 @@ export function createI18n(lang: LanguageCode, resources: LocaleBundle): i18n {
     initAsync: false,
     returnNull: false,
   });
+  // `{{count, number}}` in a translation formats through the shared helper (grouping per language).
+  instance.services.formatter?.add("number", (value, lng, options) => formatNumber(lng ?? lang, Number(value), numberOptions(options)));
   return instance;
+}
+
+const NUMBER_OPTIONS = ["style", "unit", "unitDisplay", "notation", "signDisplay", "useGrouping", "minimumFractionDigits", "maximumFractionDigits"] as const;
+
+/** Only Intl.NumberFormat's own options from `{{value, number(maximumFractionDigits: 1)}}`, not the t() values. */
+function numberOptions(options: Record<string, unknown> | undefined): Intl.NumberFormatOptions {
+  const picked: Record<string, unknown> = {};
+  for (const key of NUMBER_OPTIONS) if (options?.[key] !== undefined) picked[key] = options[key];
+  return picked as Intl.NumberFormatOptions;
 }

@@ -6,8 +6,9 @@ import type { Envelope } from "../../worker/contract/envelope";
 import { AiRoom } from "../features/ai/ai-room";
 import { loginPath, requireSessionCookie } from "../lib/api.server";
 import { redirect } from "react-router";
+import { pageTitle } from "../i18n/page-title";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet — AI" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "ai:title") }];
 
 /**
  * §6: kycStatus 9 only. The gallery call is under /public (§7) yet identifies the member by the

@@ -11,9 +11,10 @@ import { useSeed } from "../features/albums/use-seed";
 import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
+import { pageTitle } from "../i18n/page-title";
 import "../features/albums/albums.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Album" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "albums:title") }];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = Number(params.idAlbum);

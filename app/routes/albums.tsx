@@ -7,9 +7,10 @@ import { ConfirmDelete, CreateAlbumDialog, OpenAlbumDialog } from "../features/a
 import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
+import { pageTitle } from "../i18n/page-title";
 import "../features/albums/albums.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Albums" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "albums:title") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { albums: await loadApi<AlbumListItem[]>(context, request, ALBUM_PATHS.albums, { private: true }) };

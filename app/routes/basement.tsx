@@ -5,11 +5,12 @@ import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import type { FlameInfo } from "../../worker/contract/social";
 import { Avatar, profilePath } from "../features/social/social-client";
 import { callApi, sessionHeaders } from "../lib/api.server";
+import { pageTitle } from "../i18n/page-title";
 import "../features/social/social.css";
 
 type BasementInfo = { projectCode: string; members: ProfileSummary[]; flame: FlameInfo };
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Basement" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "social:basement.title") }];
 
 /**
  * §2/§6: /basement/ is a separate site outside the project path, shown only to kycStatus 1 members.

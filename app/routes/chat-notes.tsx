@@ -2,8 +2,9 @@ import type { Route } from "./+types/chat-notes";
 import type { ChatMessage, ChatThread } from "../../worker/contract/chat";
 import { NotesPage } from "../features/chat/notes-page";
 import { loadApi, sessionHeaders } from "../lib/api.server";
+import { pageTitle } from "../i18n/page-title";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Note" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "chat:noteTitle") }];
 
 /** §2 notes/{idChatroomMessage}: visitors may view notes (§6), members also reply. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -1,8 +1,9 @@
 import type { Route } from "./+types/chat-notification";
 import { NotificationPage } from "../features/chat/notification-page";
 import { requireSessionCookie } from "../lib/api.server";
+import { pageTitle } from "../i18n/page-title";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Notification" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "chat:notificationTitle") }];
 
 /** §2 notification and notification/{chatId}: chat list left, conversation right. */
 export function loader({ request }: Route.LoaderArgs) {

@@ -3,8 +3,9 @@ import type { Route } from "./+types/chat-public";
 import { PUBLIC_CHATROOM_ID, HOME_CHATROOM_ID } from "../../worker/contract/chat";
 import { PublicChat } from "../features/chat/public-chat";
 import { requireSessionCookie } from "../lib/api.server";
+import { pageTitle } from "../i18n/page-title";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Chat" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "chat:publicTitle") }];
 
 /** §2 public-chat/{chatroomId}: the fixed public room (or the home room); anything else is 404. */
 export function loader({ request, params }: Route.LoaderArgs) {

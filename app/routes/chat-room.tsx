@@ -5,9 +5,10 @@ import { PERSONAL_CHATROOM, directChatroomId } from "../../worker/contract/chat"
 import { ChatConversation } from "../features/chat/chat-conversation";
 import { DirectConversation } from "../features/chat/notification-page";
 import { callApi, requireSessionCookie } from "../lib/api.server";
+import { pageTitle } from "../i18n/page-title";
 import "../features/chat/chat.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Chatroom" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "chat:messages") }];
 
 /**
  * One-segment chatroom URLs (§2): `chatroom/{md5 of member code}` (32 hex: a personal chatroom) or

@@ -6,10 +6,12 @@ import { Avatar } from "../components/avatar";
 import { callApi, loadApi, requireSessionCookie } from "../lib/api.server";
 import { MasterLink } from "../features/market/market-sections";
 import { ProfileSubmembers } from "../features/market/profile-submembers";
+import { pageTitle } from "../i18n/page-title";
+import { LocalTime } from "../i18n/use-format";
 import "../features/profiles/profiles.css";
 import "../features/market/market.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Market" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "market:title") }];
 
 /** market/{masterMemberNo}: the master, their sub-members (join, sell, free), the hierarchy and its history. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -82,7 +84,7 @@ export default function MarketMaster({ loaderData, params }: Route.ComponentProp
           <ol className="history">
             {history.map((h) => (
               <li key={h.idHierarchyHistory}>
-                <time dateTime={h.dateAdd}>{new Date(h.dateAdd).toLocaleString()}</time> · {t(`history.${h.event}`, { name: h.parentProfile?.nickname ?? "—" })}
+                <LocalTime value={h.dateAdd} /> · {t(`history.${h.event}`, { name: h.parentProfile?.nickname ?? "—" })}
               </li>
             ))}
           </ol>

@@ -5,10 +5,11 @@ import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import { callApi, requireSessionCookie } from "../lib/api.server";
 import { BiddingCards, CharacterTags, GroupSection, NearbyPanel, SearchPanel, mergeLists, type MarketGroup } from "../features/market/market-sections";
 import { WalletPanel } from "../features/market/wallet-panel";
+import { pageTitle } from "../i18n/page-title";
 import "../features/profiles/profiles.css";
 import "../features/market/market.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Market" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "market:title") }];
 
 /** §2 grouped lists: two headed S, two headed M, one special (the switches). */
 const GROUPS: Omit<MarketGroup, "profiles">[] = [

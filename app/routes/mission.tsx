@@ -9,9 +9,10 @@ import { MissionDetails } from "../features/tasks/mission-details";
 import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
+import { pageTitle } from "../i18n/page-title";
 import "../features/tasks/tasks.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Mission" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "tasks:mission.details") }];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = Number(params.idMission);

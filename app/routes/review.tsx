@@ -8,9 +8,10 @@ import { MissionDetails } from "../features/tasks/mission-details";
 import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
+import { pageTitle } from "../i18n/page-title";
 import "../features/tasks/tasks.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Review" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "tasks:tabs.review") }];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = Number(params.idMission);

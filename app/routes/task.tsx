@@ -8,9 +8,10 @@ import { loadApi } from "../lib/api.server";
 import { CreateTaskDialog } from "../features/tasks/task-dialogs";
 import { AllTasks, MissionList } from "../features/tasks/task-lists";
 import { TOAST_DURATION } from "../components/toast";
+import { pageTitle } from "../i18n/page-title";
 import "../features/tasks/tasks.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "Velvet · Tasks" }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "tasks:title") }];
 
 const TABS = ["0", "1", "2"] as const;
 

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
+import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
@@ -12,10 +13,9 @@ import type { LocalMessage } from "./use-chat-room";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
 
-/** §9: message times are UTC-suffixed; shown in the member's own clock. */
+/** §9: message times are UTC-suffixed; shown in the member's language and own clock (UTC while hydrating). */
 export function MessageTime({ iso }: { iso: string }) {
-  const date = new Date(iso);
-  return <time dateTime={iso}>{date.toLocaleString(undefined, { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" })}</time>;
+  return <LocalTime value={iso} preset="shortDateTime" />;
 }
 
 function EncryptedText({ message }: { message: ChatMessage }) {

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { HOME_LIMITS, fairPick, type HomeDashboard as Dashboard } from "../../../worker/contract/home";
+import { formatNumber } from "../../i18n/format";
 import { LatestChatBar } from "../chat/latest-chat-bar";
 import { Avatar, AvatarStrip, profileHref } from "./avatar";
 import { FeedbackBox } from "./feedback-box";
@@ -13,7 +14,7 @@ import "./home.css";
 
 /** §2 home dashboard: every block, from one loader. */
 export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard; projectCode: string; onLogout: () => void }) {
-  const { t } = useTranslation("home");
+  const { t, i18n } = useTranslation("home");
   const [params, setParams] = useSearchParams();
   const [reviewOpen, setReviewOpen] = useState(false);
   const [reviewDone, setReviewDone] = useState(false);
@@ -100,17 +101,17 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
       <nav className="tiles" aria-label={t("tiles.label")}>
         <Link to={`/${p}/message`} className="tile">
           <span className="tile-label">{t("tiles.guestbook")}</span>
-          <span className="tile-value">{data.guestbook?.count ?? 0}</span>
+          <span className="tile-value">{formatNumber(i18n.language, data.guestbook?.count ?? 0)}</span>
           {(data.guestbook?.unread ?? 0) > 0 && <span className="badge tile-badge">{t("tiles.guestbookUnread", { count: data.guestbook!.unread })}</span>}
         </Link>
         <Link to={`/${p}/profile`} className="tile">
           <span className="tile-label">{t("tiles.visitors")}</span>
-          <span className="tile-value">{me.pageViews}</span>
+          <span className="tile-value">{formatNumber(i18n.language, me.pageViews)}</span>
           <span className="tile-sub muted">{t("tiles.pageViews")}</span>
         </Link>
         <Link to={`/${p}/market`} className="tile">
           <span className="tile-label">{t("tiles.mcoin")}</span>
-          <span className="tile-value">{data.coins.mcoin}</span>
+          <span className="tile-value">{formatNumber(i18n.language, data.coins.mcoin)}</span>
         </Link>
         <Link to={`/${p}/profile`} className="tile">
           <span className="tile-label">{t("tiles.profile")}</span>

@@ -2,12 +2,13 @@ import { Dialog } from "radix-ui";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Visitor } from "../../../worker/contract/home";
+import { useFormat } from "../../i18n/use-format";
 import { Avatar, profileHref } from "./avatar";
 
 /** §2: a drawer listing visitors newest first with date and time. */
 export function VisitorsDrawer({ visitors, projectCode }: { visitors: Visitor[]; projectCode: string }) {
-  const { t, i18n } = useTranslation("home");
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
+  const { t } = useTranslation("home");
+  const format = useFormat();
   return (
     <Dialog.Root>
       <Dialog.Trigger asChild>
@@ -30,7 +31,7 @@ export function VisitorsDrawer({ visitors, projectCode }: { visitors: Visitor[];
                     <Avatar profile={v.profile} size={40} />
                     <span className="visitor-name">{v.nickname}</span>
                     <time dateTime={v.dateUpd} className="muted small">
-                      {t("visitorsDrawer.visitedAt", { when: format.format(new Date(v.dateUpd)) })}
+                      {t("visitorsDrawer.visitedAt", { when: format.dateTime(v.dateUpd) })}
                     </time>
                   </Link>
                 </li>

@@ -6,6 +6,7 @@ import { BIDDING_STACK_MAX, CHARACTER_PAGE_SIZE, GROUP_SIZES, type BiddingCard, 
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
+import { useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 
@@ -259,6 +260,7 @@ export function CharacterTags({ projectCode, characters }: { projectCode: string
 /** A bidding card per member on the market: nickname, introduction, count, countdown, bidders (max 5). */
 export function BiddingCards({ projectCode, cards }: { projectCode: string; cards: BiddingCard[] }) {
   const { t } = useTranslation("market");
+  const format = useFormat();
   const toast = useToast();
   const [list, setList] = useState(cards);
   const project = projectCode.toUpperCase();
@@ -288,8 +290,8 @@ export function BiddingCards({ projectCode, cards }: { projectCode: string; card
                 <p className="bidding-intro">{card.profile.introduction}</p>
               </div>
             </div>
-            <p className="muted small">
-              {t("bidding.count", { count: card.biddingCount })} · {t("bidding.due", { date: new Date(card.lastBidding.dueDate).toLocaleString() })}
+            <p className="muted small" suppressHydrationWarning>
+              {t("bidding.count", { count: card.biddingCount })} · {t("bidding.due", { date: format.dateTime(card.lastBidding.dueDate) })}
             </p>
             {card.bidders.length > 0 && (
               <ul className="avatar-stack" aria-label={t("bidding.bidders")}>

@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { isMasterGender, type SubmemberList } from "../../../worker/contract/market";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
+import { useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
@@ -18,6 +19,7 @@ import "./market.css";
  */
 export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { projectCode: string; memberNo: string; multiGender: number | null }) {
   const { t } = useTranslation("market");
+  const format = useFormat();
   const toast = useToast();
   const project = projectCode.toUpperCase();
   const [data, setData] = useState<SubmemberList | null>(null);
@@ -93,7 +95,9 @@ export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { proj
                 <Avatar profile={item.profile} size={48} link />
                 <div className="submember-text">
                   <span className="submember-name">{name}</span>
-                  <span className="muted small">{t("submembers.since", { date: new Date(item.dateAdd).toLocaleDateString() })}</span>
+                  <span className="muted small" suppressHydrationWarning>
+                    {t("submembers.since", { date: format.date(item.dateAdd) })}
+                  </span>
                 </div>
                 {viewer?.isMaster && (
                   <div className="submember-actions">

@@ -5,6 +5,7 @@ import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
 import type { Relationship } from "../../../worker/features/social/relationship";
 import { Avatar } from "../../components/avatar";
+import { LocalTime, useFormat } from "../../i18n/use-format";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { readSession } from "../../lib/session-keys";
@@ -49,30 +50,32 @@ const validCoordinates = (lat: number | null, lng: number | null) => lat != null
 /** §9: 24 hours starting 12 hours before now, in local time; stats are per UTC hour. Browser only. */
 function ActivityChart({ stats }: { stats: ActionStat[] }) {
   const { t } = useTranslation("profiles");
-  const [bars, setBars] = useState<{ hour: number; count: number }[] | null>(null);
+  const format = useFormat();
+  const [bars, setBars] = useState<{ at: Date; count: number }[] | null>(null);
   useEffect(() => {
     const start = Date.now() - 12 * 3_600_000;
     const byUtc = new Map(stats.map((s) => [s.actionHour, s.actionCount]));
     setBars(
       Array.from({ length: 24 }, (_, i) => {
         const at = new Date(start + i * 3_600_000);
-        return { hour: at.getHours(), count: byUtc.get(at.getUTCHours()) ?? 0 };
+        return { at, count: byUtc.get(at.getUTCHours()) ?? 0 };
       }),
     );
   }, [stats]);
+  const hour = (at: Date) => format.date(at, "hour");
   if (!bars) return null;
   const max = Math.max(1, ...bars.map((b) => b.count));
   return (
     <figure className="section" aria-label={t("public.activity")}>
       <div className="chart" role="img" aria-label={t("public.activitySummary", { total: bars.reduce((n, b) => n + b.count, 0) })}>
         {bars.map((b, i) => (
-          <span key={i} className="chart-bar" style={{ height: `${(b.count / max) * 100}%` }} title={`${b.hour}:00 · ${b.count}`} />
+          <span key={i} className="chart-bar" style={{ height: `${(b.count / max) * 100}%` }} title={`${hour(b.at)} · ${format.number(b.count)}`} />
         ))}
       </div>
       <div className="chart-labels" aria-hidden="true">
-        <span>{bars[0]!.hour}:00</span>
-        <span>{bars[12]!.hour}:00</span>
-        <span>{bars[23]!.hour}:00</span>
+        <span>{hour(bars[0]!.at)}</span>
+        <span>{hour(bars[12]!.at)}</span>
+        <span>{hour(bars[23]!.at)}</span>
       </div>
     </figure>
   );
@@ -83,7 +86,7 @@ function Compass({ bearing, distanceKm }: { bearing: number; distanceKm: number 
   return (
     <div className="row">
       <div className="compass" role="img" aria-label={t("public.bearing", { degrees: bearing })}>
-        <span className="compass-n">N</span>
+        <span className="compass-n">{t("public.north")}</span>
         <span className="compass-needle" style={{ transform: `rotate(${bearing}deg)` }} />
       </div>
       <p>{t("public.distance", { km: distanceKm })}</p>
@@ -248,9 +251,7 @@ export function PublicProfile({ projectCode, data }: { projectCode: string; data
                   <li key={v.simpleCode}>
                     <Avatar profile={v.profile} size={36} link />
                     <span>{v.nickname}</span>
-                    <time className="muted" dateTime={v.dateUpd}>
-                      {v.dateUpd.slice(0, 16).replace("T", " ")} UTC
-                    </time>
+                    <LocalTime className="muted" value={v.dateUpd} />
                   </li>
                 ))}
               </ol>

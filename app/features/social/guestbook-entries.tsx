@@ -4,9 +4,10 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import type { GuestbookEntry, Page } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
+import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { Avatar, utcTime } from "./social-client";
+import { Avatar } from "./social-client";
 
 /** Entries of my guestbook, each with reply (dialog), history (drawer) and delete. */
 export function GuestbookEntries({ entries, onDeleted, empty }: { entries: GuestbookEntry[]; onDeleted: (id: number) => void; empty: string }) {
@@ -38,9 +39,7 @@ function GuestbookEntryCard({ entry, onDeleted }: { entry: GuestbookEntry; onDel
       <div className="entry-body">
         <div className="entry-head">
           <span className="entry-name">{name}</span>
-          <time className="entry-time" dateTime={entry.timelog}>
-            {utcTime(entry.timelog)}
-          </time>
+          <LocalTime className="entry-time" value={entry.timelog} />
           {!entry.read && <span className="unread-mark">{t("guestbook.unreadMark")}</span>}
         </div>
         <p className="entry-message">{entry.message}</p>
@@ -136,9 +135,7 @@ export function HistoryDrawer({ memberNo, name }: { memberNo: string; name: stri
                   <div className="entry-body">
                     <div className="entry-head">
                       <span className="entry-name">{mine ? t("guestbook.to", { name }) : t("guestbook.from", { name })}</span>
-                      <time className="entry-time" dateTime={entry.timelog}>
-                        {utcTime(entry.timelog)}
-                      </time>
+                      <LocalTime className="entry-time" value={entry.timelog} />
                     </div>
                     <p className="entry-message">{entry.message}</p>
                   </div>

@@ -5,9 +5,10 @@ import { Link } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
 import type { BlockItem, ListItem, Page } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
+import { LocalTime, useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { Avatar, profilePath, useMemberId, useTwoStep, utcTime } from "./social-client";
+import { Avatar, profilePath, useMemberId, useTwoStep } from "./social-client";
 import "./social.css";
 
 /** My profile blocks owned by the social feature (issue 4): following, followers, blocked-by-me. */
@@ -71,7 +72,7 @@ function People({ projectCode, items, empty }: { projectCode: string; items: Lis
           <Link className="person-name" to={profilePath(projectCode, item.profile.simpleCode)} aria-label={t("lists.openProfile", { name: item.profile.nickname || item.profile.simpleCode })}>
             {item.profile.nickname || item.profile.simpleCode}
           </Link>
-          <span className="person-meta">{utcTime(item.dateAdd)}</span>
+          <LocalTime className="person-meta" value={item.dateAdd} />
         </li>
       ))}
     </ul>
@@ -82,6 +83,7 @@ function People({ projectCode, items, empty }: { projectCode: string; items: Lis
 function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnblocked: () => void }) {
   const { t } = useTranslation("social");
   const toast = useToast();
+  const format = useFormat();
   const name = item.profile.nickname || item.profile.simpleCode;
   const unblock = useTwoStep(async () => {
     const body = await api(`/private/core/blocks/${item.idBlock}`, { method: "DELETE" });
@@ -95,7 +97,9 @@ function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnblocked: ()
         <Avatar profile={item.profile} gray />
       </button>
       <span className="person-name">{name}</span>
-      <span className="person-meta">{unblock.armed ? t("block.confirmUnblock") : item.expiresAt ? t("lists.until", { date: utcTime(item.expiresAt) }) : t("duration.forever")}</span>
+      <span className="person-meta" suppressHydrationWarning>
+        {unblock.armed ? t("block.confirmUnblock") : item.expiresAt ? t("lists.until", { date: format.dateTime(item.expiresAt) }) : t("duration.forever")}
+      </span>
     </li>
   );
 }

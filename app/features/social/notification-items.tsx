@@ -4,9 +4,10 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { NotificationType } from "../../../worker/contract/notifications";
 import type { FriendStatus, NotificationView } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
+import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { Avatar, utcTime } from "./social-client";
+import { Avatar } from "./social-client";
 
 type ViewProps = { item: NotificationView; name: string };
 
@@ -72,9 +73,7 @@ export function NotificationItems({ items, empty }: { items: NotificationView[];
           <li key={item.idNotification} className={`notice${item.read ? "" : " notice-unread"}`}>
             {item.actor && <Avatar profile={item.actor} size={36} />}
             {View ? <View item={item} name={name} /> : <p className="notice-text">{t("notification.unknown")}</p>}
-            <time className="entry-time" dateTime={item.dateAdd}>
-              {utcTime(item.dateAdd)}
-            </time>
+            <LocalTime className="entry-time" value={item.dateAdd} />
           </li>
         );
       })}

@@ -33,9 +33,6 @@ export function useTwoStep(action: () => void | Promise<void>, windowMs = BLOCK_
   return { armed, tap };
 }
 
-/** Deterministic UTC time (§9: message times are UTC-suffixed); identical on server and client renders. */
-export const utcTime = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "");
-
 export const profilePath = (projectCode: string, memberNo: string) => `/${projectCode.toLowerCase()}/share/${memberNo}`;
 
 export function Avatar({ profile, size = 44, gray = false }: { profile: Pick<ProfileSummary, "avator" | "nickname" | "blur" | "simpleCode">; size?: number; gray?: boolean }) {

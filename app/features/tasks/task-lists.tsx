@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Mission, Task } from "../../../worker/contract/tasks";
+import { LocalTime } from "../../i18n/use-format";
 import { MissionStatusChip } from "./mission-status";
 import { TakeUpDialog } from "./task-dialogs";
 
@@ -26,7 +27,7 @@ export function AllTasks({ tasks, projectCode, onChanged }: { tasks: Task[]; pro
           <p>{task.description}</p>
           <div className="task-meta">
             {task.profile && <Author nickname={task.profile.nickname} avator={task.profile.avator} />}
-            <time dateTime={task.timelog}>{new Date(task.timelog).toLocaleDateString()}</time>
+            <LocalTime value={task.timelog} preset="date" />
           </div>
           <div className="row">
             {task.mine ? (

@@ -1,0 +1,105 @@
+/**
+ * Dates, times and numbers in the member's language (issue 11): every screen formats through here, with
+ * the active i18next language (en, ja, zh-CN, zh-TW) and Intl. Pure functions, safe on server and client.
+ *
+ * Time zone: pass `timeZone` explicitly. Components use `useFormat()` (./use-format), which formats in UTC
+ * for the server render and the hydration pass (both sides agree) and in the member's own zone after.
+ */
+
+export type DateInput = Date | string | number;
+
+/** Named shapes so every screen shows the same kind of date the same way. */
+export const DATE_PRESETS = {
+  /** Nov 17, 2026 · 2026年11月17日 */
+  date: { year: "numeric", month: "short", day: "numeric" },
+  /** Nov 17, 2026, 3:05 PM · 2026年11月17日 15:05 */
+  dateTime: { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" },
+  /** 11/17, 3:05 PM · 11/17 15:05 (chat messages) */
+  shortDateTime: { month: "numeric", day: "numeric", hour: "numeric", minute: "2-digit" },
+  /** 3:05 PM · 15:05 */
+  time: { hour: "numeric", minute: "2-digit" },
+  /** 3 PM · 15時 (chart axes) */
+  hour: { hour: "numeric" },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+export type DatePreset = keyof typeof DATE_PRESETS;
+
+export type DateFormatOptions = {
+  /** IANA zone, e.g. "UTC" or "Asia/Tokyo"; undefined = the runtime's own zone (browser only). */
+  timeZone?: string;
+  /** Append the zone's short name (e.g. "UTC") to shapes that show a time. */
+  zoneName?: boolean;
+};
+
+/** i18next codes are valid BCP 47 tags already; anything else (or nothing) falls back to English. */
+function locale(lang: string | undefined): string {
+  if (!lang) return "en";
+  try {
+    return Intl.getCanonicalLocales(lang)[0] ?? "en";
+  } catch {
+    return "en";
+  }
+}
+
+const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>();
+function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>(key: string, make: () => T): T {
+  let value = cache.get(key) as T | undefined;
+  if (!value) {
+    value = make();
+    if (cache.size > 200) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+function toDate(value: DateInput): Date | null {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A date/time in one of the presets; an unparseable value gives "". */
+export function formatDate(lang: string | undefined, value: DateInput, preset: DatePreset = "date", options: DateFormatOptions = {}): string {
+  const date = toDate(value);
+  if (!date) return "";
+  const shape: Intl.DateTimeFormatOptions = { ...DATE_PRESETS[preset], timeZone: options.timeZone };
+  if (options.zoneName && "hour" in DATE_PRESETS[preset]) shape.timeZoneName = "short";
+  const tag = locale(lang);
+  const format = cached(`d|${tag}|${preset}|${options.timeZone ?? ""}|${shape.timeZoneName ?? ""}`, () => new Intl.DateTimeFormat(tag, shape));
+  return format.format(date);
+}
+
+export const formatDateTime = (lang: string | undefined, value: DateInput, options?: DateFormatOptions) => formatDate(lang, value, "dateTime", options);
+export const formatTime = (lang: string | undefined, value: DateInput, options?: DateFormatOptions) => formatDate(lang, value, "time", options);
+
+/** Grouped digits (1,234 · 1,234 · 1,234), or any Intl.NumberFormat shape (percent, unit, fraction digits). */
+export function formatNumber(lang: string | undefined, value: number, options: Intl.NumberFormatOptions = {}): string {
+  if (!Number.isFinite(value)) return "";
+  const tag = locale(lang);
+  const format = cached(`n|${tag}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(tag, options));
+  return format.format(value);
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 86_400_000],
+  ["month", 30 * 86_400_000],
+  ["week", 7 * 86_400_000],
+  ["day", 86_400_000],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+  ["second", 1000],
+];
+
+/**
+ * "3 hours ago", "in 2 days" (3 時間前, 2 天后…), in the largest whole unit. Depends on `now`, so render it
+ * client-side or pass the same `now` on both sides.
+ */
+export function formatRelativeTime(lang: string | undefined, value: DateInput, now: DateInput = Date.now()): string {
+  const date = toDate(value);
+  const base = toDate(now);
+  if (!date || !base) return "";
+  const diff = date.getTime() - base.getTime();
+  const [unit, ms] = UNITS.find(([, size]) => Math.abs(diff) >= size) ?? ["second", 1000];
+  const tag = locale(lang);
+  const format = cached(`r|${tag}`, () => new Intl.RelativeTimeFormat(tag, { numeric: "auto" }));
+  return format.format(Math.trunc(diff / ms), unit);
+}

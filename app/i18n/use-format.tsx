@@ -1,0 +1,47 @@
+import { useMemo, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDate, formatNumber, formatRelativeTime, type DateInput, type DatePreset } from "./format";
+
+const noSubscription = () => () => {};
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+const serverZone = () => "UTC";
+
+/**
+ * The zone dates are shown in: UTC while rendering on the server and while hydrating (so both sides print
+ * the same text), then the member's own zone. Pages rendered on the client from the start never show UTC.
+ */
+export function useTimeZone(): string {
+  return useSyncExternalStore(noSubscription, browserZone, serverZone);
+}
+
+/** Formatters bound to the active language and the hydration-safe zone (see ./format). */
+export function useFormat() {
+  const { i18n } = useTranslation();
+  const lang = i18n.language;
+  const timeZone = useTimeZone();
+  return useMemo(() => {
+    // The UTC pass says so ("15:05 UTC"), so nobody reads a server time as their own.
+    const zone = { timeZone, zoneName: timeZone === "UTC" };
+    return {
+      lang,
+      timeZone,
+      date: (value: DateInput, preset: DatePreset = "date") => formatDate(lang, value, preset, zone),
+      dateTime: (value: DateInput) => formatDate(lang, value, "dateTime", zone),
+      number: (value: number, options?: Intl.NumberFormatOptions) => formatNumber(lang, value, options),
+      relative: (value: DateInput, now?: DateInput) => formatRelativeTime(lang, value, now),
+    };
+  }, [lang, timeZone]);
+}
+
+/**
+ * A machine-readable <time> showing `value` in the member's language and zone. The server and hydration pass
+ * print UTC; `suppressHydrationWarning` covers an ICU difference between workerd and the browser.
+ */
+export function LocalTime({ value, preset = "dateTime", className }: { value: string; preset?: DatePreset; className?: string }) {
+  const format = useFormat();
+  return (
+    <time dateTime={value} className={className} suppressHydrationWarning>
+      {format.date(value, preset)}
+    </time>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { createI18n } from "../../app/i18n/i18n";
+import { formatDate, formatDateTime, formatNumber, formatRelativeTime, formatTime } from "../../app/i18n/format";
+
+// Issue 11: dates, times and numbers follow the chosen language (app/i18n/format.ts).
+const AT = "2026-11-17T15:05:00Z";
+const UTC = { timeZone: "UTC" };
+/** ICU puts narrow and no-break spaces in some shapes; compare them as plain spaces. */
+const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, " ");
+
+describe("format", () => {
+  it("dates per language", () => {
+    expect(formatDate("en", AT, "date", UTC)).toBe("Nov 17, 2026");
+    expect(formatDate("ja", AT, "date", UTC)).toBe("2026年11月17日");
+    expect(formatDate("zh-CN", AT, "date", UTC)).toBe("2026年11月17日");
+    expect(formatDate("zh-TW", AT, "date", UTC)).toBe("2026年11月17日");
+  });
+
+  it("date and time per language, with the zone named when asked", () => {
+    expect(plain(formatDateTime("en", AT, { ...UTC, zoneName: true }))).toBe("Nov 17, 2026, 3:05 PM UTC");
+    expect(plain(formatDateTime("ja", AT, { ...UTC, zoneName: true }))).toBe("2026年11月17日 15:05 UTC");
+    expect(plain(formatDateTime("zh-CN", AT, UTC))).toBe("2026年11月17日 15:05");
+    expect(plain(formatDateTime("zh-TW", AT, UTC))).toBe("2026年11月17日 下午3:05");
+  });
+
+  it("times per language and in the requested zone", () => {
+    expect(plain(formatTime("en", AT, UTC))).toBe("3:05 PM");
+    expect(formatTime("ja", AT, UTC)).toBe("15:05");
+    expect(formatTime("zh-CN", AT, UTC)).toBe("15:05");
+    expect(formatTime("zh-TW", AT, UTC)).toBe("下午3:05");
+    // 15:05 UTC is 00:05 the next day in Tokyo.
+    expect(formatDate("ja", AT, "shortDateTime", { timeZone: "Asia/Tokyo" })).toBe("11/18 0:05");
+    expect(plain(formatDate("en", AT, "shortDateTime", { timeZone: "Asia/Tokyo" }))).toBe("11/18, 12:05 AM");
+    expect(formatDate("ja", AT, "hour", UTC)).toBe("15時");
+    expect(formatDate("zh-CN", AT, "hour", UTC)).toBe("15时");
+  });
+
+  it("numbers per language", () => {
+    for (const lang of ["en", "ja", "zh-CN", "zh-TW"]) expect(formatNumber(lang, 1234567.5)).toBe("1,234,567.5");
+    expect(formatNumber("zh-CN", 12.5, { style: "unit", unit: "kilometer", unitDisplay: "short" })).toBe("12.5公里");
+    expect(formatNumber("en", Number.NaN)).toBe("");
+  });
+
+  it("relative times per language", () => {
+    const earlier = "2026-11-17T12:05:00Z";
+    expect(formatRelativeTime("en", earlier, AT)).toBe("3 hours ago");
+    expect(formatRelativeTime("ja", earlier, AT)).toBe("3 時間前");
+    expect(formatRelativeTime("zh-CN", earlier, AT)).toBe("3小时前");
+    expect(formatRelativeTime("zh-TW", earlier, AT)).toBe("3 小時前");
+    expect(formatRelativeTime("en", "2026-11-16T15:05:00Z", AT)).toBe("yesterday");
+    expect(formatRelativeTime("zh-TW", "2026-11-19T15:05:00Z", AT)).toBe("後天");
+  });
+
+  it("falls back to English for an unknown language and to nothing for a bad date", () => {
+    expect(formatDate(undefined, AT, "date", UTC)).toBe("Nov 17, 2026");
+    expect(formatDate("not a tag!", AT, "date", UTC)).toBe("Nov 17, 2026");
+    expect(formatDate("en", "not a date", "date", UTC)).toBe("");
+  });
+
+  it("`{{count, number}}` in a translation goes through the helper for the active language", () => {
+    const i18n = createI18n("ja", { ja: { common: { coins: "{{count, number}} Mコイン" } } });
+    expect(i18n.t("coins", { count: 12345 })).toBe("12,345 Mコイン");
+    const en = createI18n("en", { en: { common: { km: "{{km, number(maximumFractionDigits: 1)}} km", views: "{{count, number}} views" } } });
+    expect(en.t("km", { km: 1234.56 })).toBe("1,234.6 km");
+    expect(en.t("views", { count: 1000, name: "ignored" })).toBe("1,000 views");
+  });
+});
