@@ -74,6 +74,10 @@ export const profiles = sqliteTable(
     index("profiles_listed_zodiac").on(t.projectCode, t.zodiacSign, t.lastAccess).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_listed_language").on(t.projectCode, t.language, t.lookFor, t.lastAccess).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_project_id").on(t.projectCode, t.idProfile),
+    // Profile summaries by member id from the index alone (migration 0009).
+    index("profiles_member_summary").on(
+      t.memberId, t.projectCode, t.simpleCode, t.nickname, t.avator, t.qualify, t.blur, t.blocked, t.multiGender, t.lookFor, t.kycStatus, t.closed, t.isRainbow, t.lastAccess,
+    ),
     // The feed's birthday strip (§9 max 20): month-day of the birthday.
     index("profiles_listed_birthday").on(t.projectCode, sql`substr(${t.birthday}, 6)`).where(sql.raw(LISTABLE_PROFILE)),
   ],

@@ -1,6 +1,8 @@
-import { and, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, between, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { md5 } from "js-md5";
 import { getDb } from "../../db/client";
+import { inJson } from "../../db/in-list";
 import {
   chatConnections,
   chatContactSettings,
@@ -10,6 +12,7 @@ import {
   chatReads,
   chatReminders,
   chatThreads,
+  follows,
   notifications,
   profiles,
 } from "../../db/schema";
@@ -35,7 +38,7 @@ import { AppError } from "../../http/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummaryColumns, toProfileSummary } from "../profiles/profile-summary";
+import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, summaryColumnsOf, toProfileSummary } from "../profiles/profile-summary";
 import { assertCanSend } from "../social/sending";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
@@ -71,7 +74,14 @@ function assertRoomAccess(room: RoomKind, viewer: { memberNo: string } | null) {
 
 async function viewerContext(env: Env, member: ChatMember | null): Promise<ChatViewer> {
   if (!member) return null;
-  const row = await getDb(env).select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, member.memberId)).get();
+  return toViewer(member, (await viewerQuery(env, member.memberId))[0]);
+}
+
+const viewerQuery = (env: Env, memberId: string) =>
+  getDb(env).select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
+
+function toViewer(member: ChatMember | null, row: { avator: string; qualify: boolean } | undefined): ChatViewer {
+  if (!member) return null;
   return { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(row?.avator && row.qualify) };
 }
 
@@ -87,59 +97,75 @@ const parsePayload = (raw: string): Payload | null => {
 type MessageRow = typeof chatMessages.$inferSelect;
 
 /**
- * Rows → StoredMessage with every related record in a fixed number of batched queries
- * (profiles, reactions, message requests, follows), never one query per message.
+ * Rows → StoredMessage with every related record (profiles, reactions, message requests, follows) in ONE
+ * D1 batch, never one query per message. `known` summaries (a page that joined its authors) skip the profile
+ * read; `extras` ride in the same round trip (a caller's own reads) and come back as raw result rows.
  */
-async function hydrate(env: Env, projectCode: string, rows: MessageRow[]): Promise<StoredMessage[]> {
-  if (rows.length === 0) return [];
+async function hydrate(
+  env: Env,
+  projectCode: string,
+  rows: MessageRow[],
+  options: { known?: Map<string, ProfileSummary>; extras?: BatchQuery[] } = {},
+): Promise<{ stored: StoredMessage[]; extras: unknown[] }> {
+  const extras = options.extras ?? [];
+  if (rows.length === 0 && extras.length === 0) return { stored: [], extras: [] };
   const db = getDb(env);
   const ids = rows.map((r) => r.idChatroomMessage);
   const memberIds = rows.flatMap((r) => [r.memberId, ...(r.toMemberId ? [r.toMemberId] : [])]);
-  const [summaries, reactionRows] = await Promise.all([
-    profileSummaries(env, projectCode, memberIds),
-    db
-      .select({ id: chatReactions.idChatroomMessage, type: chatReactions.type, reactEmoji: chatReactions.reactEmoji, memberNo: profiles.simpleCode })
-      .from(chatReactions)
-      .innerJoin(profiles, eq(profiles.memberId, chatReactions.memberId))
-      .where(inArray(chatReactions.idChatroomMessage, ids.slice(0, 90))),
-  ]);
+  const unknownIds = options.known ? memberIds.filter((id) => !options.known!.has(id)) : memberIds;
+  const recipients = [...new Set(rows.filter((r) => r.isPrivate && r.toMemberId).map((r) => r.toMemberId!))];
+  const queries: BatchQuery[] = [...extras];
+  const at = (query: BatchQuery | null) => (query ? queries.push(query) - 1 : -1);
+  const summaryAt = at(unknownIds.length ? profileSummariesQuery(env, projectCode, unknownIds) : null);
+  // Reactions by the page's id range (an index range, no id list to expand), filtered to the page below.
+  const reactionAt = at(
+    ids.length
+      ? db
+          .select({ id: chatReactions.idChatroomMessage, type: chatReactions.type, reactEmoji: chatReactions.reactEmoji, memberNo: profiles.simpleCode })
+          .from(chatReactions)
+          .innerJoin(profiles, eq(profiles.memberId, chatReactions.memberId))
+          .where(between(chatReactions.idChatroomMessage, Math.min(...ids), Math.max(...ids)))
+      : null,
+  );
+  // Held message requests and follows only matter for private messages (§7 message requests).
+  const requestAt = at(
+    recipients.length
+      ? db
+          .select({ memberId: chatMessageRequests.memberId, fromMemberId: chatMessageRequests.fromMemberId, status: chatMessageRequests.status })
+          .from(chatMessageRequests)
+          .where(inJson(chatMessageRequests.memberId, recipients))
+      : null,
+  );
+  const followAt = at(recipients.length ? db.select({ memberId: follows.memberId, targetMemberId: follows.targetMemberId }).from(follows).where(inJson(follows.memberId, recipients)) : null);
+  const results = (await db.batch(queries as [BatchQuery, ...BatchQuery[]])) as unknown[];
+  const rowsAt = <R>(index: number) => (index < 0 ? [] : (results[index] as R[]));
+
+  const summaries = new Map([...(options.known ?? []), ...summariesById(rowsAt<Parameters<typeof summariesById>[0][number]>(summaryAt))]);
+  const onPage = new Set(ids);
   const reactions = new Map<number, ChatReaction[]>();
-  for (const r of reactionRows) {
-    const list = reactions.get(r.id) ?? [];
-    list.push({ type: r.type, reactEmoji: r.reactEmoji, memberNo: r.memberNo });
-    reactions.set(r.id, list);
+  for (const r of rowsAt<ChatReaction & { id: number }>(reactionAt)) {
+    if (!onPage.has(r.id)) continue;
+    reactions.set(r.id, [...(reactions.get(r.id) ?? []), { type: r.type, reactEmoji: r.reactEmoji, memberNo: r.memberNo }]);
   }
-  if (ids.length > 90) {
-    for (let i = 90; i < ids.length; i += 90) {
-      const more = await db
-        .select({ id: chatReactions.idChatroomMessage, type: chatReactions.type, reactEmoji: chatReactions.reactEmoji, memberNo: profiles.simpleCode })
-        .from(chatReactions)
-        .innerJoin(profiles, eq(profiles.memberId, chatReactions.memberId))
-        .where(inArray(chatReactions.idChatroomMessage, ids.slice(i, i + 90)));
-      for (const r of more) {
-        const list = reactions.get(r.id) ?? [];
-        list.push({ type: r.type, reactEmoji: r.reactEmoji, memberNo: r.memberNo });
-        reactions.set(r.id, list);
-      }
-    }
-  }
-  const privatePairs = rows.filter((r) => r.isPrivate && r.toMemberId);
   const held = new Set<string>();
-  const follows = new Set<string>();
-  if (privatePairs.length) {
-    const recipients = [...new Set(privatePairs.map((r) => r.toMemberId!))].slice(0, 90);
-    const [requestRows, followRows] = await Promise.all([
-      db
-        .select({ memberId: chatMessageRequests.memberId, fromMemberId: chatMessageRequests.fromMemberId, status: chatMessageRequests.status })
-        .from(chatMessageRequests)
-        .where(inArray(chatMessageRequests.memberId, recipients)),
-      db.all<{ memberId: string; targetMemberId: string }>(
-        sql`select member_id as memberId, target_member_id as targetMemberId from follows where member_id in (${sql.join(recipients.map((r) => sql`${r}`), sql`, `)})`,
-      ),
-    ]);
-    for (const r of requestRows) if (r.status !== "accepted") held.add(`${r.memberId}|${r.fromMemberId}`);
-    for (const f of followRows) follows.add(`${f.memberId}|${f.targetMemberId}`);
-  }
+  const followed = new Set<string>();
+  for (const r of rowsAt<{ memberId: string; fromMemberId: string; status: string }>(requestAt)) if (r.status !== "accepted") held.add(`${r.memberId}|${r.fromMemberId}`);
+  for (const f of rowsAt<{ memberId: string; targetMemberId: string }>(followAt)) followed.add(`${f.memberId}|${f.targetMemberId}`);
+  return { stored: toStored(rows, summaries, reactions, held, followed), extras: results.slice(0, extras.length) };
+}
+
+/** Hydrates messages with nothing else to read. */
+const hydrateOnly = async (env: Env, projectCode: string, rows: MessageRow[]) => (await hydrate(env, projectCode, rows)).stored;
+
+type BatchQuery = Parameters<ReturnType<typeof getDb>["batch"]>[0][number];
+
+function toStored(
+  rows: MessageRow[],
+  summaries: Map<string, ProfileSummary>,
+  reactions: Map<number, ChatReaction[]>,
+  held: Set<string>,
+  follows: Set<string>,
+): StoredMessage[] {
   return rows.map((r) => ({
     idChatroomMessage: r.idChatroomMessage,
     requestId: r.requestId,
@@ -166,12 +192,14 @@ async function hydrate(env: Env, projectCode: string, rows: MessageRow[]): Promi
 
 /** Read position of a member in a conversation (inbox messages are read per one-to-one pair). */
 async function lastReadOf(env: Env, memberId: string, readKey: string) {
-  const row = await getDb(env).select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).get();
-  return row?.id ?? 0;
+  return (await lastReadQuery(env, memberId, readKey))[0]?.id ?? 0;
 }
 
+const lastReadQuery = (env: Env, memberId: string, readKey: string) =>
+  getDb(env).select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).limit(1);
+
 /** Conditions a viewer needs on any message list: not blocked either way, not muted by the viewer. */
-function visibleTo(viewer: ChatViewer): SQL[] {
+function visibleTo(viewer: { memberId: string } | null): SQL[] {
   if (!viewer) return [];
   return [notBlockedWith(viewer.memberId, chatMessages.memberId), notMutedBy(viewer.memberId, chatMessages.memberId)];
 }
@@ -189,9 +217,8 @@ export async function listMessages(
 ): Promise<ChatMessage[]> {
   const room = roomKind(chatroomId);
   assertRoomAccess(room, member);
-  const viewer = await viewerContext(env, member);
   const db = getDb(env);
-  const conditions: SQL[] = [eq(chatMessages.projectCode, projectCode), eq(chatMessages.deleted, false), ...visibleTo(viewer)];
+  const conditions: SQL[] = [eq(chatMessages.projectCode, projectCode), eq(chatMessages.deleted, false), ...visibleTo(member)];
   if (room.kind === "direct") {
     // A conversation: the pair's one-to-one room plus private messages between them in any room.
     const [a, b] = room.memberNos;
@@ -205,16 +232,33 @@ export async function listMessages(
   if (options.memberNo) conditions.push(eq(chatMessages.memberNo, options.memberNo));
   if (options.before) conditions.push(lt(chatMessages.idChatroomMessage, options.before));
   if (options.after !== undefined) conditions.push(gt(chatMessages.idChatroomMessage, options.after));
-  const query = db.select().from(chatMessages).where(and(...conditions));
-  const rows =
-    options.after !== undefined
-      ? await query.orderBy(chatMessages.idChatroomMessage).limit(options.pageSize)
-      : (await query.orderBy(desc(chatMessages.idChatroomMessage)).limit(options.pageSize)).reverse();
-  const stored = await hydrate(env, projectCode, rows);
-  if (viewer && room.kind === "direct") viewer.lastReadId = await lastReadOf(env, viewer.memberId, chatroomId);
-  else if (viewer) viewer.lastReadId = Number.MAX_SAFE_INTEGER;
+  // One statement reads the page with its author and recipient cards (covering-index lookups, migration 0009).
+  const query = db
+    .select({ message: chatMessages, author: summaryColumnsOf(author), recipient: summaryColumnsOf(recipient) })
+    .from(chatMessages)
+    .leftJoin(author, eq(author.memberId, chatMessages.memberId))
+    .leftJoin(recipient, eq(recipient.memberId, chatMessages.toMemberId))
+    .where(and(...conditions));
+  const page = await (options.after !== undefined
+    ? query.orderBy(chatMessages.idChatroomMessage).limit(options.pageSize)
+    : query.orderBy(desc(chatMessages.idChatroomMessage)).limit(options.pageSize));
+  if (options.after === undefined) page.reverse();
+  const known = new Map<string, ProfileSummary>();
+  for (const { author, recipient } of page) for (const card of [author, recipient]) if (card) known.set(card.memberId, toProfileSummary(card));
+  // The second and last round trip: the viewer, read position and everything else the page refers to.
+  const readKey = room.kind === "direct" ? chatroomId : null;
+  const { stored, extras } = await hydrate(env, projectCode, page.map((p) => p.message), {
+    known,
+    extras: member ? [viewerQuery(env, member.memberId), lastReadQuery(env, member.memberId, readKey ?? "")] : [],
+  });
+  const viewer = toViewer(member, (extras[0] as { avator: string; qualify: boolean }[] | undefined)?.[0]);
+  if (viewer) viewer.lastReadId = readKey ? ((extras[1] as { id: number }[])[0]?.id ?? 0) : Number.MAX_SAFE_INTEGER;
   return stored.map((s) => viewMessage(s, viewer));
 }
+
+// The page's author and recipient cards come from the same table twice.
+const author = alias(profiles, "author");
+const recipient = alias(profiles, "recipient");
 
 /** One message the viewer may see (404 otherwise), with its threads. */
 export async function messageDetail(env: Env, projectCode: string, id: number, member: ChatMember | null) {
@@ -260,7 +304,7 @@ async function loadStored(env: Env, projectCode: string, id: number, member: Cha
   const room = roomKind(row.chatroomId);
   assertRoomAccess(room, member);
   if (member && row.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, row.memberId))) throw new AppError("notFound");
-  const [stored] = await hydrate(env, projectCode, [row]);
+  const [stored] = await hydrateOnly(env, projectCode, [row]);
   return stored!;
 }
 
@@ -386,7 +430,7 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const existing = existingResult.value;
   if (existing) {
     if (existing.chatroomId !== chatroomId || existing.projectCode !== member.projectCode) throw new AppError("chatRequestIdReused");
-    const [stored] = await hydrate(env, member.projectCode, [existing]);
+    const [stored] = await hydrateOnly(env, member.projectCode, [existing]);
     return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
   }
   if (canSend.status === "rejected") throw canSend.reason;
@@ -441,7 +485,7 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   if (!row) throw new AppError("conflict");
   if (!inserted) {
     // Lost a race with the same requestId: the other call stored and published it.
-    const [stored] = await hydrate(env, member.projectCode, [row]);
+    const [stored] = await hydrateOnly(env, member.projectCode, [row]);
     return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
   }
   if (room.kind === "public" || room.kind === "home") {
@@ -473,7 +517,7 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
       });
     }
   }
-  const [[stored], hiddenFrom, viewer] = await Promise.all([hydrate(env, member.projectCode, [row]), hiddenFromSender(env, member.memberId), viewerContext(env, member)]);
+  const [[stored], hiddenFrom, viewer] = await Promise.all([hydrateOnly(env, member.projectCode, [row]), hiddenFromSender(env, member.memberId), viewerContext(env, member)]);
   return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
 }
 
@@ -529,7 +573,7 @@ export async function reactToMessage(env: Env, member: ChatMember, id: number, r
     const values = { projectCode: member.projectCode, idChatroomMessage: id, memberId: member.memberId, type: "emoji", reactEmoji, dateAdd: Date.now() };
     await db.insert(chatReactions).values(values).onConflictDoUpdate({ target: [chatReactions.idChatroomMessage, chatReactions.memberId], set: { reactEmoji, dateAdd: values.dateAdd } });
   }
-  const [fresh] = await hydrate(env, member.projectCode, [(await db.select().from(chatMessages).where(eq(chatMessages.idChatroomMessage, id)).get())!]);
+  const [fresh] = await hydrateOnly(env, member.projectCode, [(await db.select().from(chatMessages).where(eq(chatMessages.idChatroomMessage, id)).get())!]);
   return { stored: fresh!, replyPayload: fresh!.reactions };
 }
 
@@ -649,7 +693,7 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
   const summaries = await profileSummaries(env, member.projectCode, others, viewer ? { memberId: viewer.memberId, canSeeAvatars: viewer.canSeeAvatars } : null);
   const lastIds = rows.map((r) => r.lastId);
   const lastRows = lastIds.length ? await db.select().from(chatMessages).where(inArray(chatMessages.idChatroomMessage, lastIds.slice(0, 90))) : [];
-  const stored = new Map((await hydrate(env, member.projectCode, lastRows)).map((s) => [s.idChatroomMessage, s]));
+  const stored = new Map((await hydrateOnly(env, member.projectCode, lastRows)).map((s) => [s.idChatroomMessage, s]));
   const counts = await unreadCounts(env, member);
   const entries: ChatListEntry[] = [];
   const lastByOther = new Map(rows.map((r) => [r.other, r.lastId]));

@@ -1,26 +1,32 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import type { alias } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
+import { inJson } from "../../db/in-list";
 import { profiles } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { iso } from "../../lib/time";
 
+/** Columns to select for a ProfileSummary from `profiles` or an alias of it (a second join of the table). */
+type ProfilesAlias = ReturnType<typeof alias<typeof profiles, string>>;
+export const summaryColumnsOf = <T extends typeof profiles | ProfilesAlias>(t: T) => ({
+  idProfile: t.idProfile,
+  memberId: t.memberId,
+  simpleCode: t.simpleCode,
+  nickname: t.nickname,
+  avator: t.avator,
+  qualify: t.qualify,
+  blur: t.blur,
+  blocked: t.blocked,
+  multiGender: t.multiGender,
+  lookFor: t.lookFor,
+  kycStatus: t.kycStatus,
+  closed: t.closed,
+  isRainbow: t.isRainbow,
+  lastAccess: t.lastAccess,
+});
+
 /** Columns to select for a ProfileSummary; spread into any drizzle select that joins `profiles`. */
-export const profileSummaryColumns = {
-  idProfile: profiles.idProfile,
-  memberId: profiles.memberId,
-  simpleCode: profiles.simpleCode,
-  nickname: profiles.nickname,
-  avator: profiles.avator,
-  qualify: profiles.qualify,
-  blur: profiles.blur,
-  blocked: profiles.blocked,
-  multiGender: profiles.multiGender,
-  lookFor: profiles.lookFor,
-  kycStatus: profiles.kycStatus,
-  closed: profiles.closed,
-  isRainbow: profiles.isRainbow,
-  lastAccess: profiles.lastAccess,
-};
+export const profileSummaryColumns = summaryColumnsOf(profiles);
 
 type SummaryRow = {
   idProfile: number;
@@ -62,23 +68,24 @@ export function toProfileSummary(row: SummaryRow, viewer?: Viewer): ProfileSumma
   };
 }
 
+/** The query behind `profileSummaries`, for callers that put it in a D1 batch with their other reads. */
+export function profileSummariesQuery(env: Env, projectCode: string, memberIds: readonly string[]) {
+  return getDb(env)
+    .select(profileSummaryColumns)
+    .from(profiles)
+    // Unary `+` keeps SQLite from choosing a project_code index (which reads the whole tenant): the lookup goes
+    // through the member index, one covering-index row per id (profiles_member_summary, migration 0009).
+    .where(and(sql`+${profiles.projectCode} = ${projectCode}`, inJson(profiles.memberId, [...new Set(memberIds)])));
+}
+
+export function summariesById(rows: SummaryRow[], viewer?: Viewer) {
+  return new Map(rows.map((row) => [row.memberId, toProfileSummary(row, viewer)]));
+}
+
 /** Summaries for many members in one query (never one query per card). */
 export async function profileSummaries(env: Env, projectCode: string, memberIds: string[], viewer?: Viewer) {
-  const unique = [...new Set(memberIds)];
-  const map = new Map<string, ProfileSummary>();
-  if (unique.length === 0) return map;
-  const db = getDb(env);
-  // D1 caps bound parameters per statement; chunk large sets.
-  for (let i = 0; i < unique.length; i += 90) {
-    const rows = await db
-      .select(profileSummaryColumns)
-      .from(profiles)
-      // Unary `+` keeps SQLite from choosing a project_code index (which reads the whole tenant):
-      // the lookup goes through profiles_member, reading one row per id.
-      .where(and(sql`+${profiles.projectCode} = ${projectCode}`, inArray(profiles.memberId, unique.slice(i, i + 90))));
-    for (const row of rows) map.set(row.memberId, toProfileSummary(row, viewer));
-  }
-  return map;
+  if (memberIds.length === 0) return new Map<string, ProfileSummary>();
+  return summariesById(await profileSummariesQuery(env, projectCode, memberIds), viewer);
 }
 
 /** The viewer context for a member: whether their own avatar qualifies them to see others'. */
