@@ -24,10 +24,18 @@ import * as svc from "./profiles.service";
 
 type Ctx = Context<AppEnv>;
 /** How a route learns its tenant and viewer: from the path alone (public) or checked against the session (private). */
-type Scope = (c: Ctx, rawProject: string | undefined) => Promise<{ project: string; viewer: Viewer }>;
+/** `ids` is the same without reading the viewer's profile, for routes that read it in their own batch. */
+type Scope = ((c: Ctx, rawProject: string | undefined) => Promise<{ project: string; viewer: Viewer }>) & {
+  ids: (c: Ctx, rawProject: string | undefined) => { project: string; viewerId: string | null };
+};
 
-const publicScope: Scope = async (_c, raw) => ({ project: parseProjectCode(raw), viewer: null });
-const privateScope: Scope = async (c, raw) => ({ project: sessionProject(c, raw), viewer: await viewerFor(c.env, c.get("member").memberId) });
+const publicScope: Scope = Object.assign(async (_c: Ctx, raw: string | undefined) => ({ project: parseProjectCode(raw), viewer: null }), {
+  ids: (_c: Ctx, raw: string | undefined) => ({ project: parseProjectCode(raw), viewerId: null }),
+});
+const privateScope: Scope = Object.assign(
+  async (c: Ctx, raw: string | undefined) => ({ project: sessionProject(c, raw), viewer: await viewerFor(c.env, c.get("member").memberId) }),
+  { ids: (c: Ctx, raw: string | undefined) => ({ project: sessionProject(c, raw), viewerId: c.get("member").memberId }) },
+);
 
 const GenderParam = z.object({ project: z.string(), gender: numeric().pipe(z.number().int().min(1).max(6)) });
 // A path segment must be the digit itself: `z.coerce` would read " " or "" as lookFor 0 (found by the hostile-input suite).
@@ -103,9 +111,8 @@ function readRoutes(scope: Scope) {
       return c.json(ok(await svc.allProfiles(c.env, project, viewer, q.lookFor, q.pageSize)));
     })
     .get("/core/profiles/:project/member/:simpleCode", validate("param", CodeParam), async (c) => {
-      const { project, viewer } = await scope(c, c.req.valid("param").project);
-      const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
-      return c.json(ok(await svc.viewProfile(c.env, target, viewer?.memberId ?? null)));
+      const { project, viewerId } = scope.ids(c, c.req.valid("param").project);
+      return c.json(ok(await svc.viewProfile(c.env, project, svc.locate.byCode(c.req.valid("param").simpleCode), viewerId)));
     })
     .get("/sns/related-profiles/:project/language/:lang/:lookFor", validate("param", RelatedParam), validate("query", ListQuery(20, 100)), async (c) => {
       const params = c.req.valid("param");
@@ -167,9 +174,7 @@ export const profilesPrivate = new Hono<AppEnv>()
     const memberId = c.req.valid("param").memberId;
     if (memberId === member.memberId) return c.json(ok(svc.ownProfile((await svc.profileByMemberId(c.env, memberId))!)));
     // Another member's account id: the public subset, same tenant only.
-    const target = await svc.profileByMemberId(c.env, memberId);
-    if (!target || target.projectCode !== member.projectCode) throw new AppError("notFound");
-    return c.json(ok(await svc.viewProfile(c.env, target, member.memberId)));
+    return c.json(ok(await svc.viewProfile(c.env, member.projectCode, svc.locate.byMemberId(memberId), member.memberId)));
   })
   .patch("/core/profiles/:memberId", validate("json", ProfilePatch), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));

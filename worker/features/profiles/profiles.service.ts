@@ -9,7 +9,7 @@ import { mediaKeyFromUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
-import { relationshipTo, type Relationship } from "../social/relationship";
+import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
 import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
 import { ageOn, bearingDegrees, distanceKm, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 
@@ -170,23 +170,38 @@ export async function actionStatsFor(env: Env, memberId: string): Promise<Action
 }
 
 /**
- * The public profile of `target` as `viewerId` sees it: 404 across tenants or blocks. A member's view records
- * a visit (footprint) and a page view; an anonymous view counts a page view only; one's own view counts nothing.
+ * The public profile of the member `locate` finds in `projectCode`, as `viewerId` sees it: 404 when missing,
+ * across tenants or blocked either way. A member's view records a visit (footprint) and a page view; an
+ * anonymous view counts a page view only; one's own view counts nothing. Two round trips: one batch reads the
+ * target with the relationship, the viewer and both members' characters; one batch writes the visit.
  */
-export async function viewProfile(env: Env, target: ProfileRow, viewerId: string | null) {
-  if (viewerId && viewerId !== target.memberId && (await isBlockedBetween(env, viewerId, target.memberId))) {
-    throw new AppError("notFound");
-  }
+export async function viewProfile(env: Env, projectCode: string, locate: SQL, viewerId: string | null) {
   const db = getDb(env);
   const at = Date.now();
-  const viewer = await viewerFor(env, viewerId);
-  const [relationship, viewerRow, characterIds] = await Promise.all([
-    relationshipTo(env, viewerId, target.memberId),
-    viewerId ? profileByMemberId(env, viewerId) : Promise.resolve(undefined),
-    viewerId ? characterIdsOf(env, [viewerId, target.memberId]) : Promise.resolve(new Map<string, number[]>()),
+  const where = and(eq(profiles.projectCode, projectCode), locate);
+  const [targets, viewers, characterRows] = await db.batch([
+    // Relationship columns are named (`rel_*`): D1 batch results are keyed by column name.
+    db.select({ profile: profiles, rel: namedRelationship(viewerId ?? "", at) }).from(profiles).where(where).limit(1),
+    db
+      .select({ viewerProject: profiles.projectCode, viewerAvator: profiles.avator, viewerQualify: profiles.qualify, viewerLat: profiles.latitude, viewerLng: profiles.longitude })
+      .from(profiles)
+      .where(eq(profiles.memberId, viewerId ?? ""))
+      .limit(1),
+    db
+      .select({ memberId: userCharacters.memberId, idCharacter: userCharacters.idCharacter })
+      .from(userCharacters)
+      .where(sql`${userCharacters.memberId} = ${viewerId ?? ""} or ${userCharacters.memberId} = (select member_id from profiles where ${where} limit 1)`),
   ]);
-  if (viewerRow && viewerRow.projectCode !== target.projectCode) throw new AppError("notFound");
-  if (viewerId !== target.memberId) {
+  const found = targets[0];
+  const me = viewers[0];
+  if (!found || (viewerId && me?.viewerProject !== projectCode)) throw new AppError("notFound");
+  let target = found.profile;
+  const own = viewerId === target.memberId;
+  const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
+  if (relationship.blocking || relationship.blockedBy) throw new AppError("notFound");
+  const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify) } : null;
+
+  if (!own) {
     const views = db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(eq(profiles.memberId, target.memberId));
     if (viewerId) {
       await db.batch([
@@ -203,19 +218,36 @@ export async function viewProfile(env: Env, target: ProfileRow, viewerId: string
     target = { ...target, pageViews: target.pageViews + 1 };
   }
   let geo: { distanceKm: number; bearing: number } | null = null;
-  if (viewerRow && validCoordinates(viewerRow.latitude, viewerRow.longitude) && validCoordinates(target.latitude, target.longitude)) {
+  if (me && validCoordinates(me.viewerLat, me.viewerLng) && validCoordinates(target.latitude, target.longitude)) {
     geo = {
-      distanceKm: Math.round(distanceKm(viewerRow.latitude!, viewerRow.longitude!, target.latitude!, target.longitude!) * 10) / 10,
-      bearing: Math.round(bearingDegrees(viewerRow.latitude!, viewerRow.longitude!, target.latitude!, target.longitude!)),
+      distanceKm: Math.round(distanceKm(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!) * 10) / 10,
+      bearing: Math.round(bearingDegrees(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!)),
     };
   }
-  const own = viewerId === target.memberId;
+  const characterIds = new Map<string, number[]>();
+  for (const r of characterRows) characterIds.set(r.memberId, [...(characterIds.get(r.memberId) ?? []), r.idCharacter]);
   return {
     ...(own ? ownProfile(target) : publicProfile(target, viewer)),
     relationship: relationship as Relationship,
     matchRate: viewerId && !own ? matchRate(characterIds.get(viewerId) ?? [], characterIds.get(target.memberId) ?? []) : null,
     distanceKm: geo?.distanceKm ?? null,
     bearing: geo?.bearing ?? null,
+  };
+}
+
+/** How `viewProfile` finds its target within the tenant. */
+export const locate = {
+  byCode: (simpleCode: string) => eq(profiles.simpleCode, simpleCode),
+  byMemberId: (memberId: string) => eq(profiles.memberId, memberId),
+};
+
+/** The relationship subqueries, correlated to the outer `profiles` row, under `rel_`-prefixed names. */
+function namedRelationship(viewerId: string, at: number) {
+  // Qualified by hand: drizzle writes a lone table's columns unqualified, and inside `from blocks` a bare
+  // "member_id" would mean blocks.member_id.
+  const columns = relationshipColumns(viewerId, sql.raw(`"profiles"."member_id"`), at);
+  return Object.fromEntries(Object.entries(columns).map(([name, expression]) => [name, expression.as(`rel_${name}`)])) as {
+    [K in keyof typeof columns]: SQL.Aliased<(typeof columns)[K]["_"]["type"]>;
   };
 }
 

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import type { FriendStatus, Relationship } from "../../contract/social";
 
@@ -28,24 +28,35 @@ type Row = {
 };
 
 /**
- * Relationship of `viewerId` to `targetId` in ONE query: blocks and mutes (live ones only, so timed
+ * Relationship of `viewerId` to the target as scalar subqueries, to select alongside the target's row (the
+ * target may be a column of the outer query) or on their own: blocks and mutes (live ones only, so timed
  * blocks lift themselves), follows both ways, favourite and friend status. Every lookup is a pair index.
  */
+export function relationshipColumns(viewerId: string, target: SQLWrapper | string, at = Date.now()) {
+  const t = typeof target === "string" ? sql`${target}` : target;
+  const live = sql`(expires_at is null or expires_at > ${at})`;
+  return {
+    blockId: sql<number | null>`(select id_block from blocks where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
+    blockExpires: sql<number | null>`(select expires_at from blocks where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
+    blockedBy: sql<number>`(select count(*) from blocks where member_id = ${t} and target_member_id = ${viewerId} and ${live})`,
+    muteExpires: sql<number | null>`(select expires_at from mutes where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
+    muted: sql<number>`(select count(*) from mutes where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
+    following: sql<number>`(select count(*) from follows where member_id = ${viewerId} and target_member_id = ${t})`,
+    followedBy: sql<number>`(select count(*) from follows where member_id = ${t} and target_member_id = ${viewerId})`,
+    favourite: sql<number>`(select count(*) from favourites where member_id = ${viewerId} and target_member_id = ${t})`,
+    friendOut: sql<string | null>`(select status from friendships where requester_id = ${viewerId} and addressee_id = ${t})`,
+    friendIn: sql<string | null>`(select status from friendships where requester_id = ${t} and addressee_id = ${viewerId})`,
+  };
+}
+
+/** Relationship of `viewerId` to `targetId` in ONE query. */
 export async function relationshipTo(env: Env, viewerId: string | null | undefined, targetId: string): Promise<Relationship> {
   if (!viewerId || viewerId === targetId) return NO_RELATIONSHIP;
-  const at = Date.now();
-  const row = await getDb(env).get<Row>(sql`
-    select
-      (select id_block from blocks where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as blockId,
-      (select expires_at from blocks where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as blockExpires,
-      (select count(*) from blocks where member_id = ${targetId} and target_member_id = ${viewerId} and (expires_at is null or expires_at > ${at})) as blockedBy,
-      (select expires_at from mutes where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as muteExpires,
-      (select count(*) from mutes where member_id = ${viewerId} and target_member_id = ${targetId} and (expires_at is null or expires_at > ${at})) as muted,
-      (select count(*) from follows where member_id = ${viewerId} and target_member_id = ${targetId}) as following,
-      (select count(*) from follows where member_id = ${targetId} and target_member_id = ${viewerId}) as followedBy,
-      (select count(*) from favourites where member_id = ${viewerId} and target_member_id = ${targetId}) as favourite,
-      (select status from friendships where requester_id = ${viewerId} and addressee_id = ${targetId}) as friendOut,
-      (select status from friendships where requester_id = ${targetId} and addressee_id = ${viewerId}) as friendIn`);
+  const rows = await getDb(env).select(relationshipColumns(viewerId, targetId)).from(sql`(select 1)`);
+  return toRelationship(rows[0]);
+}
+
+export function toRelationship(row: Row | undefined): Relationship {
   const toIso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
   const blocking = row?.blockId ? { idBlock: row.blockId, expiresAt: toIso(row.blockExpires) } : null;
   const blockedBy = (row?.blockedBy ?? 0) > 0;
