@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import { readSession } from "../lib/session-keys";
+import { useReturnFocus } from "./return-focus";
 
 export type AvatarProfile = Pick<ProfileSummary, "simpleCode" | "nickname" | "avator"> &
   Partial<Pick<ProfileSummary, "qualify" | "blur" | "multiGender">>;
@@ -68,6 +69,7 @@ export function Avatar({
   className?: string;
 }) {
   const { t } = useTranslation("profiles");
+  const returnFocus = useReturnFocus();
   const projectCode = (useParams().projectCode ?? "smp").toLowerCase();
   const { safeMode, visitor } = useAvatarMode();
   const [loginOpen, setLoginOpen] = useState(false);
@@ -98,7 +100,7 @@ export function Avatar({
           <Dialog.Root open onOpenChange={setLoginOpen}>
             <Dialog.Portal>
               <Dialog.Overlay className="dialog-overlay" />
-              <Dialog.Content className="dialog">
+              <Dialog.Content className="dialog" {...returnFocus}>
                 <Dialog.Title className="dialog-title">{t("avatar.loginTitle")}</Dialog.Title>
                 <Dialog.Description className="dialog-body">{t("avatar.loginBody")}</Dialog.Description>
                 <div className="dialog-actions">

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/login";
 import type { SessionInfo } from "../../worker/contract/session";
 import { MessageDialog } from "../components/alert-dialog";
+import { Avatar } from "../components/avatar";
 import { AuthCard } from "../features/session/auth-card";
 import { useFinishLogin } from "../features/session/use-finish-login";
 import { api } from "../lib/api";
@@ -45,7 +46,8 @@ export default function Login({ loaderData, params }: Route.ComponentProps) {
         <ul className="hot-avatars" aria-label={t("login.hotMembers")}>
           {loaderData.hot.map((p) => (
             <li key={p.simpleCode}>
-              <img src={p.avator} alt={p.nickname} width={40} height={40} loading="lazy" />
+              {/* §6: visitors see blurred avatars; safe mode shows placeholders. */}
+              <Avatar profile={p} size={40} />
             </li>
           ))}
         </ul>

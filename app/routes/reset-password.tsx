@@ -7,6 +7,8 @@ import { AuthCard } from "../features/session/auth-card";
 import { api } from "../lib/api";
 import { errorText } from "../lib/error-text";
 
+export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
+
 /** Without a token: ask for the e-mail. With the token from the mail: choose a new password. */
 export default function ResetPassword({ params }: Route.ComponentProps) {
   const { t } = useTranslation("session");

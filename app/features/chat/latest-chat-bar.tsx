@@ -25,8 +25,10 @@ export function LatestChatBar({ projectCode }: { projectCode: string }) {
   });
   const name = latest?.profile?.nickname || latest?.nickname || latest?.memberNo;
   return (
-    <Link to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`} className="latest-chat-bar" aria-label={t("openPublicChat")}>
+    <Link to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`} className="latest-chat-bar">
       <span aria-hidden="true">💬</span>
+      {/* The name starts with what the link does and contains what it shows (WCAG 2.5.3, label in name). */}
+      <span className="visually-hidden">{t("openPublicChat")}: </span>
       {latest ? (
         <span className="latest-chat-text">
           <strong>{name}</strong>: {latest.placeholder ? t("privatePlaceholder") : latest.message || t("image")}

@@ -1,8 +1,10 @@
 import { Switch } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
+import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -62,7 +64,8 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   return (
     <article className="note card">
       <header className="row">
-        {note.profile?.avator && <img className="avatar" src={note.profile.avator} alt={name} width={48} height={48} />}
+        {/* The shared avatar: safe mode and the visitor blur with its login dialog (§6). */}
+        <Avatar profile={note.profile ?? { simpleCode: note.memberNo, nickname: note.nickname, avator: "" }} size={48} link />
         <h1 className="note-author">{name}</h1>
         <span className="muted">
           <MessageTime iso={note.dateAdd} />
@@ -106,7 +109,9 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           </div>
         </form>
       ) : (
-        <p className="muted">{t("loginToReply")}</p>
+        <p>
+          <Link to={`/${projectCode}/login`}>{t("loginToReply")}</Link>
+        </p>
       )}
     </article>
   );

@@ -175,7 +175,8 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
               <button type="button" className="button" onClick={() => navigate(`/${projectCode}/notification`)}>
                 ← {t("common:back")}
               </button>
-              <strong>{active?.profile.nickname || ""}</strong>
+              {/* On a phone the chat list (and its h1) is hidden: the conversation names itself. */}
+              <h2 className="chat-backbar-title">{active?.profile.nickname || active?.profile.simpleCode || t("directTitle")}</h2>
             </div>
             <DirectConversation key={chatId} projectCode={projectCode} chatroomId={chatId} />
           </>

@@ -7,6 +7,7 @@ import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
+import { useReturnFocus } from "../../components/return-focus";
 
 /**
  * §2 photo card comment icon: a modal with the owner's chatroom messages and their thread replies
@@ -14,6 +15,7 @@ import { readSession } from "../../lib/session-keys";
  */
 export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvatar }: { open: boolean; onOpenChange: (o: boolean) => void; memberNo: string; ownerName: string; hasAvatar: boolean }) {
   const { t } = useTranslation("home");
+  const returnFocus = useReturnFocus();
   const toast = useToast();
   const [messages, setMessages] = useState<ChatMessage[] | null>(null);
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
@@ -60,7 +62,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog comments-dialog">
+        <Dialog.Content className="dialog comments-dialog" {...returnFocus}>
           <Dialog.Title className="dialog-title">{t("comments.title", { name: ownerName })}</Dialog.Title>
           <Dialog.Description className="visually-hidden">{t("comments.placeholder")}</Dialog.Description>
           {messages === null ? (

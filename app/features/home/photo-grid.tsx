@@ -5,6 +5,7 @@ import { useNavigate } from "react-router";
 import { HOME_LIMITS, type HomePhoto } from "../../../worker/contract/home";
 import { profileHref } from "./avatar";
 import { PhotoComments } from "./photo-comments";
+import { useReturnFocus } from "../../components/return-focus";
 
 /** §9: a blurred photo reveals after 10 taps. */
 const REVEAL_TAPS = 10;
@@ -15,6 +16,7 @@ const REVEAL_TAPS = 10;
  */
 export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhoto[]; projectCode: string; hasAvatar: boolean }) {
   const { t } = useTranslation("home");
+  const returnFocus = useReturnFocus();
   const [shown, setShown] = useState<number>(HOME_LIMITS.photoGrid);
   const [taps, setTaps] = useState<Record<number, number>>({});
   const [full, setFull] = useState<HomePhoto | null>(null);
@@ -71,7 +73,7 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
       <Dialog.Root open={full !== null} onOpenChange={(o) => !o && setFull(null)}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="fullscreen-photo">
+          <Dialog.Content className="fullscreen-photo" {...returnFocus}>
             <Dialog.Title className="visually-hidden">{full ? t("review.photoOf", { name: name(full) }) : ""}</Dialog.Title>
             <Dialog.Description className="visually-hidden">{t("photos.fullScreen")}</Dialog.Description>
             {full && <img src={full.image} alt={t("review.photoOf", { name: name(full) })} />}

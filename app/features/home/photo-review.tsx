@@ -6,6 +6,7 @@ import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
+import { useReturnFocus } from "../../components/return-focus";
 
 type ReviewPhoto = { idBanner: number; image: string; width: number; height: number; memberNo: string; profile?: ProfileSummary | null };
 
@@ -15,6 +16,7 @@ type ReviewPhoto = { idBanner: number; image: string; width: number; height: num
  */
 export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { projectCode: string; open: boolean; onOpenChange: (open: boolean) => void; onDone: (rated: number) => void }) {
   const { t } = useTranslation("home");
+  const returnFocus = useReturnFocus();
   const toast = useToast();
   const [queue, setQueue] = useState<ReviewPhoto[] | null>(null);
   const [rated, setRated] = useState(0);
@@ -69,7 +71,7 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog review-dialog">
+        <Dialog.Content className="dialog review-dialog" {...returnFocus}>
           <Dialog.Title className="dialog-title">{t("review.title")}</Dialog.Title>
           <Dialog.Description className="muted">{t("review.progress", { current: Math.min(rated + 1, total), total })}</Dialog.Description>
           {queue === null ? (

@@ -36,9 +36,10 @@ export function Roulette({ open, onClose }: { open: boolean; onClose: () => void
         <Dialog.Content className="dialog roulette-dialog">
           <Dialog.Title className="dialog-title">{t("roulette.title")}</Dialog.Title>
           <Dialog.Description className="muted">{t("roulette.hint")}</Dialog.Description>
-          <button type="button" className="roulette-wheel-button" onClick={spin} aria-label={result === null ? t("roulette.spin") : t("roulette.again")} disabled={spinning}>
+          {/* The wheel is a picture (a tap on it spins too); the hub is the control, named by what it shows. */}
+          <div className="roulette-wheel-wrap">
             <span className="roulette-pointer" aria-hidden="true">▼</span>
-            <svg viewBox="-100 -100 200 200" className="roulette-wheel" style={{ transform: `rotate(${turn}deg)` }} aria-hidden="true">
+            <svg viewBox="-100 -100 200 200" className="roulette-wheel" style={{ transform: `rotate(${turn}deg)` }} aria-hidden="true" onClick={spin}>
               {entries.map((_, i) => {
                 const a0 = ((i * slice - 90) * Math.PI) / 180;
                 const a1 = (((i + 1) * slice - 90) * Math.PI) / 180;
@@ -61,7 +62,10 @@ export function Roulette({ open, onClose }: { open: boolean; onClose: () => void
                 );
               })}
             </svg>
-          </button>
+            <button type="button" className="roulette-hub" onClick={spin} disabled={spinning}>
+              {result === null ? t("roulette.spin") : t("roulette.again")}
+            </button>
+          </div>
           <p className="roulette-result" aria-live="polite">
             {result !== null ? t("roulette.result", { entry: `${result + 1}. ${entries[result]}` }) : "\u00a0"}
           </p>

@@ -1,6 +1,7 @@
 import { AlertDialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useReturnFocus } from "../../components/return-focus";
 
 /**
  * §4 two-step confirm: the first step asks, the second says what cannot be undone; only then `onConfirm`.
@@ -24,6 +25,7 @@ export function ConfirmTwice({
   danger?: boolean;
 }) {
   const { t } = useTranslation("market");
+  const returnFocus = useReturnFocus();
   const [step, setStep] = useState<0 | 1 | 2>(0);
   const [busy, setBusy] = useState(false);
   return (
@@ -33,7 +35,7 @@ export function ConfirmTwice({
       </button>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
+        <AlertDialog.Content className="dialog" {...returnFocus}>
           <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
           <AlertDialog.Description className="dialog-body">{step === 1 ? first : second}</AlertDialog.Description>
           <div className="dialog-actions">

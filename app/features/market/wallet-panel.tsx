@@ -5,6 +5,7 @@ import type { CoinInfo, TransferResult } from "../../../worker/contract/market";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
+import { useReturnFocus } from "../../components/return-focus";
 
 /**
  * M coin balance (§7 pvs) and the wallet transfer {simpleCode, amount, otp}: a one-time code is mailed,
@@ -12,6 +13,7 @@ import { errorText } from "../../lib/error-text";
  */
 export function WalletPanel({ memberId, initial }: { memberId: string; initial: CoinInfo }) {
   const { t } = useTranslation("market");
+  const returnFocus = useReturnFocus();
   const toast = useToast();
   const [coins, setCoins] = useState(initial);
   const [open, setOpen] = useState(false);
@@ -60,7 +62,7 @@ export function WalletPanel({ memberId, initial }: { memberId: string; initial: 
       <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog">
+          <Dialog.Content className="dialog" {...returnFocus}>
             <Dialog.Title className="dialog-title">{t("wallet.title")}</Dialog.Title>
             <Dialog.Description className="dialog-body">{t("wallet.body", { count: coins.mcoin })}</Dialog.Description>
             <form className="form" onSubmit={submit}>

@@ -14,6 +14,7 @@ import { MySocialLists } from "../social/my-social-lists";
 import { PrivacyControls } from "../privacy/privacy-controls";
 import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
 import { SharePanel } from "./share-panel";
+import { useReturnFocus } from "../../components/return-focus";
 
 export type OwnProfile = {
   memberId: string;
@@ -87,6 +88,8 @@ export function MyProfile({
   const [pendingGender, setPendingGender] = useState<number | null>(null);
   const [confirmStep, setConfirmStep] = useState<0 | 1 | 2>(0);
   const [shareOpen, setShareOpen] = useState(false);
+  const shareFocus = useReturnFocus();
+  const confirmFocus = useReturnFocus();
   const [safeMode, setSafeModeState] = useState(false);
   const [coordinates, setCoordinates] = useState(initial.latitude != null && initial.longitude != null ? `${initial.latitude},${initial.longitude}` : "");
   const nicknameTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -410,7 +413,7 @@ export function MyProfile({
       <Dialog.Root open={shareOpen} onOpenChange={setShareOpen}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog">
+          <Dialog.Content className="dialog" {...shareFocus}>
             <Dialog.Title className="dialog-title">{t("share.title")}</Dialog.Title>
             <Dialog.Description className="dialog-body">{t("share.description")}</Dialog.Description>
             <SharePanel projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} />
@@ -424,7 +427,7 @@ export function MyProfile({
       <AlertDialog.Root open={confirmStep > 0}>
         <AlertDialog.Portal>
           <AlertDialog.Overlay className="dialog-overlay" />
-          <AlertDialog.Content className="dialog">
+          <AlertDialog.Content className="dialog" {...confirmFocus}>
             <AlertDialog.Title className="dialog-title">{confirmStep === 1 ? t("roleConfirm.title") : t("roleConfirm.againTitle")}</AlertDialog.Title>
             <AlertDialog.Description className="dialog-body">
               {confirmStep === 1 ? t("roleConfirm.body", { role: genderLabel(t, pendingGender) }) : t("roleConfirm.againBody")}

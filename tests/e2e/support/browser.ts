@@ -87,3 +87,23 @@ export async function seriousA11yViolations(page: Page) {
 export async function hasHorizontalOverflow(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 }
+
+/**
+ * Like newPage, for audits: the context bypasses the page CSP so axe-core can be injected
+ * (`seriousA11yViolations`). Console errors are collected the same way.
+ */
+export async function newAuditPage(browser: Browser, options: { viewport?: Viewport; locale?: string } = {}) {
+  const context: BrowserContext = await browser.newContext({
+    viewport: VIEWPORTS[options.viewport ?? "phone"],
+    locale: options.locale ?? "en-US",
+    baseURL: baseUrl(),
+    bypassCSP: true,
+  });
+  const page: Page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/Failed to load resource|tile\.openstreetmap/.test(message.text())) consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  return { context, page, consoleErrors };
+}
