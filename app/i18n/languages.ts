@@ -1,4 +1,4 @@
-import { LANGUAGE_COOKIE } from "../../worker/contract/session";
+import { LANGUAGE_COOKIE } from "../../worker/contract/session.constants";
 
 /** §1: en, ja, zh-CN, zh-TW chosen through flag icons; fallback en. */
 export const LANGUAGES = [

@@ -1,10 +1,29 @@
 import PartySocket from "partysocket";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ServerEvent, type ClientEvent } from "../../worker/contract/realtime";
+import type { ClientEvent, ServerEvent } from "../../worker/contract/realtime";
 import type { Envelope } from "../../worker/contract/envelope";
 import { readSession } from "./session-keys";
 
 export type SocketStatus = "connecting" | "open" | "closed";
+
+type EventSchema = (typeof import("../../worker/contract/realtime"))["ServerEvent"];
+let eventSchema: EventSchema | null = null;
+let eventSchemaLoading: Promise<EventSchema> | null = null;
+
+/**
+ * The contract's zod union, loaded with the first socket rather than with every page: zod is ~25 KB of gzip
+ * that no page needs to render. A socket cannot deliver anything before its ticket call anyway.
+ */
+function loadEventSchema(): Promise<EventSchema> {
+  eventSchemaLoading ??= import("../../worker/contract/realtime").then(
+    (m) => (eventSchema = m.ServerEvent),
+    (error) => {
+      eventSchemaLoading = null; // the next message tries again
+      throw error;
+    },
+  );
+  return eventSchemaLoading;
+}
 
 /**
  * Background calls of the real-time layer (tickets, key publishing): unlike `api()`, an ended session does not
@@ -51,6 +70,12 @@ export type RoomOptions = {
  * and the last seen id. Events are checked against the contract's zod union before use.
  */
 export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (status: SocketStatus) => void) {
+  void loadEventSchema().catch(() => {});
+  const deliver = (schema: EventSchema, data: unknown) => {
+    const parsed = schema.safeParse(data);
+    if (parsed.success) options.onEvent(parsed.data);
+    else console.info("realtime: unexpected event", data);
+  };
   const socket = new PartySocket({
     host: location.host,
     party: options.party,
@@ -71,9 +96,14 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
     } catch {
       return;
     }
-    const parsed = ServerEvent.safeParse(data);
-    if (parsed.success) options.onEvent(parsed.data);
-    else console.info("realtime: unexpected event", data);
+    // Until the schema has arrived, events wait for it in arrival order (callbacks of one promise run in order,
+    // and the one that sets `eventSchema` runs first, so no later event can overtake them).
+    if (eventSchema) deliver(eventSchema, data);
+    else
+      loadEventSchema().then(
+        (schema) => deliver(schema, data),
+        (error) => console.info("realtime: event schema unavailable", error),
+      );
   });
   return {
     socket,

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/album";
-import { ALBUM_PATHS, type Album } from "../../worker/contract/albums";
+import { ALBUM_PATHS } from "../../worker/contract/albums.constants";
+import type { Album } from "../../worker/contract/albums";
 import { AlbumImage } from "../features/albums/album-image";
 import { useSeed } from "../features/albums/use-seed";
 import { api } from "../lib/api";

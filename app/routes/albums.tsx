@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/albums";
-import { ALBUM_PATHS, type AlbumListItem } from "../../worker/contract/albums";
+import { ALBUM_PATHS } from "../../worker/contract/albums.constants";
+import type { AlbumListItem } from "../../worker/contract/albums";
 import { useToast } from "../components/toast";
 import { ConfirmDelete, CreateAlbumDialog, OpenAlbumDialog } from "../features/albums/album-dialogs";
 import { api } from "../lib/api";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/chat-public";
-import { PUBLIC_CHATROOM_ID, HOME_CHATROOM_ID } from "../../worker/contract/chat";
+import { PUBLIC_CHATROOM_ID, HOME_CHATROOM_ID } from "../../worker/contract/chat.constants";
 import { PublicChat } from "../features/chat/public-chat";
 import { requireSessionCookie } from "../lib/api.server";
 import { pageTitle } from "../i18n/page-title";

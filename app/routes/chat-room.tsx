@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
 import type { Route } from "./+types/chat-room";
-import { PERSONAL_CHATROOM, directChatroomId } from "../../worker/contract/chat";
+import { PERSONAL_CHATROOM, directChatroomId } from "../../worker/contract/chat.constants";
 import { ChatConversation } from "../features/chat/chat-conversation";
 import { DirectConversation } from "../features/chat/notification-page";
 import { callApi, requireSessionCookie } from "../lib/api.server";

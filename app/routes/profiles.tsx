@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/profiles";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import type { Banner } from "../../worker/contract/profiles";
-import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
+import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
 import { LatestChatBar } from "../features/chat/latest-chat-bar";
 import { ProfileGrid, ProfileStrip } from "../features/profiles/profile-grid";
 import { readAsViewer } from "../features/profiles/profiles.server";

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { MemberNo, pageSize } from "./common";
 import type { ProfileSummary } from "./profile-summary";
+import { BIDDING_STACK_MAX } from "./market.constants";
+export * from "./market.constants";
 
 /**
  * Market, sub-members, hierarchy, bidding, M coins and wallet (issue 7). Paths (under /api/v6|v7):
@@ -23,17 +25,6 @@ import type { ProfileSummary } from "./profile-summary";
  *   POST /core/wallet/transfer/{memberId}  {simpleCode, amount, otp, requestId?}   M coin transfer
  *   GET  /core/wallet/transfers/{memberId}?pageSize        the caller's transfers, newest first
  */
-
-/** §3 multiGender 1 (male S) and 2 (female S) are masters (§6). */
-export const MASTER_GENDERS = [1, 2] as const;
-export const isMasterGender = (g: number | null | undefined) => g === 1 || g === 2;
-
-/** §9: bidding avatar stack max 5. */
-export const BIDDING_STACK_MAX = 5;
-/** §9: multi-gender groups of 20/30/50/100, or full (99999). */
-export const GROUP_SIZES = [20, 30, 50, 100, 99999] as const;
-/** §9: character users 20 per page. */
-export const CHARACTER_PAGE_SIZE = 20;
 
 export const JoinBody = z.object({ masterMemberNo: MemberNo });
 export const SubmemberBody = z.object({ simpleCode: MemberNo });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Email, LoginPassword, NewPassword } from "./common";
+export * from "./session.constants";
 
 export const SignUpBody = z.object({
   username: Email,
@@ -28,6 +29,3 @@ export type SessionInfo = {
   language: string | null;
   kycStatus: number;
 };
-
-export const SESSION_COOKIE = "velvet_session";
-export const LANGUAGE_COOKIE = "velvet_language";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MemberNo, pageSize, numeric } from "./common";
 import type { NotificationType } from "./notifications";
 import type { ProfileSummary } from "./profile-summary";
+export * from "./social.constants";
 
 /** Viewer relationship carried by every profile the API returns to a member (house style). */
 export type Relationship = {
@@ -27,12 +28,6 @@ export const SAFETY_DURATION_MS: Record<SafetyDuration, number | null> = {
   forever: null,
 };
 
-/** §4: the block control shows 10 indicators; 5 blocks run the avatar image check, 10 mark it unqualified. */
-export const BLOCK_INDICATORS = 10;
-export const BLOCK_IMAGE_CHECK_AT = 5;
-export const BLOCK_UNQUALIFY_AT = 10;
-/** §4: first tap arms the block control for 3 s. */
-export const BLOCK_ARM_MS = 3000;
 /** §8: this many distinct reporters suspend a member automatically. */
 export const REPORTS_TO_SUSPEND = 5;
 

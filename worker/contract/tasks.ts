@@ -1,31 +1,8 @@
 import { z } from "zod";
 import { numeric } from "./common";
 import type { ProfileSummary } from "./profile-summary";
-
-/**
- * Tasks and missions (§3, §4, §7 Tasks). Private calls under /api/v{6,7}/private:
- *   GET  /sns/tasks?pageSize&before          all tasks of the tenant, newest first
- *   POST /sns/tasks {subject, description}   create
- *   POST /sns/tasks/{idTask}/take-up         creates the caller's mission in P
- *   GET  /sns/missions/mine                  missions I took up
- *   GET  /sns/missions/review                missions of my tasks (I review them)
- *   GET  /sns/missions/{idMission}           one mission (its owner or reviewer)
- *   PUT  /sns/missions {id, description, remark?}   owner saves feedback in P
- *   POST /sns/missions/cover  multipart {id, file}  owner's cover image in P
- *   POST /sns/missions/submit {id}           owner: P → F (notifies the reviewer)
- *   POST /sns/missions/confirm {id, remark}  reviewer: F → C (notifies the owner)
- */
-export const TASK_PATHS = {
-  tasks: "/sns/tasks",
-  takeUp: (idTask: number) => `/sns/tasks/${idTask}/take-up`,
-  mine: "/sns/missions/mine",
-  review: "/sns/missions/review",
-  mission: (idMission: number) => `/sns/missions/${idMission}`,
-  save: "/sns/missions",
-  cover: "/sns/missions/cover",
-  submit: "/sns/missions/submit",
-  confirm: "/sns/missions/confirm",
-} as const;
+// The calls (paths, who may make them) are listed beside the path table in ./tasks.constants.ts.
+export * from "./tasks.constants";
 
 /** §4 mission status: P processing (owner edits), F reviewing (task creator), C confirmed. */
 export const MissionStatus = z.enum(["P", "F", "C"]);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { AI_POLL_ATTEMPTS, AI_POLL_MS, isAsciiPrompt, type AiImage } from "../../../worker/contract/ai";
+import { AI_POLL_ATTEMPTS, AI_POLL_MS, isAsciiPrompt } from "../../../worker/contract/ai.constants";
+import type { AiImage } from "../../../worker/contract/ai";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";

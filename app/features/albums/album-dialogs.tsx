@@ -1,7 +1,8 @@
 import { AlertDialog, Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ALBUM_PATHS, type Album } from "../../../worker/contract/albums";
+import { ALBUM_PATHS } from "../../../worker/contract/albums.constants";
+import type { Album } from "../../../worker/contract/albums";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 

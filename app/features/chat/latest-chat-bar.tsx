@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { PUBLIC_CHATROOM_ID, type ChatMessage } from "../../../worker/contract/chat";
+import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
+import type { ChatMessage } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { api } from "../../lib/api";
 import { useRoom } from "../../lib/realtime";

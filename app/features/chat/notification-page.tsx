@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import type { ChatListEntry, MessageRequest } from "../../../worker/contract/chat";
-import { DIRECT_CHATROOM } from "../../../worker/contract/chat";
+import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import { HOME_LIMITS, fairPick, type HomeDashboard as Dashboard } from "../../../worker/contract/home";
+import { HOME_LIMITS, fairPick } from "../../../worker/contract/home.constants";
+import type { HomeDashboard as Dashboard } from "../../../worker/contract/home";
 import { formatNumber } from "../../i18n/format";
 import { LatestChatBar } from "../chat/latest-chat-bar";
 import { Avatar, AvatarStrip, profileHref } from "./avatar";

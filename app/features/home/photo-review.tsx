@@ -1,7 +1,7 @@
 import { Dialog, RadioGroup } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { HOME_LIMITS } from "../../../worker/contract/home";
+import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";

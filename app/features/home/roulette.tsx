@@ -1,7 +1,7 @@
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fairPick } from "../../../worker/contract/home";
+import { fairPick } from "../../../worker/contract/home.constants";
 
 /**
  * §2 training roulette (opened by `?showRoulette=true`): a tap spins the wheel to an entry chosen

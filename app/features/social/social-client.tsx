@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
-import { BLOCK_ARM_MS } from "../../../worker/contract/social";
+import { BLOCK_ARM_MS } from "../../../worker/contract/social.constants";
 import { readSession } from "../../lib/session-keys";
 
 /** The signed-in member's private id (from the §3 local-storage session), or null before hydration. */

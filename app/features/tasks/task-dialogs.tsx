@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Mission, Task } from "../../../worker/contract/tasks";
-import { TASK_PATHS } from "../../../worker/contract/tasks";
+import { TASK_PATHS } from "../../../worker/contract/tasks.constants";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+
+/**
+ * Issue 9 (first-load JS): zod is ~25 KB of gzip that no page needs to render. Pages may import from
+ * worker/contract only modules that do not reach zod (`<feature>.constants.ts`, envelope, types); the socket
+ * event union is loaded lazily by app/lib/realtime.ts with `import()`, which this check does not count.
+ */
+const appFiles = import.meta.glob<string>("../../app/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true });
+const contractFiles = import.meta.glob<string>("../../worker/contract/*.ts", { query: "?raw", import: "default", eager: true });
+
+const contractSource = new Map(Object.entries(contractFiles).map(([path, text]) => [path.replace(/^.*\/contract\//, "").replace(/\.ts$/, ""), text]));
+
+/** Static imports and re-exports that bring values (not `import type`, not only `type` specifiers). */
+function valueImports(source: string): string[] {
+  const found: string[] = [];
+  for (const [, , typeOnly, clause = "", from = ""] of source.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)\s*from\s*"([^"]+)";?$/gm)) {
+    if (typeOnly) continue;
+    const named = clause.trim().match(/^\{([^}]*)\}$/); // only `{ ... }`: a default or namespace import is a value
+    const names = named?.[1]?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
+    if (named && names.length > 0 && names.every((n) => n.startsWith("type "))) continue;
+    found.push(from);
+  }
+  for (const [, from = ""] of source.matchAll(/^import\s+"([^"]+)";?$/gm)) found.push(from);
+  return found;
+}
+
+function reachesZod(name: string, seen = new Set<string>()): boolean {
+  if (seen.has(name)) return false;
+  seen.add(name);
+  const source = contractSource.get(name);
+  if (source === undefined) throw new Error(`unknown contract module ${name}`);
+  return valueImports(source).some((from) => from === "zod" || from.startsWith("zod/") || (from.startsWith("./") && reachesZod(from.slice(2).replace(/\.ts$/, ""), seen)));
+}
+
+describe("browser code and zod", () => {
+  it("finds the contract modules and knows which reach zod", () => {
+    expect(reachesZod("chat")).toBe(true);
+    expect(reachesZod("chat.constants")).toBe(false);
+    expect(reachesZod("envelope")).toBe(false);
+  });
+
+  it("no page imports a contract module that reaches zod", () => {
+    const offenders: string[] = [];
+    for (const [path, source] of Object.entries(appFiles)) {
+      if (/\.server\.tsx?$/.test(path)) continue; // server-only modules never reach the browser
+      for (const from of valueImports(source)) {
+        const name = from.match(/worker\/contract\/([\w.-]+?)(?:\.ts)?$/)?.[1];
+        if (name && reachesZod(name)) offenders.push(`${path.replace(/^(\.\.\/)+/, "")} imports ${from}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
