@@ -1,5 +1,5 @@
 import { AlertDialog, Dialog } from "radix-ui";
-import { useEffect, useState } from "react";
+import { memo, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
@@ -74,8 +74,10 @@ function reactionSummary(reactions: ChatReaction[]) {
 /**
  * One chat message with its actions: react, reply in a thread (notes page), edit and delete own, set a reminder.
  * Unread messages addressed to the member are drawn in another colour (§4).
+ * Memoised, and its dialogs mount only while open: a room renders up to 200 of these, and the list must not
+ * re-render (or build two closed dialogs each) when the socket status or another message changes.
  */
-export function MessageItem({
+export const MessageItem = memo(function MessageItem({
   message,
   projectCode,
   onChanged,
@@ -231,54 +233,58 @@ export function MessageItem({
           )}
         </div>
       )}
-      <AlertDialog.Root open={confirmDelete} onOpenChange={setConfirmDelete}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="dialog-overlay" />
-          <AlertDialog.Content className="dialog">
-            <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
-            <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
-            <div className="dialog-actions">
-              <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
-              <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
-                {t("common:delete")}
-              </AlertDialog.Action>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
-      <Dialog.Root open={reminderOpen} onOpenChange={setReminderOpen}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog">
-            <Dialog.Title className="dialog-title">{t("reminderTitle")}</Dialog.Title>
-            <Dialog.Description className="dialog-body muted">{t("reminderHint")}</Dialog.Description>
-            <form className="form" onSubmit={saveReminder}>
-              <label className="field">
-                <span>{t("reminderName")}</span>
-                <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
-              </label>
-              <label className="field">
-                <span>{t("reminderDescription")}</span>
-                <textarea name="description" rows={3} maxLength={1000} />
-              </label>
-              <label className="field">
-                <span>{t("reminderDate")}</span>
-                <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
-              </label>
-              <label className="field">
-                <span>{t("reminderTime")}</span>
-                <input name="time" type="time" defaultValue="09:00" />
-              </label>
+      {confirmDelete && (
+        <AlertDialog.Root open onOpenChange={setConfirmDelete}>
+          <AlertDialog.Portal>
+            <AlertDialog.Overlay className="dialog-overlay" />
+            <AlertDialog.Content className="dialog">
+              <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
+              <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
               <div className="dialog-actions">
-                <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-                <button type="submit" className="button button-primary">
-                  {t("common:save")}
-                </button>
+                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
+                <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
+                  {t("common:delete")}
+                </AlertDialog.Action>
               </div>
-            </form>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+            </AlertDialog.Content>
+          </AlertDialog.Portal>
+        </AlertDialog.Root>
+      )}
+      {reminderOpen && (
+        <Dialog.Root open onOpenChange={setReminderOpen}>
+          <Dialog.Portal>
+            <Dialog.Overlay className="dialog-overlay" />
+            <Dialog.Content className="dialog">
+              <Dialog.Title className="dialog-title">{t("reminderTitle")}</Dialog.Title>
+              <Dialog.Description className="dialog-body muted">{t("reminderHint")}</Dialog.Description>
+              <form className="form" onSubmit={saveReminder}>
+                <label className="field">
+                  <span>{t("reminderName")}</span>
+                  <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
+                </label>
+                <label className="field">
+                  <span>{t("reminderDescription")}</span>
+                  <textarea name="description" rows={3} maxLength={1000} />
+                </label>
+                <label className="field">
+                  <span>{t("reminderDate")}</span>
+                  <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
+                </label>
+                <label className="field">
+                  <span>{t("reminderTime")}</span>
+                  <input name="time" type="time" defaultValue="09:00" />
+                </label>
+                <div className="dialog-actions">
+                  <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
+                  <button type="submit" className="button button-primary">
+                    {t("common:save")}
+                  </button>
+                </div>
+              </form>
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+      )}
     </li>
   );
-}
+});
