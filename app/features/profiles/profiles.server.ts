@@ -1,5 +1,4 @@
 import { redirect, type AppLoadContext } from "react-router";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { callApi, sessionHeaders } from "../../lib/api.server";
 import type { PublicProfilePageData } from "./public-profile";
 
@@ -22,23 +21,12 @@ export async function readAsViewer<T>({ context, request }: Ctx, path: string, f
   return "info" in body ? body.info : fallback;
 }
 
+/** The public profile page in one in-process call (the API batches every read of the page). */
 export async function loadPublicProfile(ctx: Ctx, projectCode: string, simpleCode: string): Promise<PublicProfilePageData> {
-  const p = projectCode.toUpperCase();
-  const code = encodeURIComponent(simpleCode);
-  const profile = await readAsViewer<PublicProfilePageData["profile"] | null>(ctx, `/core/profiles/${p}/member/${code}`, null);
-  if (!profile) throw new Response("Not found", { status: 404 });
-  const private_ = Boolean(sessionHeaders(ctx.request));
-  const [characters, actions, footprints, banners, hot, newbie, online, speech] = await Promise.all([
-    readAsViewer(ctx, `/sns/characters/${p}?memberNo=${code}`, []),
-    readAsViewer(ctx, `/sns/actions/${p}/${code}`, []),
-    readAsViewer(ctx, `/sns/visitors/${p}/code/${code}?pageSize=30`, []),
-    readAsViewer(ctx, private_ ? `/core/banners/users/${code}` : `/core/banners/users/${code}?project=${p}`, []),
-    readAsViewer<ProfileSummary[]>(ctx, `/core/profiles/${p}/hot?pageSize=20`, []),
-    readAsViewer<ProfileSummary[]>(ctx, `/core/profiles/${p}/new?pageSize=20`, []),
-    readAsViewer<ProfileSummary[]>(ctx, `/core/profiles/${p}/last-access?pageSize=20`, []),
-    readAsViewer<ProfileSummary[]>(ctx, `/core/profiles/${p}/last-chat-message?pageSize=20`, []),
-  ]);
-  return { profile, characters, actions, footprints, banners, lists: { hot, newbie, online, speech } };
+  const path = `/core/profiles/${projectCode.toUpperCase()}/page/${encodeURIComponent(simpleCode)}`;
+  const page = await readAsViewer<PublicProfilePageData | null>(ctx, path, null);
+  if (!page) throw new Response("Not found", { status: 404 });
+  return page;
 }
 
 /** §2: the public profile code comes from the path, or query c / sharingCode; none → profiles. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
 import type { Banner } from "../../contract/profiles";
@@ -86,6 +86,11 @@ export async function projectBanners(env: Env, projectCode: string, viewer: View
   return withProfiles(rows, viewer);
 }
 
+/** One member's photos, newest first, without the owner's card (`memberId` may be a subquery, for a batch). */
+export const bannersOfQuery = (env: Env, memberId: SQLWrapper | string) =>
+  getDb(env).select().from(banners).where(sql`${banners.memberId} = ${memberId}`).orderBy(desc(banners.createdAt)).limit(MEMBER_BANNERS_LIMIT);
+const MEMBER_BANNERS_LIMIT = 100;
+
 /** One member's photos (by member number), newest first. */
 export async function memberBanners(env: Env, projectCode: string, memberNo: string, viewer: Viewer) {
   const owner = await getDb(env)
@@ -101,7 +106,7 @@ export async function memberBanners(env: Env, projectCode: string, memberNo: str
     .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
     .where(eq(banners.memberId, owner.memberId))
     .orderBy(desc(banners.createdAt))
-    .limit(100);
+    .limit(MEMBER_BANNERS_LIMIT);
   return withProfiles(rows, viewer);
 }
 

@@ -21,6 +21,7 @@ import { validate } from "../../http/validate";
 import { isBlockedBetween } from "../social/visibility";
 import { viewerFor, type Viewer } from "./profile-summary";
 import * as svc from "./profiles.service";
+import { profilePage } from "./profile-page";
 
 type Ctx = Context<AppEnv>;
 /** How a route learns its tenant and viewer: from the path alone (public) or checked against the session (private). */
@@ -109,6 +110,11 @@ function readRoutes(scope: Scope) {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const q = c.req.valid("query");
       return c.json(ok(await svc.allProfiles(c.env, project, viewer, q.lookFor, q.pageSize)));
+    })
+    // The public profile page's one call (beyond the spec): see profile-page.ts.
+    .get("/core/profiles/:project/page/:simpleCode", validate("param", CodeParam), async (c) => {
+      const { project, viewerId } = scope.ids(c, c.req.valid("param").project);
+      return c.json(ok(await profilePage(c.env, project, c.req.valid("param").simpleCode, viewerId)));
     })
     .get("/core/profiles/:project/member/:simpleCode", validate("param", CodeParam), async (c) => {
       const { project, viewerId } = scope.ids(c, c.req.valid("param").project);

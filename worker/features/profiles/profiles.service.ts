@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import ngeohash from "ngeohash";
 import { nicknameContains } from "./nickname-search";
 import { getDb } from "../../db/client";
@@ -161,10 +161,17 @@ export function actionStatement(env: Env, projectCode: string, memberId: string,
 
 /** 24 entries, UTC hours 0..23 (the page shifts them to local time). */
 export async function actionStatsFor(env: Env, memberId: string): Promise<ActionStat[]> {
-  const rows = await getDb(env)
+  return toActionStats(await actionStatsQuery(env, memberId));
+}
+
+/** `memberId` may be a subquery (a batch that does not know the id yet). */
+export const actionStatsQuery = (env: Env, memberId: SQLWrapper | string) =>
+  getDb(env)
     .select({ actionHour: actionStats.actionHour, actionCount: actionStats.actionCount })
     .from(actionStats)
-    .where(eq(actionStats.memberId, memberId));
+    .where(sql`${actionStats.memberId} = ${memberId}`);
+
+export function toActionStats(rows: { actionHour: number; actionCount: number }[]): ActionStat[] {
   const byHour = new Map(rows.map((r) => [r.actionHour, r.actionCount]));
   return Array.from({ length: 24 }, (_, hour) => ({ actionHour: hour, actionCount: byHour.get(hour) ?? 0 }));
 }
@@ -176,10 +183,22 @@ export async function actionStatsFor(env: Env, memberId: string): Promise<Action
  * target with the relationship, the viewer and both members' characters; one batch writes the visit.
  */
 export async function viewProfile(env: Env, projectCode: string, locate: SQL, viewerId: string | null) {
+  const reads = profileViewReads(env, projectCode, locate, viewerId);
+  const [targets, viewers, characterRows] = await getDb(env).batch(reads.queries);
+  return (await reads.finish(targets, viewers, characterRows)).profile;
+}
+
+/**
+ * The reads behind `viewProfile` as batch members, so a caller can add its own to the same round trip
+ * (`targetId` is the target's member id as a subquery), and `finish`, which checks access, records the visit
+ * and shapes the profile.
+ */
+export function profileViewReads(env: Env, projectCode: string, locate: SQL, viewerId: string | null) {
   const db = getDb(env);
   const at = Date.now();
-  const where = and(eq(profiles.projectCode, projectCode), locate);
-  const [targets, viewers, characterRows] = await db.batch([
+  const where = and(eq(profiles.projectCode, projectCode), locate)!;
+  const targetId = sql`(select member_id from profiles where ${where} limit 1)`;
+  const queries = [
     // Relationship columns are named (`rel_*`): D1 batch results are keyed by column name.
     db.select({ profile: profiles, rel: namedRelationship(viewerId ?? "", at) }).from(profiles).where(where).limit(1),
     db
@@ -190,49 +209,58 @@ export async function viewProfile(env: Env, projectCode: string, locate: SQL, vi
     db
       .select({ memberId: userCharacters.memberId, idCharacter: userCharacters.idCharacter })
       .from(userCharacters)
-      .where(sql`${userCharacters.memberId} = ${viewerId ?? ""} or ${userCharacters.memberId} = (select member_id from profiles where ${where} limit 1)`),
-  ]);
-  const found = targets[0];
-  const me = viewers[0];
-  if (!found || (viewerId && me?.viewerProject !== projectCode)) throw new AppError("notFound");
-  let target = found.profile;
-  const own = viewerId === target.memberId;
-  const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
-  if (relationship.blocking || relationship.blockedBy) throw new AppError("notFound");
-  const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify) } : null;
+      .where(sql`${userCharacters.memberId} = ${viewerId ?? ""} or ${userCharacters.memberId} = ${targetId}`),
+  ] as const;
+  type Rows<I extends number> = Awaited<(typeof queries)[I]>;
 
-  if (!own) {
-    const views = db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(eq(profiles.memberId, target.memberId));
-    if (viewerId) {
-      await db.batch([
-        views,
-        db
-          .insert(visitors)
-          .values({ projectCode: target.projectCode, memberId: target.memberId, visitorId: viewerId, visitCount: 1, dateUpd: at })
-          .onConflictDoUpdate({ target: [visitors.memberId, visitors.visitorId], set: { visitCount: sql`${visitors.visitCount} + 1`, dateUpd: at } }),
-        actionStatement(env, target.projectCode, viewerId, at),
-      ]);
-    } else {
-      await views;
+  async function finish(targets: Rows<0>, viewers: Rows<1>, characterRows: Rows<2>) {
+    const found = targets[0];
+    const me = viewers[0];
+    if (!found || (viewerId && me?.viewerProject !== projectCode)) throw new AppError("notFound");
+    let target = found.profile;
+    const own = viewerId === target.memberId;
+    const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
+    if (relationship.blocking || relationship.blockedBy) throw new AppError("notFound");
+    const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify) } : null;
+    if (!own) {
+      await recordView(env, target, viewerId, at);
+      target = { ...target, pageViews: target.pageViews + 1 };
     }
-    target = { ...target, pageViews: target.pageViews + 1 };
-  }
-  let geo: { distanceKm: number; bearing: number } | null = null;
-  if (me && validCoordinates(me.viewerLat, me.viewerLng) && validCoordinates(target.latitude, target.longitude)) {
-    geo = {
-      distanceKm: Math.round(distanceKm(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!) * 10) / 10,
-      bearing: Math.round(bearingDegrees(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!)),
+    let geo: { distanceKm: number; bearing: number } | null = null;
+    if (me && validCoordinates(me.viewerLat, me.viewerLng) && validCoordinates(target.latitude, target.longitude)) {
+      geo = {
+        distanceKm: Math.round(distanceKm(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!) * 10) / 10,
+        bearing: Math.round(bearingDegrees(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!)),
+      };
+    }
+    const characterIds = new Map<string, number[]>();
+    for (const r of characterRows) characterIds.set(r.memberId, [...(characterIds.get(r.memberId) ?? []), r.idCharacter]);
+    const profile = {
+      ...(own ? ownProfile(target) : publicProfile(target, viewer)),
+      relationship: relationship as Relationship,
+      matchRate: viewerId && !own ? matchRate(characterIds.get(viewerId) ?? [], characterIds.get(target.memberId) ?? []) : null,
+      distanceKm: geo?.distanceKm ?? null,
+      bearing: geo?.bearing ?? null,
     };
+    return { profile, target, viewer, characterIds };
   }
-  const characterIds = new Map<string, number[]>();
-  for (const r of characterRows) characterIds.set(r.memberId, [...(characterIds.get(r.memberId) ?? []), r.idCharacter]);
-  return {
-    ...(own ? ownProfile(target) : publicProfile(target, viewer)),
-    relationship: relationship as Relationship,
-    matchRate: viewerId && !own ? matchRate(characterIds.get(viewerId) ?? [], characterIds.get(target.memberId) ?? []) : null,
-    distanceKm: geo?.distanceKm ?? null,
-    bearing: geo?.bearing ?? null,
-  };
+
+  return { queries, targetId, finish };
+}
+
+/** A view of another member: a page view, and for members a footprint and an action hour, in one batch. */
+async function recordView(env: Env, target: ProfileRow, viewerId: string | null, at: number) {
+  const db = getDb(env);
+  const views = db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(eq(profiles.memberId, target.memberId));
+  if (!viewerId) return void (await views);
+  await db.batch([
+    views,
+    db
+      .insert(visitors)
+      .values({ projectCode: target.projectCode, memberId: target.memberId, visitorId: viewerId, visitCount: 1, dateUpd: at })
+      .onConflictDoUpdate({ target: [visitors.memberId, visitors.visitorId], set: { visitCount: sql`${visitors.visitCount} + 1`, dateUpd: at } }),
+    actionStatement(env, target.projectCode, viewerId, at),
+  ]);
 }
 
 /** How `viewProfile` finds its target within the tenant. */
@@ -412,21 +440,28 @@ export type VisitorEntry = { simpleCode: string; nickname: string; dateUpd: stri
 
 /** Visitors of `memberId`, newest first; visitors without nickname hidden (§5); blocks hide both ways. */
 export async function visitorsOf(env: Env, memberId: string, viewer: Viewer, pageSize: number): Promise<VisitorEntry[]> {
-  const rows = await getDb(env)
+  return toVisitors(await visitorsQuery(env, memberId, viewer?.memberId, pageSize), viewer);
+}
+
+/** `memberId` may be a subquery (a batch that does not know the id yet). */
+export const visitorsQuery = (env: Env, memberId: SQLWrapper | string, viewerId: string | null | undefined, pageSize: number) =>
+  getDb(env)
     .select({ ...profileSummaryColumns, dateUpd: visitors.dateUpd, visitCount: visitors.visitCount })
     .from(visitors)
     .innerJoin(profiles, eq(profiles.memberId, visitors.visitorId))
     .where(
       and(
-        eq(visitors.memberId, memberId),
+        sql`${visitors.memberId} = ${memberId}`,
         ne(profiles.nickname, ""),
         eq(profiles.blocked, false),
-        notBlockedWith(viewer?.memberId, visitors.visitorId),
+        notBlockedWith(viewerId, visitors.visitorId),
         notBlockedWith(memberId, visitors.visitorId),
       ),
     )
     .orderBy(desc(visitors.dateUpd))
     .limit(pageSize);
+
+export function toVisitors(rows: Awaited<ReturnType<typeof visitorsQuery>>, viewer: Viewer): VisitorEntry[] {
   return rows.map((row) => ({
     simpleCode: row.simpleCode,
     nickname: row.nickname,
@@ -440,15 +475,21 @@ export async function visitorsOf(env: Env, memberId: string, viewer: Viewer, pag
 // Characters (preferences)
 
 export async function charactersFor(env: Env, projectCode: string, targetId: string | null, viewerId: string | null): Promise<Character[]> {
-  const db = getDb(env);
-  const catalogue = await db
+  const [catalogue, ids] = await Promise.all([characterCatalogueQuery(env, projectCode), characterIdsOf(env, [targetId, viewerId].filter((x): x is string => Boolean(x)))]);
+  return toCharacters(catalogue, targetId ? ids.get(targetId) ?? [] : [], viewerId ? ids.get(viewerId) ?? [] : []);
+}
+
+export const characterCatalogueQuery = (env: Env, projectCode: string) =>
+  getDb(env)
     .select({ idCharacter: characters.idCharacter, title: characters.title, level: characters.level })
     .from(characters)
     .where(inArray(characters.projectCode, ["*", projectCode]))
     .orderBy(characters.idCharacter);
-  const ids = await characterIdsOf(env, [targetId, viewerId].filter((x): x is string => Boolean(x)));
-  const checked = new Set(targetId ? ids.get(targetId) ?? [] : []);
-  const mine = new Set(viewerId ? ids.get(viewerId) ?? [] : []);
+
+/** The catalogue with the target's picks checked and the ones the viewer shares marked as hits. */
+export function toCharacters(catalogue: Awaited<ReturnType<typeof characterCatalogueQuery>>, targetIds: number[], viewerIds: number[]): Character[] {
+  const checked = new Set(targetIds);
+  const mine = new Set(viewerIds);
   return catalogue.map((c) => ({ ...c, checked: checked.has(c.idCharacter), hit: checked.has(c.idCharacter) && mine.has(c.idCharacter) }));
 }
 

@@ -7,7 +7,7 @@ import { getDb } from "../../db/client";
  */
 
 /** SQL condition: the member in `memberColumn` and the viewer have no live block in either direction. */
-export function notBlockedWith(viewerMemberId: string | null | undefined, memberColumn: SQLWrapper, at = Date.now()): SQL {
+export function notBlockedWith(viewerMemberId: string | SQLWrapper | null | undefined, memberColumn: SQLWrapper, at = Date.now()): SQL {
   if (!viewerMemberId) return sql`1 = 1`;
   return sql`not exists (select 1 from blocks b where
     ((b.member_id = ${viewerMemberId} and b.target_member_id = ${memberColumn}) or

@@ -1,0 +1,53 @@
+import { getDb } from "../../db/client";
+import { bannersOfQuery, toBanner } from "../media/banners.service";
+import { toProfileSummary } from "./profile-summary";
+import {
+  actionStatsQuery,
+  characterCatalogueQuery,
+  discovery,
+  listProfilesQuery,
+  locate,
+  profileViewReads,
+  toActionStats,
+  toCharacters,
+  toVisitors,
+  visitorsQuery,
+} from "./profiles.service";
+
+/** §9 sizes of what the public profile page shows besides the profile. */
+const PAGE = { footprints: 30, strip: 20 } as const;
+
+/**
+ * Everything the public profile page shows (§2), in one read batch: the profile with the relationship, the
+ * characters, the activity by hour, the footprints, the photos and the four member strips. The same rules as
+ * the single calls (404 across tenants or blocks; the visit is recorded), in two round trips instead of
+ * nine calls' worth. Beyond the spec: the page's own call, so its loader stays within the round-trip budget.
+ */
+export async function profilePage(env: Env, projectCode: string, simpleCode: string, viewerId: string | null) {
+  const view = profileViewReads(env, projectCode, locate.byCode(simpleCode), viewerId);
+  // Lists read with the viewer's id for blocks; avatar visibility is applied below, once the viewer is known.
+  const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false } : null;
+  const strip = (options: ReturnType<typeof discovery.hot>) => listProfilesQuery(env, projectCode, listViewer, options);
+  const [targets, viewers, characterRows, catalogue, actions, footprints, photos, hot, newbie, online, speech] = await getDb(env).batch([
+    ...view.queries,
+    characterCatalogueQuery(env, projectCode),
+    actionStatsQuery(env, view.targetId),
+    visitorsQuery(env, view.targetId, viewerId, PAGE.footprints),
+    bannersOfQuery(env, view.targetId),
+    strip(discovery.hot(PAGE.strip)),
+    strip(discovery.newest(PAGE.strip)),
+    strip(discovery.lastAccess(PAGE.strip)),
+    strip(discovery.lastChat(PAGE.strip)),
+  ]);
+  const { profile, target, viewer, characterIds } = await view.finish(targets, viewers, characterRows);
+  const owner = toProfileSummary(target, viewer);
+  const cards = (rows: typeof hot) => rows.map((row) => toProfileSummary(row, viewer));
+  return {
+    profile,
+    characters: toCharacters(catalogue, characterIds.get(target.memberId) ?? [], viewerId ? characterIds.get(viewerId) ?? [] : []),
+    actions: toActionStats(actions),
+    footprints: toVisitors(footprints, viewer),
+    banners: photos.map((row) => ({ ...toBanner(row), profile: owner })),
+    lists: { hot: cards(hot), newbie: cards(newbie), online: cards(online), speech: cards(speech) },
+  };
+}
