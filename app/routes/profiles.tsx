@@ -12,15 +12,11 @@ import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 
-/** §9: 500 hot profiles on the feed; cards are revealed 48 at a time. */
+type Feed = { hot: ProfileSummary[]; birthdays: ProfileSummary[]; banners: (Banner & { profile: ProfileSummary })[] };
+
+/** §9: 500 hot profiles on the feed; cards are revealed 48 at a time. One call: the API batches the feed's reads. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const p = params.projectCode.toUpperCase();
-  const [hot, birthdays, banners] = await Promise.all([
-    readAsViewer<ProfileSummary[]>({ request, context }, `/core/profiles/${p}/hot?pageSize=500`, []),
-    readAsViewer<ProfileSummary[]>({ request, context }, `/core/profiles/${p}/birthday?pageSize=20`, []),
-    readAsViewer<(Banner & { profile: ProfileSummary })[]>({ request, context }, `/core/banners/${p}?pageSize=24`, []),
-  ]);
-  return { hot, birthdays, banners };
+  return readAsViewer<Feed>({ request, context }, `/core/profiles/${params.projectCode.toUpperCase()}/feed`, { hot: [], birthdays: [], banners: [] });
 }
 
 export default function Profiles({ loaderData, params }: Route.ComponentProps) {

@@ -71,3 +71,29 @@ describe("GET /core/profiles/{project}/page/{simpleCode}: the public profile pag
     expect((await page("TOOLONG", "12345678")).status).toBeGreaterThanOrEqual(400);
   });
 });
+
+describe("GET /core/profiles/{project}/feed: the profiles feed in one call", () => {
+  it("answers the hot list, birthdays and photos as the single calls do, for members and visitors", async () => {
+    const viewer = await signUp();
+    await giveAvatar(viewer);
+    const feed = expectOk(await call("GET", "/private/core/profiles/SMP/feed", { as: viewer }));
+    expect(feed.hot).toEqual(expectOk(await call("GET", "/private/core/profiles/SMP/hot?pageSize=500", { as: viewer })));
+    expect(feed.birthdays).toEqual(expectOk(await call("GET", "/private/core/profiles/SMP/birthday?pageSize=20", { as: viewer })));
+    expect(feed.banners).toEqual(expectOk(await call("GET", "/private/core/banners/SMP?pageSize=24", { as: viewer })));
+    const visitor = expectOk(await call("GET", "/public/core/profiles/smp/feed"));
+    expect(visitor.hot).toEqual(expectOk(await call("GET", "/public/core/profiles/SMP/hot?pageSize=500")));
+    expect(visitor.banners).toEqual(expectOk(await call("GET", "/public/core/banners/SMP?pageSize=24")));
+  });
+
+  it("hides a blocked member from the feed and refuses another tenant's session", async () => {
+    const viewer = await signUp();
+    const foreign = await signUp("OTH");
+    expectFailure(await call("GET", "/private/core/profiles/SMP/feed", { as: foreign }), 404);
+    const hot = expectOk(await call("GET", "/public/core/profiles/SMP/feed")).hot;
+    if (hot.length === 0) return;
+    const target = await env.DB.prepare("select member_id as id from profiles where simple_code = ? and project_code = 'SMP'").bind(hot[0].simpleCode).first<{ id: string }>();
+    await env.DB.prepare("insert into blocks (project_code, member_id, target_member_id, created_at) values ('SMP', ?, ?, ?)").bind(viewer.memberId, target!.id, Date.now()).run();
+    const mine = expectOk(await call("GET", "/private/core/profiles/SMP/feed", { as: viewer }));
+    expect(mine.hot.map((p: { simpleCode: string }) => p.simpleCode)).not.toContain(hot[0].simpleCode);
+  });
+});

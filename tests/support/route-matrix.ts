@@ -202,6 +202,7 @@ function discoveryRoutes(scope: "public" | "private") {
     "/core/profiles/:project/all": () => ({ params: { project: "SMP" } }),
     "/core/profiles/:project/member/:simpleCode": (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }),
     "/core/profiles/:project/page/:simpleCode": (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }),
+    "/core/profiles/:project/feed": () => ({ params: { project: "SMP" } }),
     "/sns/related-profiles/:project/language/:lang/:lookFor": () => ({ params: { project: "SMP", lang: "en", lookFor: "1" } }),
     "/core/members/count/:project": () => ({ params: { project: "SMP" } }),
     "/sns/visitors/:project/code/:simpleCode": (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }),

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
+import { renamed } from "../../db/batch-columns";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
 import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl } from "../../contract/media";
@@ -76,15 +77,20 @@ function withProfiles(rows: { banner: BannerRow; profile: Parameters<typeof toPr
 
 /** The tenant's pickable photos, newest first (home masonry), hiding blocked owners and blocked pairs. */
 export async function projectBanners(env: Env, projectCode: string, viewer: Viewer, pageSize: number) {
-  const rows = await getDb(env)
-    .select(bannerWithProfile)
+  return withProfiles(await projectBannersQuery(env, projectCode, viewer?.memberId, pageSize), viewer);
+}
+
+/** As a batch member: the owner's card columns are renamed (`owner_*`) so none collides with the banner's. */
+export const projectBannersQuery = (env: Env, projectCode: string, viewerId: string | null | undefined, pageSize: number) =>
+  getDb(env)
+    .select({ banner: banners, profile: renamed(profileSummaryColumns, "owner") })
     .from(banners)
     .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
-    .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(viewer?.memberId, banners.memberId)))
+    .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(viewerId, banners.memberId)))
     .orderBy(desc(banners.pickable), desc(banners.createdAt))
     .limit(pageSize);
-  return withProfiles(rows, viewer);
-}
+
+export { withProfiles as bannersWithProfiles };
 
 /** One member's photos, newest first, without the owner's card (`memberId` may be a subquery, for a batch). */
 export const bannersOfQuery = (env: Env, memberId: SQLWrapper | string) =>

@@ -1,6 +1,6 @@
 import { getDb } from "../../db/client";
-import { bannersOfQuery, toBanner } from "../media/banners.service";
-import { toProfileSummary } from "./profile-summary";
+import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
+import { toProfileSummary, toViewer, viewerRowQuery } from "./profile-summary";
 import {
   actionStatsQuery,
   characterCatalogueQuery,
@@ -15,7 +15,7 @@ import {
 } from "./profiles.service";
 
 /** §9 sizes of what the public profile page shows besides the profile. */
-const PAGE = { footprints: 30, strip: 20 } as const;
+const PAGE = { footprints: 30, strip: 20, feedHot: 500, feedBirthdays: 20, feedPhotos: 24 } as const;
 
 /**
  * Everything the public profile page shows (§2), in one read batch: the profile with the relationship, the
@@ -50,4 +50,21 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
     banners: photos.map((row) => ({ ...toBanner(row), profile: owner })),
     lists: { hot: cards(hot), newbie: cards(newbie), online: cards(online), speech: cards(speech) },
   };
+}
+
+/**
+ * The profiles feed (§2 /profiles): 500 hot members, today's birthdays and the newest photos, in one read
+ * batch with the viewer. Beyond the spec, like `profilePage`: the page's own call.
+ */
+export async function profilesFeed(env: Env, projectCode: string, viewerId: string | null) {
+  const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false } : null;
+  const [viewers, hot, birthdays, photos] = await getDb(env).batch([
+    viewerRowQuery(env, viewerId ?? ""),
+    listProfilesQuery(env, projectCode, listViewer, discovery.hot(PAGE.feedHot)),
+    listProfilesQuery(env, projectCode, listViewer, discovery.birthday(PAGE.feedBirthdays)),
+    projectBannersQuery(env, projectCode, viewerId, PAGE.feedPhotos),
+  ]);
+  const viewer = toViewer(viewerId, viewers[0]);
+  const cards = (rows: typeof hot) => rows.map((row) => toProfileSummary(row, viewer));
+  return { hot: cards(hot), birthdays: cards(birthdays), banners: bannersWithProfiles(photos, viewer) };
 }

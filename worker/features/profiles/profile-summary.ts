@@ -91,11 +91,13 @@ export async function profileSummaries(env: Env, projectCode: string, memberIds:
 /** The viewer context for a member: whether their own avatar qualifies them to see others'. */
 export async function viewerFor(env: Env, memberId: string | null | undefined): Promise<Viewer> {
   if (!memberId) return null;
-  const row = await getDb(env)
-    .select({ avator: profiles.avator, qualify: profiles.qualify })
-    .from(profiles)
-    .where(eq(profiles.memberId, memberId))
-    .get();
-  // §6/§8: without a qualifying avatar of their own, a member cannot see others' avatars.
-  return { memberId, canSeeAvatars: Boolean(row?.avator && row.qualify) };
+  return toViewer(memberId, (await viewerRowQuery(env, memberId))[0]);
 }
+
+/** `viewerFor` as a batch member (result names `viewer_*`, clear of any other statement's). */
+export const viewerRowQuery = (env: Env, memberId: string) =>
+  getDb(env).select({ avator: sql<string>`${profiles.avator}`.as("viewer_avator"), qualify: sql`${profiles.qualify}`.mapWith(profiles.qualify).as("viewer_qualify") }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
+
+// §6/§8: without a qualifying avatar of their own, a member cannot see others' avatars.
+export const toViewer = (memberId: string | null | undefined, row: { avator: string; qualify: boolean } | undefined): Viewer =>
+  memberId ? { memberId, canSeeAvatars: Boolean(row?.avator && row.qualify) } : null;

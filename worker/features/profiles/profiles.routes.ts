@@ -21,7 +21,7 @@ import { validate } from "../../http/validate";
 import { isBlockedBetween } from "../social/visibility";
 import { viewerFor, type Viewer } from "./profile-summary";
 import * as svc from "./profiles.service";
-import { profilePage } from "./profile-page";
+import { profilePage, profilesFeed } from "./profile-page";
 
 type Ctx = Context<AppEnv>;
 /** How a route learns its tenant and viewer: from the path alone (public) or checked against the session (private). */
@@ -111,7 +111,11 @@ function readRoutes(scope: Scope) {
       const q = c.req.valid("query");
       return c.json(ok(await svc.allProfiles(c.env, project, viewer, q.lookFor, q.pageSize)));
     })
-    // The public profile page's one call (beyond the spec): see profile-page.ts.
+    // The profiles feed's and the public profile page's own calls (beyond the spec): see profile-page.ts.
+    .get("/core/profiles/:project/feed", async (c) => {
+      const { project, viewerId } = scope.ids(c, c.req.param("project"));
+      return c.json(ok(await profilesFeed(c.env, project, viewerId)));
+    })
     .get("/core/profiles/:project/page/:simpleCode", validate("param", CodeParam), async (c) => {
       const { project, viewerId } = scope.ids(c, c.req.valid("param").project);
       return c.json(ok(await profilePage(c.env, project, c.req.valid("param").simpleCode, viewerId)));
