@@ -284,3 +284,18 @@ describe("connections, reminders, web push, counts, presence", () => {
     [sf, ss, shySocket].forEach((s) => s.close());
   });
 });
+
+describe("posting stamps the sender's latest speech once", () => {
+  it("sets last_chat_at on a shared-room post and leaves it alone for a duplicate requestId", async () => {
+    const a = await signUp();
+    await env.DB.prepare("update profiles set kyc_status = 1, nickname = 'Poster', avator = '/media/x.jpg', qualify = 1 where member_id = ?").bind(a.memberId).run();
+    const body = { requestId: `stamp-${a.memberNo}`, message: "hello", isPrivate: false, payload: { type: "text", content: "hello" } };
+    const path = `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${a.memberId}`;
+    const first = expectOk(await call("POST", path, { as: a, body }));
+    const stamped = await env.DB.prepare("select last_chat_at as t from profiles where member_id = ?").bind(a.memberId).first<{ t: number }>();
+    expect(stamped!.t).toBe(Date.parse(first.dateAdd));
+    await env.DB.prepare("update profiles set last_chat_at = 1 where member_id = ?").bind(a.memberId).run();
+    expect(expectOk(await call("POST", path, { as: a, body })).idChatroomMessage).toBe(first.idChatroomMessage);
+    expect((await env.DB.prepare("select last_chat_at as t from profiles where member_id = ?").bind(a.memberId).first<{ t: number }>())!.t).toBe(1);
+  });
+});

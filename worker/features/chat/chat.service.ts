@@ -1,4 +1,4 @@
-import { and, between, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, between, desc, eq, gt, inArray, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { md5 } from "js-md5";
 import { getDb } from "../../db/client";
@@ -11,8 +11,11 @@ import {
   chatReactions,
   chatReads,
   chatReminders,
+  blocks,
   chatThreads,
   follows,
+  members,
+  mutes,
   notifications,
   profiles,
 } from "../../db/schema";
@@ -419,66 +422,90 @@ function normalise(body: { message: string; payload?: Payload }): { message: str
 export async function sendMessage(env: Env, member: ChatMember, chatroomId: string, body: PostMessageBody): Promise<{ message: ChatMessage; fanout: Fanout | null }> {
   const room = roomKind(chatroomId);
   assertRoomAccess(room, member);
+  if (member.status && member.status !== "active") throw new AppError("reportBlocked");
   const db = getDb(env);
-  // Independent reads in parallel: the duplicate check, the §6/§8 sending rule and the sender's profile.
-  const [existingResult, canSend, senderResult] = await Promise.allSettled([
-    db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).get(),
-    assertCanSend(env, member),
-    senderProfile(env, member.memberId),
+  const at = Date.now();
+  const recipientNo =
+    room.kind === "direct" ? (room.memberNos[0] === member.memberNo ? room.memberNos[1] : room.memberNos[0]) : (body.toMemberNo ?? null);
+  // Every read the send needs, in one round trip: the duplicate check, the sender (card, §6/§8 sending rule),
+  // who must not see the sender (for the fan-out) and the recipient with any block between the two.
+  const [existingRows, senderRows, blockedByMe, blockingMe, mutingMe, recipientRows] = await db.batch([
+    db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).limit(1),
+    db
+      .select({ ...profileSummaryColumns, accountStatus: members.status })
+      .from(profiles)
+      .innerJoin(members, eq(members.id, profiles.memberId))
+      .where(eq(profiles.memberId, member.memberId))
+      .limit(1),
+    db.select({ id: blocks.targetMemberId }).from(blocks).where(and(eq(blocks.memberId, member.memberId), live(blocks.expiresAt, at))).limit(5000),
+    db.select({ id: blocks.memberId }).from(blocks).where(and(eq(blocks.targetMemberId, member.memberId), live(blocks.expiresAt, at))).limit(5000),
+    db.select({ id: mutes.memberId }).from(mutes).where(and(eq(mutes.targetMemberId, member.memberId), live(mutes.expiresAt, at))).limit(5000),
+    db
+      .select({ memberId: profiles.memberId, memberNo: profiles.simpleCode })
+      .from(profiles)
+      .where(and(eq(profiles.projectCode, member.projectCode), eq(profiles.simpleCode, recipientNo ?? "")))
+      .limit(1),
   ]);
-  if (existingResult.status === "rejected") throw existingResult.reason;
-  const existing = existingResult.value;
+  const existing = existingRows[0];
   if (existing) {
     if (existing.chatroomId !== chatroomId || existing.projectCode !== member.projectCode) throw new AppError("chatRequestIdReused");
     const [stored] = await hydrateOnly(env, member.projectCode, [existing]);
     return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
   }
-  if (canSend.status === "rejected") throw canSend.reason;
-  if (senderResult.status === "rejected") throw senderResult.reason;
+  const senderRow = senderRows[0];
+  if (!senderRow || senderRow.accountStatus !== "active" || senderRow.blocked) throw new AppError("reportBlocked");
+  const sender = senderRow;
   const { message, payload } = normalise(body);
-  const sender = senderResult.value;
   if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
 
   let isPrivate = body.isPrivate;
   let recipient: { memberId: string; memberNo: string } | null = null;
-  if (room.kind === "direct") {
-    const otherNo = room.memberNos[0] === member.memberNo ? room.memberNos[1] : room.memberNos[0];
-    recipient = await memberByNo(env, member.projectCode, otherNo);
-    isPrivate = true;
-  } else if (body.toMemberNo) {
-    recipient = await memberByNo(env, member.projectCode, body.toMemberNo);
+  if (recipientNo) {
+    recipient = recipientRows[0] ?? null;
+    if (!recipient) throw new AppError("notFound");
+    if (room.kind === "direct") isPrivate = true;
   } else if (isPrivate) {
     throw new AppError("chatPrivateNeedsRecipient");
   }
   if (recipient && recipient.memberId === member.memberId) throw new AppError("chatNotToSelf");
   // A block is total: the blocked member does not exist for the sender.
-  if (recipient && (await isBlockedBetween(env, member.memberId, recipient.memberId))) throw new AppError("notFound");
+  const blockedEitherWay = new Set([...blockedByMe, ...blockingMe].map((r) => r.id));
+  if (recipient && blockedEitherWay.has(recipient.memberId)) throw new AppError("notFound");
   // §4/§8: the private-reply switch needs an avatar (one-to-one rooms are private by nature and exempt).
   if (isPrivate && room.kind !== "direct" && !sender.avator) throw new AppError("privateReplyNoAvatar");
   if (payload.type === "encrypted" && (!recipient || !isPrivate)) throw new AppError("chatPrivateNeedsRecipient");
+  const hiddenFrom = [...new Set([...blockedEitherWay, ...mutingMe.map((r) => r.id)])];
 
-  const at = Date.now();
   const inbox = Boolean(recipient && isPrivate);
-  const inserted = await db
-    .insert(chatMessages)
-    .values({
-      projectCode: member.projectCode,
-      chatroomId,
-      memberId: member.memberId,
-      memberNo: member.memberNo,
-      requestId: body.requestId,
-      message,
-      payload: JSON.stringify(payload),
-      isPrivate,
-      // Only inbox messages carry the recipient id (a public mention keeps just the number).
-      toMemberId: inbox ? recipient!.memberId : null,
-      toMemberNo: recipient?.memberNo ?? null,
-      dateAdd: at,
-      dateUdp: at,
-    })
-    .onConflictDoNothing()
-    .returning()
-    .get();
+  const values = {
+    projectCode: member.projectCode,
+    chatroomId,
+    memberId: member.memberId,
+    memberNo: member.memberNo,
+    requestId: body.requestId,
+    message,
+    payload: JSON.stringify(payload),
+    isPrivate,
+    // Only inbox messages carry the recipient id (a public mention keeps just the number).
+    toMemberId: inbox ? recipient!.memberId : null,
+    toMemberNo: recipient?.memberNo ?? null,
+    dateAdd: at,
+    dateUdp: at,
+  };
+  // The insert and, in the shared rooms, the sender's "latest speech" time (lists read it) in one batch. A
+  // duplicate requestId inserts nothing, and then the update touches nothing either.
+  const insert = db.insert(chatMessages).values(values).onConflictDoNothing().returning();
+  const shared = room.kind === "public" || room.kind === "home";
+  const [insertedRows] = shared
+    ? await db.batch([
+        insert,
+        db
+          .update(profiles)
+          .set({ lastChatAt: at })
+          .where(and(eq(profiles.memberId, member.memberId), sql`changes() > 0`)),
+      ])
+    : [await insert];
+  const inserted = insertedRows[0];
   const row =
     inserted ??
     (await db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).get());
@@ -488,11 +515,12 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
     const [stored] = await hydrateOnly(env, member.projectCode, [row]);
     return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
   }
-  if (room.kind === "public" || room.kind === "home") {
-    // "Latest speech" lists read this column.
-    await db.update(profiles).set({ lastChatAt: at }).where(eq(profiles.memberId, member.memberId));
+  const viewer: ChatViewer = { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(sender.avator && sender.qualify) };
+  if (!inbox) {
+    // A fresh shared-room message: its only related record is the sender's card, already read.
+    const [stored] = toStored([row], new Map([[member.memberId, toProfileSummary(sender)]]), new Map(), new Set(), new Set());
+    return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
   }
-
   if (inbox && recipient) {
     const direct = await acceptsDirectly(env, recipient.memberId, { memberId: member.memberId, kycStatus: sender.kycStatus, multiGender: sender.multiGender });
     const request = await db
@@ -517,9 +545,12 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
       });
     }
   }
-  const [[stored], hiddenFrom, viewer] = await Promise.all([hydrateOnly(env, member.projectCode, [row]), hiddenFromSender(env, member.memberId), viewerContext(env, member)]);
+  const [stored] = await hydrateOnly(env, member.projectCode, [row]);
   return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
 }
+
+/** SQL: a block or mute that has not lifted yet. */
+const live = (expiresAt: SQLWrapper, at: number) => sql`(${expiresAt} is null or ${expiresAt} > ${at})`;
 
 /** Own message or 403; another tenant's or an unreachable one is 404. */
 async function ownMessage(env: Env, member: ChatMember, id: number) {
