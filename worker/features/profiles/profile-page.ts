@@ -20,7 +20,7 @@ const PAGE = { footprints: 30, strip: 20, feedHot: 500, feedBirthdays: 20, feedP
 /**
  * Everything the public profile page shows (§2), in one read batch: the profile with the relationship, the
  * characters, the activity by hour, the footprints, the photos and the four member strips. The same rules as
- * the single calls (404 across tenants or blocks; the visit is recorded), in two round trips instead of
+ * the single calls (404 across tenants or blocks; the visit is recorded), in one round trip instead of
  * nine calls' worth. Beyond the spec: the page's own call, so its loader stays within the round-trip budget.
  */
 export async function profilePage(env: Env, projectCode: string, simpleCode: string, viewerId: string | null) {
@@ -38,8 +38,9 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
     strip(discovery.newest(PAGE.strip)),
     strip(discovery.lastAccess(PAGE.strip)),
     strip(discovery.lastChat(PAGE.strip)),
+    ...view.writes,
   ]);
-  const { profile, target, viewer, characterIds } = await view.finish(targets, viewers, characterRows);
+  const { profile, target, viewer, characterIds } = view.finish(targets, viewers, characterRows);
   const owner = toProfileSummary(target, viewer);
   const cards = (rows: typeof hot) => rows.map((row) => toProfileSummary(row, viewer));
   return {

@@ -179,19 +179,20 @@ export function toActionStats(rows: { actionHour: number; actionCount: number }[
 /**
  * The public profile of the member `locate` finds in `projectCode`, as `viewerId` sees it: 404 when missing,
  * across tenants or blocked either way. A member's view records a visit (footprint) and a page view; an
- * anonymous view counts a page view only; one's own view counts nothing. Two round trips: one batch reads the
- * target with the relationship, the viewer and both members' characters; one batch writes the visit.
+ * anonymous view counts a page view only; one's own view counts nothing. One round trip: a batch reads the
+ * target with the relationship, the viewer and both members' characters, then records the visit under the
+ * same conditions in SQL (a batch is one transaction, so what was read is what was counted).
  */
 export async function viewProfile(env: Env, projectCode: string, locate: SQL, viewerId: string | null) {
-  const reads = profileViewReads(env, projectCode, locate, viewerId);
-  const [targets, viewers, characterRows] = await getDb(env).batch(reads.queries);
-  return (await reads.finish(targets, viewers, characterRows)).profile;
+  const view = profileViewReads(env, projectCode, locate, viewerId);
+  const [targets, viewers, characterRows] = await getDb(env).batch([...view.queries, ...view.writes]);
+  return view.finish(targets, viewers, characterRows).profile;
 }
 
 /**
- * The reads behind `viewProfile` as batch members, so a caller can add its own to the same round trip
- * (`targetId` is the target's member id as a subquery), and `finish`, which checks access, records the visit
- * and shapes the profile.
+ * The reads and the visit's writes behind `viewProfile` as batch members, so a caller can add its own to the
+ * same round trip (`targetId` is the target's member id as a subquery; writes go after every read), and
+ * `finish`, which checks access and shapes the profile.
  */
 export function profileViewReads(env: Env, projectCode: string, locate: SQL, viewerId: string | null) {
   const db = getDb(env);
@@ -213,7 +214,31 @@ export function profileViewReads(env: Env, projectCode: string, locate: SQL, vie
   ] as const;
   type Rows<I extends number> = Awaited<(typeof queries)[I]>;
 
-  async function finish(targets: Rows<0>, viewers: Rows<1>, characterRows: Rows<2>) {
+  // The visit, only where `finish` would show the profile: the target is in the tenant and not the viewer, the
+  // viewer (if any) is a member of the tenant, and no live block stands either way.
+  const visited = and(
+    where,
+    viewerId ? ne(profiles.memberId, viewerId) : undefined,
+    viewerId ? sql`exists (select 1 from profiles v where v.member_id = ${viewerId} and v.project_code = ${projectCode})` : undefined,
+    notBlockedWith(viewerId, profiles.memberId, at),
+  );
+  const writes = [
+    db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(visited),
+    ...(viewerId
+      ? [
+          db
+            .insert(visitors)
+            .select(db.select({ idVisitor: sql<number>`null`.as("id_visitor"), projectCode: profiles.projectCode, memberId: profiles.memberId, visitorId: sql`${viewerId}`.as("visitor_id"), visitCount: sql`1`.as("visit_count"), dateUpd: sql`${at}`.as("date_upd") }).from(profiles).where(visited))
+            .onConflictDoUpdate({ target: [visitors.memberId, visitors.visitorId], set: { visitCount: sql`${visitors.visitCount} + 1`, dateUpd: at } }),
+          db
+            .insert(actionStats)
+            .select(db.select({ memberId: sql`${viewerId}`.as("member_id"), projectCode: profiles.projectCode, actionHour: sql`${new Date(at).getUTCHours()}`.as("action_hour"), actionCount: sql`1`.as("action_count") }).from(profiles).where(visited))
+            .onConflictDoUpdate({ target: [actionStats.memberId, actionStats.actionHour], set: { actionCount: sql`${actionStats.actionCount} + 1` } }),
+        ]
+      : []),
+  ] as const;
+
+  function finish(targets: Rows<0>, viewers: Rows<1>, characterRows: Rows<2>) {
     const found = targets[0];
     const me = viewers[0];
     if (!found || (viewerId && me?.viewerProject !== projectCode)) throw new AppError("notFound");
@@ -222,10 +247,8 @@ export function profileViewReads(env: Env, projectCode: string, locate: SQL, vie
     const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
     if (relationship.blocking || relationship.blockedBy) throw new AppError("notFound");
     const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify) } : null;
-    if (!own) {
-      await recordView(env, target, viewerId, at);
-      target = { ...target, pageViews: target.pageViews + 1 };
-    }
+    // The batch counted this view after reading the row.
+    if (!own) target = { ...target, pageViews: target.pageViews + 1 };
     let geo: { distanceKm: number; bearing: number } | null = null;
     if (me && validCoordinates(me.viewerLat, me.viewerLng) && validCoordinates(target.latitude, target.longitude)) {
       geo = {
@@ -245,22 +268,7 @@ export function profileViewReads(env: Env, projectCode: string, locate: SQL, vie
     return { profile, target, viewer, characterIds };
   }
 
-  return { queries, targetId, finish };
-}
-
-/** A view of another member: a page view, and for members a footprint and an action hour, in one batch. */
-async function recordView(env: Env, target: ProfileRow, viewerId: string | null, at: number) {
-  const db = getDb(env);
-  const views = db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(eq(profiles.memberId, target.memberId));
-  if (!viewerId) return void (await views);
-  await db.batch([
-    views,
-    db
-      .insert(visitors)
-      .values({ projectCode: target.projectCode, memberId: target.memberId, visitorId: viewerId, visitCount: 1, dateUpd: at })
-      .onConflictDoUpdate({ target: [visitors.memberId, visitors.visitorId], set: { visitCount: sql`${visitors.visitCount} + 1`, dateUpd: at } }),
-    actionStatement(env, target.projectCode, viewerId, at),
-  ]);
+  return { queries, writes, targetId, finish };
 }
 
 /** How `viewProfile` finds its target within the tenant. */
