@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { md5 } from "js-md5";
 import { getDb } from "../../db/client";
 import { inJson } from "../../db/in-list";
+import { renamed } from "../../db/batch-columns";
 import {
   chatConnections,
   chatContactSettings,
@@ -101,34 +102,24 @@ type MessageRow = typeof chatMessages.$inferSelect;
 
 /**
  * Rows → StoredMessage with every related record (profiles, reactions, message requests, follows) in ONE
- * D1 batch, never one query per message. `known` summaries (a page that joined its authors) skip the profile
- * read; `extras` ride in the same round trip (a caller's own reads) and come back as raw result rows.
+ * D1 batch, never one query per message. (A page of a room reads all of it in its own statement: listMessages.)
  */
-async function hydrate(
-  env: Env,
-  projectCode: string,
-  rows: MessageRow[],
-  options: { known?: Map<string, ProfileSummary>; extras?: BatchQuery[] } = {},
-): Promise<{ stored: StoredMessage[]; extras: unknown[] }> {
-  const extras = options.extras ?? [];
-  if (rows.length === 0 && extras.length === 0) return { stored: [], extras: [] };
+async function hydrateOnly(env: Env, projectCode: string, rows: MessageRow[]): Promise<StoredMessage[]> {
+  if (rows.length === 0) return [];
   const db = getDb(env);
   const ids = rows.map((r) => r.idChatroomMessage);
   const memberIds = rows.flatMap((r) => [r.memberId, ...(r.toMemberId ? [r.toMemberId] : [])]);
-  const unknownIds = options.known ? memberIds.filter((id) => !options.known!.has(id)) : memberIds;
   const recipients = [...new Set(rows.filter((r) => r.isPrivate && r.toMemberId).map((r) => r.toMemberId!))];
-  const queries: BatchQuery[] = [...extras];
+  const queries: BatchQuery[] = [];
   const at = (query: BatchQuery | null) => (query ? queries.push(query) - 1 : -1);
-  const summaryAt = at(unknownIds.length ? profileSummariesQuery(env, projectCode, unknownIds) : null);
-  // Reactions by the page's id range (an index range, no id list to expand), filtered to the page below.
+  const summaryAt = at(profileSummariesQuery(env, projectCode, memberIds));
+  // Reactions by the rows' id range (an index range, no id list to expand), filtered to the rows below.
   const reactionAt = at(
-    ids.length
-      ? db
-          .select({ id: chatReactions.idChatroomMessage, type: chatReactions.type, reactEmoji: chatReactions.reactEmoji, memberNo: profiles.simpleCode })
-          .from(chatReactions)
-          .innerJoin(profiles, eq(profiles.memberId, chatReactions.memberId))
-          .where(between(chatReactions.idChatroomMessage, Math.min(...ids), Math.max(...ids)))
-      : null,
+    db
+      .select({ id: chatReactions.idChatroomMessage, type: chatReactions.type, reactEmoji: chatReactions.reactEmoji, memberNo: profiles.simpleCode })
+      .from(chatReactions)
+      .innerJoin(profiles, eq(profiles.memberId, chatReactions.memberId))
+      .where(between(chatReactions.idChatroomMessage, Math.min(...ids), Math.max(...ids))),
   );
   // Held message requests and follows only matter for private messages (§7 message requests).
   const requestAt = at(
@@ -143,7 +134,7 @@ async function hydrate(
   const results = (await db.batch(queries as [BatchQuery, ...BatchQuery[]])) as unknown[];
   const rowsAt = <R>(index: number) => (index < 0 ? [] : (results[index] as R[]));
 
-  const summaries = new Map([...(options.known ?? []), ...summariesById(rowsAt<Parameters<typeof summariesById>[0][number]>(summaryAt))]);
+  const summaries = summariesById(rowsAt<Parameters<typeof summariesById>[0][number]>(summaryAt));
   const onPage = new Set(ids);
   const reactions = new Map<number, ChatReaction[]>();
   for (const r of rowsAt<ChatReaction & { id: number }>(reactionAt)) {
@@ -154,11 +145,8 @@ async function hydrate(
   const followed = new Set<string>();
   for (const r of rowsAt<{ memberId: string; fromMemberId: string; status: string }>(requestAt)) if (r.status !== "accepted") held.add(`${r.memberId}|${r.fromMemberId}`);
   for (const f of rowsAt<{ memberId: string; targetMemberId: string }>(followAt)) followed.add(`${f.memberId}|${f.targetMemberId}`);
-  return { stored: toStored(rows, summaries, reactions, held, followed), extras: results.slice(0, extras.length) };
+  return toStored(rows, summaries, reactions, held, followed);
 }
-
-/** Hydrates messages with nothing else to read. */
-const hydrateOnly = async (env: Env, projectCode: string, rows: MessageRow[]) => (await hydrate(env, projectCode, rows)).stored;
 
 type BatchQuery = Parameters<ReturnType<typeof getDb>["batch"]>[0][number];
 
@@ -235,27 +223,49 @@ export async function listMessages(
   if (options.memberNo) conditions.push(eq(chatMessages.memberNo, options.memberNo));
   if (options.before) conditions.push(lt(chatMessages.idChatroomMessage, options.before));
   if (options.after !== undefined) conditions.push(gt(chatMessages.idChatroomMessage, options.after));
-  // One statement reads the page with its author and recipient cards (covering-index lookups, migration 0009).
+  // One statement reads the page with everything it refers to: author and recipient cards (covering-index
+  // lookups, migration 0009), reactions, and for private messages the recipient's request and follow (index
+  // probes per row). Its batch adds the viewer and the read position: one round trip in all.
+  const id = chatMessages.idChatroomMessage;
   const query = db
-    .select({ message: chatMessages, author: summaryColumnsOf(author), recipient: summaryColumnsOf(recipient) })
+    .select({
+      message: chatMessages,
+      author: renamed(summaryColumnsOf(author), "author"),
+      recipient: renamed(summaryColumnsOf(recipient), "recipient"),
+      reactions: sql<string>`(select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
+        from chat_reactions r join profiles rp on rp.member_id = r.member_id where r.id_chatroom_message = ${id})`.as("page_reactions"),
+      requestStatus: sql<string | null>`(select q.status from chat_message_requests q
+        where q.member_id = ${chatMessages.toMemberId} and q.from_member_id = ${chatMessages.memberId})`.as("page_request_status"),
+      recipientFollows: sql<number>`(select count(*) from follows f where f.member_id = ${chatMessages.toMemberId} and f.target_member_id = ${chatMessages.memberId})`.as(
+        "page_recipient_follows",
+      ),
+    })
     .from(chatMessages)
     .leftJoin(author, eq(author.memberId, chatMessages.memberId))
     .leftJoin(recipient, eq(recipient.memberId, chatMessages.toMemberId))
     .where(and(...conditions));
-  const page = await (options.after !== undefined
-    ? query.orderBy(chatMessages.idChatroomMessage).limit(options.pageSize)
-    : query.orderBy(desc(chatMessages.idChatroomMessage)).limit(options.pageSize));
-  if (options.after === undefined) page.reverse();
-  const known = new Map<string, ProfileSummary>();
-  for (const { author, recipient } of page) for (const card of [author, recipient]) if (card) known.set(card.memberId, toProfileSummary(card));
-  // The second and last round trip: the viewer, read position and everything else the page refers to.
   const readKey = room.kind === "direct" ? chatroomId : null;
-  const { stored, extras } = await hydrate(env, projectCode, page.map((p) => p.message), {
-    known,
-    extras: member ? [viewerQuery(env, member.memberId), lastReadQuery(env, member.memberId, readKey ?? "")] : [],
-  });
-  const viewer = toViewer(member, (extras[0] as { avator: string; qualify: boolean }[] | undefined)?.[0]);
-  if (viewer) viewer.lastReadId = readKey ? ((extras[1] as { id: number }[])[0]?.id ?? 0) : Number.MAX_SAFE_INTEGER;
+  const [page, viewerRows, readRows] = await db.batch([
+    options.after !== undefined ? query.orderBy(id).limit(options.pageSize) : query.orderBy(desc(id)).limit(options.pageSize),
+    viewerQuery(env, member?.memberId ?? ""),
+    lastReadQuery(env, member?.memberId ?? "", readKey ?? ""),
+  ]);
+  if (options.after === undefined) page.reverse();
+  const summaries = new Map<string, ProfileSummary>();
+  const reactions = new Map<number, ChatReaction[]>();
+  const held = new Set<string>();
+  const follows = new Set<string>();
+  for (const row of page) {
+    for (const card of [row.author, row.recipient]) if (card?.memberId) summaries.set(card.memberId, toProfileSummary(card as Parameters<typeof toProfileSummary>[0]));
+    const list = JSON.parse(row.reactions) as ChatReaction[];
+    if (list.length) reactions.set(row.message.idChatroomMessage, list);
+    const { memberId, toMemberId } = row.message;
+    if (toMemberId && row.requestStatus && row.requestStatus !== "accepted") held.add(`${toMemberId}|${memberId}`);
+    if (toMemberId && row.recipientFollows > 0) follows.add(`${toMemberId}|${memberId}`);
+  }
+  const stored = toStored(page.map((p) => p.message), summaries, reactions, held, follows);
+  const viewer = toViewer(member, viewerRows[0]);
+  if (viewer) viewer.lastReadId = readKey ? (readRows[0]?.id ?? 0) : Number.MAX_SAFE_INTEGER;
   return stored.map((s) => viewMessage(s, viewer));
 }
 
