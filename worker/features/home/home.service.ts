@@ -8,7 +8,7 @@ import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profile
 import { notBlockedWith, notMutedBy } from "../social/visibility";
 import { DAY, iso, utcDate } from "../../lib/time";
 
-/** How many recently active members the suggested/related strips choose from. */
+/** How many recently active members "latest online", suggested and related are taken from (one read). */
 const MATCH_WINDOW = 100;
 
 type SummaryRow = Parameters<typeof toProfileSummary>[0];
@@ -37,18 +37,8 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
     .select({ ...profileSummaryColumns, introduction: profiles.introduction, pageViews: profiles.pageViews })
     .from(profiles)
     .where(and(eq(profiles.memberId, me), eq(profiles.projectCode, projectCode)));
-  const recent = db
-    .select(profileSummaryColumns)
-    .from(profiles)
-    .where(listed(isNotNull(profiles.lastAccess)))
-    .orderBy(desc(profiles.lastAccess))
-    .limit(MATCH_WINDOW)
-    .as("recent");
-  const myLookFor = sql`(select look_for from profiles where member_id = ${me})`;
-  const myGender = sql`(select multi_gender from profiles where member_id = ${me})`;
-
   const dayStart = Date.parse(`${utcDate(at)}T00:00:00.000Z`);
-  const [meRows, coinRows, unreadRows, suggestedRows, relatedRows, speechRows, onlineRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, visitorRows, photoRows, reviewRows] =
+  const [meRows, coinRows, unreadRows, recentRows, speechRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, visitorRows, photoRows, reviewRows] =
     await db.batch([
       mine,
       db
@@ -62,17 +52,11 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
         .select({ n: sql<number>`count(*)` })
         .from(notifications)
         .where(and(eq(notifications.memberId, me), isNull(notifications.readAt))),
-      // Suggested: members of the role I look for (lookFor n ↔ multiGender n); related: members looking for
-      // my role. Both pick from a window of the most recently active members, so neither scans the tenant.
-      db
-        .select()
-        .from(recent)
-        .where(sql`(${myLookFor} = 0 or ${recent.multiGender} = ${myLookFor})`)
-        .orderBy(desc(recent.lastAccess))
-        .limit(HOME_LIMITS.suggested),
-      db.select().from(recent).where(sql`${recent.lookFor} = ${myGender}`).orderBy(desc(recent.lastAccess)).limit(HOME_LIMITS.related),
+      // The most recently active members: "latest online" is its head; suggested (the role I look for,
+      // lookFor n ↔ multiGender n) and related (members looking for my role) are picked from it below, so
+      // none of the three scans the tenant and the window is read once.
+      summaries().where(listed(isNotNull(profiles.lastAccess))).orderBy(desc(profiles.lastAccess)).limit(MATCH_WINDOW),
       summaries().where(listed(isNotNull(profiles.lastChatAt))).orderBy(desc(profiles.lastChatAt)).limit(HOME_LIMITS.strip),
-      summaries().where(listed(isNotNull(profiles.lastAccess))).orderBy(desc(profiles.lastAccess)).limit(HOME_LIMITS.strip),
       summaries().where(listed()).orderBy(desc(profiles.createdAt)).limit(HOME_LIMITS.strip),
       // Members of the tenant: the counter row the profiles triggers keep (migration 0008), not a count.
       db.select({ n: projectCounters.members }).from(projectCounters).where(eq(projectCounters.projectCode, projectCode)),
@@ -184,10 +168,10 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
     flame: flameRows[0] ? { memberNo: flameRows[0].simpleCode, profile: summary(flameRows[0]) } : null,
     reminders: reminderRows.map((r) => ({ idReminder: r.idReminder, title: r.title, description: r.description, remindAt: iso(r.remindAt)! })),
     today: utcDate(at),
-    suggested: suggestedRows.map(summary),
-    related: relatedRows.map(summary),
+    suggested: recentRows.filter((r) => !meRow.lookFor || r.multiGender === meRow.lookFor).slice(0, HOME_LIMITS.suggested).map(summary),
+    related: recentRows.filter((r) => meRow.multiGender != null && r.lookFor === meRow.multiGender).slice(0, HOME_LIMITS.related).map(summary),
     latestSpeech: speechRows.map(summary),
-    latestOnline: onlineRows.map(summary),
+    latestOnline: recentRows.slice(0, HOME_LIMITS.strip).map(summary),
     newbies: { total: Number(newbieTotalRows[0]?.n ?? 0), profiles: newbieRows.map(summary) },
     mostVisits: hot.slice(0, HOME_LIMITS.strip),
     visitors: visitorRows.map((row) => ({ simpleCode: row.simpleCode, nickname: row.nickname, dateUpd: iso(row.dateUpd)!, profile: summary(row) })),
