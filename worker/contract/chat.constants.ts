@@ -12,3 +12,7 @@ export const directChatroomId = (a: string, b: string) => {
   const [low, high] = [a, b].sort();
   return `dm-${low}-${high}`;
 };
+
+/** §9 page sizes: chat 500 (modal 100), message loads 200. */
+export const CHAT_PAGE_SIZE = 500;
+export const MESSAGE_LOAD_SIZE = 200;

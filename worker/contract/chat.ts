@@ -1,13 +1,10 @@
 import { z } from "zod";
 import { numeric } from "./common";
 import type { ProfileSummary } from "./profile-summary";
+import { CHAT_PAGE_SIZE } from "./chat.constants";
 export * from "./chat.constants";
 
 export const ChatroomId = z.string().regex(/^[A-Za-z0-9-]{3,64}$/, "Invalid chatroom id");
-
-/** §9 page sizes: chat 500 (modal 100), message loads 200. */
-export const CHAT_PAGE_SIZE = 500;
-export const MESSAGE_LOAD_SIZE = 200;
 
 const Text = z.string().max(4000);
 

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Payload } from "../../../worker/contract/chat";
+import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -18,6 +18,13 @@ function scrollToEnd(list: HTMLElement | null) {
 }
 
 /**
+ * A room's first page is up to 200 messages: the newest paint at once, the older ones follow in time-sliced steps
+ * (transitions), so no single task renders the whole page on a slow phone.
+ */
+const FIRST_PAINT = 12;
+const PAINT_STEP = 24;
+
+/**
  * A chatroom conversation: messages (live), the send box (Enter sends, empty text is not sent), image send.
  * One-to-one rooms encrypt for the peer when both have published keys (§7).
  */
@@ -31,6 +38,7 @@ export function ChatConversation({
   onPickMember,
   onMessages,
   composeExtras,
+  initialMessages,
 }: {
   projectCode: string;
   chatroomId: string;
@@ -41,17 +49,29 @@ export function ChatConversation({
   onPickMember?: (memberNo: string, nickname: string) => void;
   onMessages?: (messages: LocalMessage[]) => void;
   composeExtras?: React.ReactNode;
+  /** The first page read by the page loader, so the newest messages are in the server-rendered HTML. */
+  initialMessages?: ChatMessage[] | null;
 }) {
   const { t } = useTranslation("chat");
   const toast = useToast();
-  const room = useChatRoom(projectCode, chatroomId);
+  const room = useChatRoom(projectCode, chatroomId, { initial: initialMessages });
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const visible = filter ? room.messages.filter(filter) : room.messages;
+  const [limit, setLimit] = useState(FIRST_PAINT);
+  const shown = visible.length > limit ? visible.slice(-limit) : visible;
 
-  useEffect(() => scrollToEnd(listRef.current), [room.messages.length]);
+  useEffect(() => {
+    if (!room.loaded || limit === Infinity) return;
+    // Fully shown once: from then on live messages and filters never hide any.
+    const next = (n: number) => (n + PAINT_STEP >= visible.length ? Infinity : n + PAINT_STEP);
+    const timer = setTimeout(() => startTransition(() => setLimit(next)), 0);
+    return () => clearTimeout(timer);
+  }, [room.loaded, limit, visible.length]);
+  // Older messages added above keep the newest in view (browsers without scroll anchoring need the nudge).
+  useEffect(() => scrollToEnd(listRef.current), [room.messages.length, Math.min(limit, visible.length)]);
   useEffect(() => onMessages?.(room.messages), [room.messages, onMessages]);
 
   async function deliver(input: { message: string; payload?: Payload; preview?: string }) {
@@ -101,7 +121,7 @@ export function ChatConversation({
       <ol className="chat-list" ref={listRef} aria-label={t("messages")} aria-live="polite">
         {!room.loaded && <li className="muted">{t("common:loading")}</li>}
         {room.loaded && visible.length === 0 && <li className="empty-state">{t("noMessages")}</li>}
-        {visible.map((message) => (
+        {shown.map((message) => (
           <MessageItem key={`${message.idChatroomMessage}-${message.requestId}`} message={message} projectCode={projectCode} onChanged={room.replace} onRemoved={room.remove} onPickMember={onPickMember} />
         ))}
       </ol>

@@ -1,5 +1,5 @@
 import { AlertDialog, Dialog } from "radix-ui";
-import { memo, useEffect, useState } from "react";
+import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
@@ -71,6 +71,15 @@ function reactionSummary(reactions: ChatReaction[]) {
   return [...counts.entries()];
 }
 
+const noSubscription = () => () => {};
+/**
+ * The member reading: unknown in the server render and while hydrating (both print the same), then the stored
+ * session's member number, so pages can render their first messages on the server.
+ */
+function useViewerNo(): string | null {
+  return useSyncExternalStore(noSubscription, () => readSession()?.memberNo ?? null, () => null);
+}
+
 /**
  * One chat message with its actions: react, reply in a thread (notes page), edit and delete own, set a reminder.
  * Unread messages addressed to the member are drawn in another colour (§4).
@@ -92,15 +101,17 @@ export const MessageItem = memo(function MessageItem({
 }) {
   const { t } = useTranslation("chat");
   const toast = useToast();
-  const session = readSession();
-  const own = session?.memberNo === message.memberNo;
+  const viewerNo = useViewerNo();
+  const own = viewerNo !== null && viewerNo === message.memberNo;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.message);
   const [reminderOpen, setReminderOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [reactOpen, setReactOpen] = useState(false);
   const name = message.profile?.nickname || message.nickname || message.memberNo;
 
   async function react(emoji: string) {
+    const session = readSession();
     if (!session) return;
     const body = await api<{ replyPayload: ChatReaction[] }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/react`, {
       method: "PUT",
@@ -112,6 +123,7 @@ export const MessageItem = memo(function MessageItem({
 
   async function saveEdit(event: React.FormEvent) {
     event.preventDefault();
+    const session = readSession();
     if (!session) return;
     const body = await api<ChatMessage & { deleted?: boolean }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}`, {
       method: "PUT",
@@ -125,6 +137,7 @@ export const MessageItem = memo(function MessageItem({
   }
 
   async function remove() {
+    const session = readSession();
     if (!session) return;
     const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}?all=true`, { method: "DELETE" });
     setConfirmDelete(false);
@@ -135,6 +148,7 @@ export const MessageItem = memo(function MessageItem({
   }
 
   async function acceptImage() {
+    const session = readSession();
     if (!session) return;
     const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/accept-image`, { method: "PUT" });
     if (body.returnCode === "000000") onChanged({ ...message, blurred: false });
@@ -205,15 +219,18 @@ export const MessageItem = memo(function MessageItem({
               {emoji} {n}
             </span>
           ))}
-          <details className="chat-react-menu">
+          <details className="chat-react-menu" onToggle={(e) => setReactOpen(e.currentTarget.open)}>
             <summary aria-label={t("react")}>☺</summary>
-            <div className="row">
-              {REACTIONS.map((emoji) => (
-                <button key={emoji} type="button" className="icon-button" aria-label={t("reactWith", { emoji })} onClick={() => void react(emoji)}>
-                  {emoji}
-                </button>
-              ))}
-            </div>
+            {/* Built on first open: a page of 200 messages would otherwise render 1,000 hidden buttons. */}
+            {reactOpen && (
+              <div className="row">
+                {REACTIONS.map((emoji) => (
+                  <button key={emoji} type="button" className="icon-button" aria-label={t("reactWith", { emoji })} onClick={() => void react(emoji)}>
+                    {emoji}
+                  </button>
+                ))}
+              </div>
+            )}
           </details>
           <Link className="chat-action" to={`/${projectCode}/notes/${message.idChatroomMessage}`}>
             {t("threads", { count: message.threadCount })}

@@ -1,7 +1,7 @@
 import { Switch } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { PresenceEntry } from "../../../worker/contract/chat";
+import type { ChatMessage, PresenceEntry } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { useToast, TOAST_DURATION } from "../../components/toast";
 import { api } from "../../lib/api";
@@ -55,7 +55,7 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
 }
 
 /** §2 Public chat: side list, private-message toggle, verified-only filter (`showKycOnly`), image send. */
-export function PublicChat({ projectCode, chatroomId }: { projectCode: string; chatroomId: string }) {
+export function PublicChat({ projectCode, chatroomId, initialMessages }: { projectCode: string; chatroomId: string; initialMessages?: ChatMessage[] | null }) {
   const { t } = useTranslation("chat");
   const toast = useToast();
   const [kycOnly, setKycOnly] = useState(false);
@@ -120,6 +120,7 @@ export function PublicChat({ projectCode, chatroomId }: { projectCode: string; c
         <ChatConversation
           projectCode={projectCode}
           chatroomId={chatroomId}
+          initialMessages={initialMessages}
           title={t("publicTitle")}
           filter={kycOnly ? (m) => m.profile?.kycStatus === 1 || m.pending === true : undefined}
           onPickMember={pick}

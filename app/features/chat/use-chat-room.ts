@@ -32,31 +32,44 @@ function dedupe(list: LocalMessage[]) {
   return list.filter((m) => (m.pending ? true : seen.has(m.idChatroomMessage) ? false : (seen.add(m.idChatroomMessage), true)));
 }
 
+const newestId = (list: ChatMessage[]) => list.reduce((max, m) => Math.max(max, m.idChatroomMessage), 0);
+
+export type ChatRoomOptions = {
+  pageSize?: number;
+  enabled?: boolean;
+  /** The first page as the page loader read it (server render): shown at once, not fetched again. */
+  initial?: ChatMessage[] | null;
+};
+
 /**
- * One chatroom in the browser: the first page from the API, then live events from the ChatRoom object.
- * A sent message appears at once (pending) and is confirmed when the server stores it (§4 message dialog).
+ * One chatroom in the browser: the first page from the API (or the page loader), then live events from the
+ * ChatRoom object. A sent message appears at once (pending) and is confirmed when the server stores it (§4).
  */
-export function useChatRoom(projectCode: string, chatroomId: string, options: { pageSize?: number; enabled?: boolean } = {}) {
-  const [messages, setMessages] = useState<LocalMessage[]>([]);
-  const [loaded, setLoaded] = useState(false);
-  const lastSeen = useRef(0);
+export function useChatRoom(projectCode: string, chatroomId: string, options: ChatRoomOptions = {}) {
+  const [messages, setMessages] = useState<LocalMessage[]>(() => options.initial ?? []);
+  const [loaded, setLoaded] = useState(() => Boolean(options.initial));
+  const lastSeen = useRef(options.initial ? newestId(options.initial) : 0);
+  // The room whose first page came with the page; the socket's replay (`since` the newest id) brings the rest.
+  const fromPage = useRef(options.initial ? chatroomId : null);
   const project = projectCode.toUpperCase();
 
   const load = useCallback(async () => {
     const body = await api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=${options.pageSize ?? 200}`);
     if ("info" in body) {
       setMessages(body.info);
-      lastSeen.current = Math.max(0, ...body.info.map((m) => m.idChatroomMessage));
+      lastSeen.current = newestId(body.info);
     }
     setLoaded(true);
   }, [chatroomId, options.pageSize]);
 
   useEffect(() => {
+    if (fromPage.current === chatroomId && options.enabled !== false) return;
+    fromPage.current = null;
     setMessages([]);
     setLoaded(false);
     lastSeen.current = 0;
     if (options.enabled !== false) void load();
-  }, [load, options.enabled]);
+  }, [load, chatroomId, options.enabled]);
 
   const onEvent = useCallback(
     (event: ServerEvent) => {
