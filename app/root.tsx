@@ -27,8 +27,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#1a0f1f" />
-        {/* Before any module: zod must not probe eval under our CSP (public/zod-jitless.js). */}
-        <script src="/zod-jitless.js" />
         <Meta />
         <Links />
       </head>

@@ -15,6 +15,11 @@ let eventSchemaLoading: Promise<EventSchema> | null = null;
  * that no page needs to render. A socket cannot deliver anything before its ticket call anyway.
  */
 function loadEventSchema(): Promise<EventSchema> {
+  // zod builds its parsers when the schemas are defined: it must not probe `new Function` then, because the page
+  // CSP has no 'unsafe-eval' and the caught probe is still reported as a violation. Pages import zod nowhere else
+  // (tests/unit/client-imports.test.ts).
+  const zodConfig = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+  zodConfig.__zod_globalConfig = { ...zodConfig.__zod_globalConfig, jitless: true };
   eventSchemaLoading ??= import("../../worker/contract/realtime").then(
     (m) => (eventSchema = m.ServerEvent),
     (error) => {

@@ -5,7 +5,6 @@ import type { UnreadCounts } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { backgroundApi, useRoom, type SocketStatus } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
-import { publishPublicKey } from "./chat-crypto";
 
 const SEEN_KEY = "lastSeenNotificationId";
 /** The app-wide streams connect once a page has been open this long (a page left at once opens no sockets). */
@@ -51,10 +50,17 @@ export function useInboxStream(projectCode: string): InboxState {
     setSession(current);
     setSeen(Number(localStorage.getItem(SEEN_KEY) ?? 0));
     if (!current) return;
-    void publishPublicKey(current.memberId).catch((error) => console.info("key publish failed", error));
+    // The key pair (RSA-2048 on a browser's first visit) and its publishing wait until the page has settled:
+    // nothing on screen needs them, and the crypto code loads only then.
+    const publish = () =>
+      void import("./chat-crypto")
+        .then((crypto) => crypto.publishPublicKey(current.memberId))
+        .catch((error) => console.info("key publish failed", error));
+    const timer = setTimeout(() => ("requestIdleCallback" in window ? window.requestIdleCallback(publish, { timeout: 5000 }) : publish()), SHELL_STREAM_DELAY);
     void backgroundApi<{ muted: boolean }>(`/private/core/profiles/${current.memberId}`).then((body) => {
       muted.current = "info" in body ? Boolean(body.info.muted) : false;
     });
+    return () => clearTimeout(timer);
   }, []);
 
   const onMessagePage = /\/message\/?$/.test(location.pathname);

@@ -1,5 +1,5 @@
 import { Dialog } from "radix-ui";
-import { useEffect, useState, type ComponentType } from "react";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
@@ -94,13 +94,30 @@ function Compass({ bearing, distanceKm }: { bearing: number; distanceKm: number 
   );
 }
 
+/** Leaflet (its code, its first layout and the tiles) loads when the map nears the screen, not with the page. */
 function ProfileMapLazy({ latitude, longitude }: { latitude: number; longitude: number }) {
   const { t } = useTranslation("profiles");
   const [Map, setMap] = useState<ComponentType<{ latitude: number; longitude: number; label: string }> | null>(null);
+  const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    void import("./profile-map.client").then((m) => setMap(() => m.default));
+    const load = () => void import("./profile-map.client").then((m) => setMap(() => m.default));
+    if (!box.current || typeof IntersectionObserver === "undefined") return load();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer.disconnect();
+        load();
+      },
+      { rootMargin: "200px" },
+    );
+    observer.observe(box.current);
+    return () => observer.disconnect();
   }, []);
-  return <div className="profile-map">{Map && <Map latitude={latitude} longitude={longitude} label={t("public.map")} />}</div>;
+  return (
+    <div className="profile-map" ref={box}>
+      {Map && <Map latitude={latitude} longitude={longitude} label={t("public.map")} />}
+    </div>
+  );
 }
 
 function BlurredPhoto({ banner, alt }: { banner: Banner; alt: string }) {
