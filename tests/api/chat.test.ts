@@ -64,6 +64,9 @@ describe("posting messages", () => {
     await env.DB.prepare("update profiles set blocked = 1 where member_id = ?").bind(a.memberId).run();
     const refused = expectFailure(await post(a, { message: "let me speak" }), 403, "403209");
     expect(refused.returnMessage).toMatch(/report blocked/);
+    // The insert rides in the same batch as the checks: refused means nothing was stored.
+    const stored = await env.DB.prepare("select count(*) as n from chat_messages where member_id = ? and message = 'let me speak'").bind(a.memberId).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
   });
 
   it("lets only the author edit (empty text deletes) and delete", async () => {

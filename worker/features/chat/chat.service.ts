@@ -4,6 +4,7 @@ import { md5 } from "js-md5";
 import { getDb } from "../../db/client";
 import { inJson } from "../../db/in-list";
 import { renamed } from "../../db/batch-columns";
+import { insertWhere } from "../../db/insert-where";
 import {
   chatConnections,
   chatContactSettings,
@@ -437,9 +438,38 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const at = Date.now();
   const recipientNo =
     room.kind === "direct" ? (room.memberNos[0] === member.memberNo ? room.memberNos[1] : room.memberNos[0]) : (body.toMemberNo ?? null);
+  const { message, payload } = normalise(body);
+  if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
+  if (!recipientNo && (body.isPrivate || payload.type === "encrypted")) throw new AppError("chatPrivateNeedsRecipient");
+  const shared = room.kind === "public" || room.kind === "home";
+  const values = {
+    projectCode: member.projectCode,
+    chatroomId,
+    memberId: member.memberId,
+    memberNo: member.memberNo,
+    requestId: body.requestId,
+    message,
+    payload: JSON.stringify(payload),
+    isPrivate: false,
+    toMemberId: null,
+    toMemberNo: null,
+    dateAdd: at,
+    dateUdp: at,
+  };
+  // In the shared rooms, the sender's "latest speech" time (lists read it), only when the insert before it stored
+  // a row (a duplicate requestId inserts nothing).
+  const stamp = db
+    .update(profiles)
+    .set({ lastChatAt: at })
+    .where(and(eq(profiles.memberId, member.memberId), sql`changes() > 0`));
+  // A message without a recipient needs nothing the reads return before it can be stored: its insert (under the
+  // §6/§8 sending rule, in SQL) rides in the same batch. With a recipient, the checks below come first.
+  const sendable = sql`exists (select 1 from members sm join profiles sp on sp.member_id = sm.id
+    where sm.id = ${member.memberId} and sm.status = 'active' and sp.blocked = 0)`;
+  const writes = recipientNo ? [] : [insertWhere(db, chatMessages, values, sendable).onConflictDoNothing().returning(), ...(shared ? [stamp] : [])];
   // Every read the send needs, in one round trip: the duplicate check, the sender (card, §6/§8 sending rule),
-  // who must not see the sender (for the fan-out) and the recipient with any block between the two.
-  const [existingRows, senderRows, blockedByMe, blockingMe, mutingMe, recipientRows] = await db.batch([
+  // who must not see the sender (for the fan-out) and the recipient.
+  const reads = [
     db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).limit(1),
     db
       .select({ ...profileSummaryColumns, accountStatus: members.status })
@@ -455,7 +485,10 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
       .from(profiles)
       .where(and(eq(profiles.projectCode, member.projectCode), eq(profiles.simpleCode, recipientNo ?? "")))
       .limit(1),
-  ]);
+  ] as const;
+  const results = (await db.batch([...reads, ...writes] as unknown as typeof reads)) as unknown as ReadResults<typeof reads>;
+  const [existingRows, senderRows, blockedByMe, blockingMe, mutingMe, recipientRows] = results;
+  const storedNow = (results as unknown as unknown[])[reads.length] as MessageRow[] | undefined;
   const existing = existingRows[0];
   if (existing) {
     if (existing.chatroomId !== chatroomId || existing.projectCode !== member.projectCode) throw new AppError("chatRequestIdReused");
@@ -465,56 +498,34 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const senderRow = senderRows[0];
   if (!senderRow || senderRow.accountStatus !== "active" || senderRow.blocked) throw new AppError("reportBlocked");
   const sender = senderRow;
-  const { message, payload } = normalise(body);
-  if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
+  const blockedEitherWay = new Set([...blockedByMe, ...blockingMe].map((r) => r.id));
+  const hiddenFrom = [...new Set([...blockedEitherWay, ...mutingMe.map((r) => r.id)])];
+  const viewer: ChatViewer = { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(sender.avator && sender.qualify) };
+  if (!recipientNo) {
+    const inserted = storedNow?.[0];
+    if (!inserted) throw new AppError("conflict");
+    // A fresh message without a recipient: its only related record is the sender's card, already read.
+    const [stored] = toStored([inserted], new Map([[member.memberId, toProfileSummary(sender)]]), new Map(), new Set(), new Set());
+    return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
+  }
 
   let isPrivate = body.isPrivate;
-  let recipient: { memberId: string; memberNo: string } | null = null;
-  if (recipientNo) {
-    recipient = recipientRows[0] ?? null;
-    if (!recipient) throw new AppError("notFound");
-    if (room.kind === "direct") isPrivate = true;
-  } else if (isPrivate) {
-    throw new AppError("chatPrivateNeedsRecipient");
-  }
-  if (recipient && recipient.memberId === member.memberId) throw new AppError("chatNotToSelf");
+  const recipient: { memberId: string; memberNo: string } | null = recipientRows[0] ?? null;
+  if (!recipient) throw new AppError("notFound");
+  if (room.kind === "direct") isPrivate = true;
+  if (recipient.memberId === member.memberId) throw new AppError("chatNotToSelf");
   // A block is total: the blocked member does not exist for the sender.
-  const blockedEitherWay = new Set([...blockedByMe, ...blockingMe].map((r) => r.id));
-  if (recipient && blockedEitherWay.has(recipient.memberId)) throw new AppError("notFound");
+  if (blockedEitherWay.has(recipient.memberId)) throw new AppError("notFound");
   // §4/§8: the private-reply switch needs an avatar (one-to-one rooms are private by nature and exempt).
   if (isPrivate && room.kind !== "direct" && !sender.avator) throw new AppError("privateReplyNoAvatar");
-  if (payload.type === "encrypted" && (!recipient || !isPrivate)) throw new AppError("chatPrivateNeedsRecipient");
-  const hiddenFrom = [...new Set([...blockedEitherWay, ...mutingMe.map((r) => r.id)])];
+  if (payload.type === "encrypted" && !isPrivate) throw new AppError("chatPrivateNeedsRecipient");
 
-  const inbox = Boolean(recipient && isPrivate);
-  const values = {
-    projectCode: member.projectCode,
-    chatroomId,
-    memberId: member.memberId,
-    memberNo: member.memberNo,
-    requestId: body.requestId,
-    message,
-    payload: JSON.stringify(payload),
-    isPrivate,
-    // Only inbox messages carry the recipient id (a public mention keeps just the number).
-    toMemberId: inbox ? recipient!.memberId : null,
-    toMemberNo: recipient?.memberNo ?? null,
-    dateAdd: at,
-    dateUdp: at,
-  };
-  // The insert and, in the shared rooms, the sender's "latest speech" time (lists read it) in one batch. A
-  // duplicate requestId inserts nothing, and then the update touches nothing either.
-  const insert = db.insert(chatMessages).values(values).onConflictDoNothing().returning();
-  const shared = room.kind === "public" || room.kind === "home";
-  const [insertedRows] = shared
-    ? await db.batch([
-        insert,
-        db
-          .update(profiles)
-          .set({ lastChatAt: at })
-          .where(and(eq(profiles.memberId, member.memberId), sql`changes() > 0`)),
-      ])
-    : [await insert];
+  // With a recipient: a private message goes to their inbox and carries their id; a public mention keeps just
+  // the number. The insert and (shared rooms) the latest-speech stamp in one batch.
+  const inbox = isPrivate;
+  const mention = { ...values, isPrivate, toMemberId: inbox ? recipient.memberId : null, toMemberNo: recipient.memberNo };
+  const insert = db.insert(chatMessages).values(mention).onConflictDoNothing().returning();
+  const [insertedRows] = shared ? await db.batch([insert, stamp]) : [await insert];
   const inserted = insertedRows[0];
   const row =
     inserted ??
@@ -523,15 +534,13 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   if (!inserted) {
     // Lost a race with the same requestId: the other call stored and published it.
     const [stored] = await hydrateOnly(env, member.projectCode, [row]);
-    return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
+    return { message: viewMessage(stored!, viewer), fanout: null };
   }
-  const viewer: ChatViewer = { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(sender.avator && sender.qualify) };
   if (!inbox) {
-    // A fresh shared-room message: its only related record is the sender's card, already read.
-    const [stored] = toStored([row], new Map([[member.memberId, toProfileSummary(sender)]]), new Map(), new Set(), new Set());
+    const [stored] = await hydrateOnly(env, member.projectCode, [row]);
     return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
   }
-  if (inbox && recipient) {
+  {
     const direct = await acceptsDirectly(env, recipient.memberId, { memberId: member.memberId, kycStatus: sender.kycStatus, multiGender: sender.multiGender });
     const request = await db
       .select({ status: chatMessageRequests.status })
@@ -558,6 +567,8 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const [stored] = await hydrateOnly(env, member.projectCode, [row]);
   return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
 }
+
+type ReadResults<Q extends readonly unknown[]> = { -readonly [K in keyof Q]: Awaited<Q[K]> };
 
 /** SQL: a block or mute that has not lifted yet. */
 const live = (expiresAt: SQLWrapper, at: number) => sql`(${expiresAt} is null or ${expiresAt} > ${at})`;
