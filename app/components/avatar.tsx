@@ -1,5 +1,5 @@
 import { Dialog } from "radix-ui";
-import { useEffect, useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
@@ -18,20 +18,34 @@ export function setSafeMode(on: boolean) {
   window.dispatchEvent(new Event(SAFE_MODE_EVENT));
 }
 
-/** Safe mode and visitor state, read after hydration (the server renders the cautious form: blurred). */
-export function useAvatarMode() {
-  const [mode, setMode] = useState({ safeMode: false, visitor: true, ready: false });
-  useEffect(() => {
-    const read = () => setMode({ safeMode: localStorage.getItem(SAFE_MODE_KEY) === "true", visitor: !readSession(), ready: true });
-    read();
-    window.addEventListener(SAFE_MODE_EVENT, read);
-    window.addEventListener("storage", read);
-    return () => {
-      window.removeEventListener(SAFE_MODE_EVENT, read);
-      window.removeEventListener("storage", read);
-    };
-  }, []);
+type AvatarMode = { safeMode: boolean; visitor: boolean; ready: boolean };
+const SERVER_MODE: AvatarMode = { safeMode: false, visitor: true, ready: false };
+const modes = new Map<string, AvatarMode>();
+
+function readMode(): AvatarMode {
+  const safeMode = localStorage.getItem(SAFE_MODE_KEY) === "true";
+  const visitor = !readSession();
+  const key = `${safeMode}|${visitor}`;
+  let mode = modes.get(key);
+  if (!mode) modes.set(key, (mode = { safeMode, visitor, ready: true }));
   return mode;
+}
+
+function subscribeMode(onChange: () => void) {
+  window.addEventListener(SAFE_MODE_EVENT, onChange);
+  window.addEventListener("storage", onChange);
+  return () => {
+    window.removeEventListener(SAFE_MODE_EVENT, onChange);
+    window.removeEventListener("storage", onChange);
+  };
+}
+
+/**
+ * Safe mode and visitor state. The server render and hydration use the cautious form (visitor: blurred); avatars
+ * mounted later (a chat page paints its messages in steps) read local storage at once, without a second render.
+ */
+export function useAvatarMode(): AvatarMode {
+  return useSyncExternalStore(subscribeMode, readMode, () => SERVER_MODE);
 }
 
 /** A deterministic placeholder picture (initial on a colour derived from the member number). */
@@ -53,7 +67,8 @@ export const publicProfileHref = (projectCode: string, simpleCode: string) => `/
  * The one avatar every feature uses. Applies, in order: safe mode (generated placeholder), missing avatar
  * (placeholder), odd multiGender with an unqualified avatar ('not appropriate avatar', §4), the blur flag and
  * visitor blur (§6: logged-out visitors see blurred avatars and get a login dialog on tapping one), and gray
- * when `grayed` (blocked by me, §4). `link` makes it open the member's public profile.
+ * when `grayed` (blocked by me, §4). `link` makes it open the member's public profile. `decorative` hides the
+ * picture from screen readers where the control around it already names the member (a chat list row).
  */
 export function Avatar({
   profile,
@@ -61,12 +76,14 @@ export function Avatar({
   link = false,
   grayed = false,
   className = "",
+  decorative = false,
 }: {
   profile: AvatarProfile;
   size?: number;
   link?: boolean | string;
   grayed?: boolean;
   className?: string;
+  decorative?: boolean;
 }) {
   const { t } = useTranslation("profiles");
   const returnFocus = useReturnFocus();
@@ -80,12 +97,20 @@ export function Avatar({
   const classes = `avatar-frame ${grayed ? "avatar-gray" : ""} ${className}`.trim();
   const label = notAppropriate ? t("avatar.notAppropriate") : t("avatar.of", { name });
 
+  const hidden = decorative && !link;
   const picture = usePlaceholder ? (
-    <span className="avatar avatar-placeholder" style={placeholderStyle(profile.simpleCode, size)} role="img" aria-label={label} title={notAppropriate ? label : undefined}>
+    <span
+      className="avatar avatar-placeholder"
+      style={placeholderStyle(profile.simpleCode, size)}
+      role={hidden ? undefined : "img"}
+      aria-label={hidden ? undefined : label}
+      aria-hidden={hidden || undefined}
+      title={notAppropriate ? label : undefined}
+    >
       {notAppropriate ? "!" : name.slice(0, 1).toUpperCase()}
     </span>
   ) : (
-    <img className={`avatar${blurred ? " blurred" : ""}`} src={profile.avator} alt={label} width={size} height={size} loading="lazy" style={{ width: size, height: size }} />
+    <img className={`avatar${blurred ? " blurred" : ""}`} src={profile.avator} alt={hidden ? "" : label} width={size} height={size} loading="lazy" style={{ width: size, height: size }} />
   );
 
   const href = typeof link === "string" ? link : publicProfileHref(projectCode, profile.simpleCode);

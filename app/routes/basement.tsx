@@ -3,7 +3,8 @@ import { Link, data, redirect } from "react-router";
 import type { Route } from "./+types/basement";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import type { FlameInfo } from "../../worker/contract/social";
-import { Avatar, profilePath } from "../features/social/social-client";
+import { Avatar } from "../components/avatar";
+import { profilePath } from "../features/social/social-client";
 import { callApi, sessionHeaders } from "../lib/api.server";
 import { pageTitle } from "../i18n/page-title";
 import "../features/social/social.css";
@@ -47,7 +48,7 @@ export default function Basement({ loaderData }: Route.ComponentProps) {
         <h2 id="basement-flame">🔥 {t("basement.flame")}</h2>
         {flame.profile ? (
           <Link className="person" to={profilePath(project, flame.profile.simpleCode)}>
-            <Avatar profile={flame.profile} />
+            <Avatar profile={flame.profile} size={44} />
             <span className="person-name">{flame.profile.nickname || flame.profile.simpleCode}</span>
           </Link>
         ) : (
@@ -56,6 +57,7 @@ export default function Basement({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="stack" aria-labelledby="basement-members">
         <h2 id="basement-members">{t("basement.members")}</h2>
+        {members.length === 0 && <p className="empty-state">{t("basement.noMembers")}</p>}
         <ul className="basement-grid">
           {members.map((m) => (
             <li key={m.simpleCode}>

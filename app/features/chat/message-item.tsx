@@ -3,6 +3,7 @@ import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
+import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
@@ -173,13 +174,7 @@ export const MessageItem = memo(function MessageItem({
   return (
     <li className={`chat-message${own ? " chat-message-own" : ""}${unread ? " chat-message-unread" : ""}${message.pending ? " chat-message-pending" : ""}`} data-message-id={message.idChatroomMessage}>
       <div className="chat-message-head">
-        {message.profile?.avator ? (
-          <img className="avatar" src={message.profile.avator} alt={name} width={32} height={32} />
-        ) : (
-          <span className="avatar chat-avatar-empty" aria-hidden="true">
-            {name.slice(0, 1)}
-          </span>
-        )}
+        <Avatar profile={message.profile ?? { simpleCode: message.memberNo, nickname: name, avator: "" }} size={32} />
         {onPickMember && !own ? (
           <button type="button" className="chat-name link-button" onClick={() => onPickMember(message.memberNo, name)} aria-label={t("replyPrivatelyTo", { name })}>
             {name}

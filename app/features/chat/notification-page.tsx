@@ -5,6 +5,7 @@ import { Link, useNavigate } from "react-router";
 import type { ChatListEntry, MessageRequest } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import type { ServerEvent } from "../../../worker/contract/realtime";
+import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -149,7 +150,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
                 className={`chat-index-item${entry.unread > 0 ? " chat-index-unread" : ""}${entry.chatroomId === chatId ? " active" : ""}`}
                 aria-current={entry.chatroomId === chatId ? "page" : undefined}
               >
-                {entry.profile.avator ? <img className="avatar" src={entry.profile.avator} alt="" width={40} height={40} /> : <span className="avatar chat-avatar-empty" aria-hidden="true" />}
+                <Avatar profile={entry.profile} size={40} decorative />
                 <span className="chat-index-text">
                   <strong>{entry.profile.nickname || entry.profile.simpleCode}</strong>
                   <span className="muted">

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, PresenceEntry } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
+import { Avatar } from "../../components/avatar";
 import { useToast, TOAST_DURATION } from "../../components/toast";
 import { api } from "../../lib/api";
 import { useRoom } from "../../lib/realtime";
@@ -42,7 +43,7 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
         {members.map((m) => (
           <li key={m.profile.simpleCode}>
             <button type="button" className="chat-side-member" disabled={m.profile.simpleCode === me} onClick={() => onPick(m.profile.simpleCode, m.profile.nickname)}>
-              {m.profile.avator ? <img className="avatar" src={m.profile.avator} alt="" width={28} height={28} /> : <span className="avatar chat-avatar-empty" aria-hidden="true" />}
+              <Avatar profile={m.profile} size={28} decorative />
               <span className="chat-side-name">{m.profile.nickname || m.profile.simpleCode}</span>
               <span className={m.online ? "presence-dot presence-online" : "presence-dot"} aria-label={m.online ? t("online") : t("offline")} />
             </button>

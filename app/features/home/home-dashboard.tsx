@@ -5,7 +5,8 @@ import { HOME_LIMITS, fairPick } from "../../../worker/contract/home.constants";
 import type { HomeDashboard as Dashboard } from "../../../worker/contract/home";
 import { formatNumber } from "../../i18n/format";
 import { LatestChatBar } from "../chat/latest-chat-bar";
-import { Avatar, AvatarStrip, profileHref } from "./avatar";
+import { Avatar } from "../../components/avatar";
+import { AvatarStrip, profileHref } from "./avatar-strip";
 import { FeedbackBox } from "./feedback-box";
 import { PhotoGrid } from "./photo-grid";
 import { PhotoReview } from "./photo-review";
@@ -199,6 +200,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
 
       <section className="home-section" aria-labelledby="hot-title">
         <h2 id="hot-title">{t("hot.title")}</h2>
+        {data.hotProfiles.length === 0 && <p className="muted">{t("hot.empty")}</p>}
         <ul className="hot-grid">
           {data.hotProfiles.map((h) => (
             <li key={h.simpleCode}>
@@ -213,6 +215,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
 
       <section className="home-section" aria-labelledby="notes-title">
         <h2 id="notes-title">{t("notes.title")}</h2>
+        {data.notes.length === 0 && <p className="muted">{t("notes.empty")}</p>}
         <ul className="note-cards">
           {data.notes.map((n) => (
             <li key={n.profile.simpleCode}>

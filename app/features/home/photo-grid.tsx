@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import type { HomePhoto } from "../../../worker/contract/home";
-import { profileHref } from "./avatar";
+import { profileHref } from "./avatar-strip";
 import { PhotoComments } from "./photo-comments";
 import { useReturnFocus } from "../../components/return-focus";
 

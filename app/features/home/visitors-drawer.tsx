@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Visitor } from "../../../worker/contract/home";
 import { useFormat } from "../../i18n/use-format";
-import { Avatar, profileHref } from "./avatar";
+import { Avatar } from "../../components/avatar";
+import { profileHref } from "./avatar-strip";
 
 /** §2: a drawer listing visitors newest first with date and time. */
 export function VisitorsDrawer({ visitors, projectCode }: { visitors: Visitor[]; projectCode: string }) {

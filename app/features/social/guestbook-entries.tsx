@@ -7,7 +7,7 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { Avatar } from "./social-client";
+import { Avatar } from "../../components/avatar";
 
 /** Entries of my guestbook, each with reply (dialog), history (drawer) and delete. */
 export function GuestbookEntries({ entries, onDeleted, empty }: { entries: GuestbookEntry[]; onDeleted: (id: number) => void; empty: string }) {
@@ -35,7 +35,7 @@ function GuestbookEntryCard({ entry, onDeleted }: { entry: GuestbookEntry; onDel
 
   return (
     <li className={`entry${entry.read ? "" : " entry-unread"}`}>
-      <Avatar profile={entry.profile} />
+      <Avatar profile={entry.profile} size={44} />
       <div className="entry-body">
         <div className="entry-head">
           <span className="entry-name">{name}</span>

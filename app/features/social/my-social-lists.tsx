@@ -8,7 +8,8 @@ import { useToast } from "../../components/toast";
 import { LocalTime, useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { Avatar, profilePath, useMemberId, useTwoStep } from "./social-client";
+import { Avatar } from "../../components/avatar";
+import { profilePath, useMemberId, useTwoStep } from "./social-client";
 import "./social.css";
 
 /** My profile blocks owned by the social feature (issue 4): following, followers, blocked-by-me. */
@@ -68,7 +69,7 @@ function People({ projectCode, items, empty }: { projectCode: string; items: Lis
     <ul className="people">
       {items.map((item) => (
         <li key={item.profile.simpleCode} className="person">
-          <Avatar profile={item.profile} />
+          <Avatar profile={item.profile} size={44} />
           <Link className="person-name" to={profilePath(projectCode, item.profile.simpleCode)} aria-label={t("lists.openProfile", { name: item.profile.nickname || item.profile.simpleCode })}>
             {item.profile.nickname || item.profile.simpleCode}
           </Link>
@@ -94,7 +95,7 @@ function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnblocked: ()
   return (
     <li className="person">
       <button type="button" className="avatar-button" onClick={() => void unblock.tap()} aria-label={`${unblock.armed ? t("block.confirmUnblock") : t("block.unblock")}: ${name}`}>
-        <Avatar profile={item.profile} gray />
+        <Avatar profile={item.profile} size={44} grayed />
       </button>
       <span className="person-name">{name}</span>
       <span className="person-meta" suppressHydrationWarning>

@@ -7,7 +7,7 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { Avatar } from "./social-client";
+import { Avatar } from "../../components/avatar";
 
 type ViewProps = { item: NotificationView; name: string };
 

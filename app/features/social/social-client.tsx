@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { BLOCK_ARM_MS } from "../../../worker/contract/social.constants";
 import { readSession } from "../../lib/session-keys";
 
@@ -34,16 +33,3 @@ export function useTwoStep(action: () => void | Promise<void>, windowMs = BLOCK_
 }
 
 export const profilePath = (projectCode: string, memberNo: string) => `/${projectCode.toLowerCase()}/share/${memberNo}`;
-
-export function Avatar({ profile, size = 44, gray = false }: { profile: Pick<ProfileSummary, "avator" | "nickname" | "blur" | "simpleCode">; size?: number; gray?: boolean }) {
-  const name = profile.nickname || profile.simpleCode;
-  const className = `avatar${gray ? " avatar-gray" : ""}${profile.blur ? " blurred" : ""}`;
-  if (!profile.avator) {
-    return (
-      <span className={`${className} avatar-placeholder`} style={{ width: size, height: size }} role="img" aria-label={name}>
-        {name.slice(0, 1).toUpperCase()}
-      </span>
-    );
-  }
-  return <img className={className} src={profile.avator} alt={name} width={size} height={size} loading="lazy" />;
-}

@@ -1,16 +1,19 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { Mission, Task } from "../../../worker/contract/tasks";
+import { Avatar } from "../../components/avatar";
 import { LocalTime } from "../../i18n/use-format";
 import { MissionStatusChip } from "./mission-status";
 import { TakeUpDialog } from "./task-dialogs";
 
-function Author({ nickname, avator }: { nickname: string; avator: string }) {
+/** The other party of a task or mission: the shared Avatar (safe mode, blur, not-appropriate avatar; §6). */
+function Author({ profile }: { profile: ProfileSummary }) {
   const { t } = useTranslation("tasks");
   return (
     <span className="task-meta">
-      {avator ? <img className="avatar" src={avator} alt={nickname} width={28} height={28} /> : null}
-      <span>{nickname || t("anonymous")}</span>
+      <Avatar profile={profile} size={28} />
+      <span>{profile.nickname || t("anonymous")}</span>
     </span>
   );
 }
@@ -26,7 +29,7 @@ export function AllTasks({ tasks, projectCode, onChanged }: { tasks: Task[]; pro
           <h3>{task.subject}</h3>
           <p>{task.description}</p>
           <div className="task-meta">
-            {task.profile && <Author nickname={task.profile.nickname} avator={task.profile.avator} />}
+            {task.profile && <Author profile={task.profile} />}
             <LocalTime value={task.timelog} preset="date" />
           </div>
           <div className="row">
@@ -58,7 +61,7 @@ export function MissionList({ missions, projectCode, mode }: { missions: Mission
               <h3>{m.subject}</h3>
               <MissionStatusChip status={m.status} />
             </div>
-            {other && <Author nickname={other.nickname} avator={other.avator} />}
+            {other && <Author profile={other} />}
             <div className="row">
               <Link className="button" to={`/${projectCode}/${mode === "mine" ? "mission" : "review"}/${m.idMission}`}>
                 {mode === "mine" ? t("openMission") : t("openReview", { subject: m.subject })}
