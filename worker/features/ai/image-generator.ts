@@ -1,4 +1,4 @@
-import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { encodePng } from "../media/codecs";
 
 /**
  * One interface, two providers, chosen by the `AI_PROVIDER` var: "workers-ai" (the `AI` binding,
@@ -65,11 +65,6 @@ export const localGenerator: ImageGenerator = {
         pixels[i + 3] = 255;
       }
     }
-    const image = new PhotonImage(pixels, SIZE, SIZE);
-    try {
-      return image.get_bytes();
-    } finally {
-      image.free();
-    }
+    return encodePng({ data: pixels, width: SIZE, height: SIZE });
   },
 };

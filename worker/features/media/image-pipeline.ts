@@ -1,9 +1,9 @@
-import { PhotonImage, SamplingFilter, crop, resize } from "@cf-wasm/photon/workerd";
 import type { MediaKind } from "../../contract/media";
 import { mediaUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { randomString } from "../../lib/crypto";
-import { sniffImage } from "./image-sniff";
+import { cropPixels, decodeImage, encodeJpeg, encodePng, resizePixels, type Pixels } from "./codecs";
+import { jpegReachesEnd, sniffImage } from "./image-sniff";
 
 /** Upload body cap (413 above it). */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
@@ -43,7 +43,7 @@ export function isGraphic(pixels: Uint8Array): boolean {
 
 /**
  * The one media pipeline: checks type by content (415), size (413), declared dimensions (413),
- * decodes with a maintained WASM codec, crops/scales, runs the graphic check, re-encodes as JPEG
+ * decodes with maintained WASM codecs (./codecs), crops/scales, runs the graphic check, re-encodes as JPEG
  * (which drops EXIF/GPS and anything appended to the file), and stores it in R2 under a server key.
  */
 export async function storeImage(env: Env, input: ImageInput): Promise<StoredImage> {
@@ -56,52 +56,29 @@ export async function storeImage(env: Env, input: ImageInput): Promise<StoredIma
     throw new AppError("badRequest", { message: "Avatar must be square" });
   }
 
-  let image: PhotonImage;
+  if (sniffed.type === "jpeg" && !jpegReachesEnd(bytes)) throw new AppError("unsupportedMedia", { message: "The image could not be read" });
+  let image: Pixels;
   try {
-    image = PhotonImage.new_from_byteslice(bytes);
+    image = await decodeImage(bytes, sniffed.type);
   } catch {
     throw new AppError("unsupportedMedia", { message: "The image could not be read" });
   }
-  let current = image;
-  const owned: PhotonImage[] = [image];
-  try {
-    let width = current.get_width();
-    let height = current.get_height();
-    if (input.square) {
-      const side = Math.min(width, height);
-      if (width !== height) {
-        current = crop(current, Math.floor((width - side) / 2), Math.floor((height - side) / 2), Math.floor((width - side) / 2) + side, Math.floor((height - side) / 2) + side);
-        owned.push(current);
-      }
-      if (side !== AVATAR_SIZE) {
-        current = resize(current, AVATAR_SIZE, AVATAR_SIZE, SamplingFilter.Lanczos3);
-        owned.push(current);
-      }
-    } else {
-      const maxSide = input.maxSide ?? PHOTO_MAX_SIDE;
-      const scale = Math.min(1, maxSide / Math.max(width, height));
-      if (scale < 1) {
-        current = resize(current, Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), SamplingFilter.Lanczos3);
-        owned.push(current);
-      }
-    }
-    width = current.get_width();
-    height = current.get_height();
-    let pixels = current.get_raw_pixels();
-    const graphic = isGraphic(pixels);
-    let output = current;
-    if (input.transformPixels) {
-      pixels = input.transformPixels(pixels, width, height);
-      output = new PhotonImage(pixels, width, height);
-      owned.push(output);
-    }
-    // Scrambled album images must survive exactly, so they are stored lossless (PNG); everything else JPEG.
-    const lossless = Boolean(input.transformPixels);
-    const encoded = lossless ? output.get_bytes() : output.get_bytes_jpeg(85);
-    const key = `${input.projectCode}/${input.memberNo}/${input.kind}/${randomString(24)}.${lossless ? "png" : "jpg"}`;
-    await env.MEDIA.put(key, encoded, { httpMetadata: { contentType: lossless ? "image/png" : "image/jpeg" } });
-    return { key, url: mediaUrl(key), width, height, graphic };
-  } finally {
-    for (const img of owned) img.free();
+  let { width, height } = image;
+  if (input.square) {
+    const side = Math.min(width, height);
+    if (width !== height) image = cropPixels(image, Math.floor((width - side) / 2), Math.floor((height - side) / 2), side, side);
+    if (side !== AVATAR_SIZE) image = await resizePixels(image, AVATAR_SIZE, AVATAR_SIZE);
+  } else {
+    const maxSide = input.maxSide ?? PHOTO_MAX_SIDE;
+    const scale = Math.min(1, maxSide / Math.max(width, height));
+    if (scale < 1) image = await resizePixels(image, Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
   }
+  ({ width, height } = image);
+  const graphic = isGraphic(image.data);
+  // Scrambled album images must survive exactly, so they are stored lossless (PNG); everything else JPEG.
+  const lossless = Boolean(input.transformPixels);
+  const encoded = input.transformPixels ? await encodePng({ data: input.transformPixels(image.data, width, height), width, height }) : await encodeJpeg(image, 85);
+  const key = `${input.projectCode}/${input.memberNo}/${input.kind}/${randomString(24)}.${lossless ? "png" : "jpg"}`;
+  await env.MEDIA.put(key, encoded, { httpMetadata: { contentType: lossless ? "image/png" : "image/jpeg" } });
+  return { key, url: mediaUrl(key), width, height, graphic };
 }

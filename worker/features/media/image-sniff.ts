@@ -35,3 +35,27 @@ export function sniffImage(bytes: Uint8Array): Sniffed | null {
   }
   return null;
 }
+
+/**
+ * Whether a JPEG's scan data reaches its end marker (EOI). libjpeg decodes a cut-off file without an error (the
+ * missing rows come out grey), so a truncated upload is refused here. Segments before the first scan are skipped
+ * by their lengths (an EXIF thumbnail has an EOI of its own); in scan data 0xFF is always followed by 0x00 or a
+ * marker, so FF D9 there is the image's EOI. Bytes after it (appended data) are not the image's concern.
+ */
+export function jpegReachesEnd(bytes: Uint8Array): boolean {
+  let offset = 2;
+  while (offset + 4 <= bytes.length) {
+    if (bytes[offset] !== 0xff) return false;
+    const marker = bytes[offset + 1]!;
+    if (marker === 0xff) {
+      offset += 1;
+      continue;
+    }
+    const length = (bytes[offset + 2]! << 8) | bytes[offset + 3]!;
+    if (length < 2) return false;
+    offset += 2 + length;
+    if (marker === 0xda) break; // start of scan: entropy-coded data follows its header
+  }
+  for (let i = offset; i + 1 < bytes.length; i++) if (bytes[i] === 0xff && bytes[i + 1] === 0xd9) return true;
+  return false;
+}

@@ -1,4 +1,3 @@
-import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
@@ -23,6 +22,8 @@ import {
 import type { SessionMember } from "../session/session.service";
 import { AppError } from "../../http/app-error";
 import { iso } from "../../lib/time";
+import { decodeImage } from "../media/codecs";
+import { sniffImage } from "../media/image-sniff";
 import { isGraphic } from "../media/image-pipeline";
 import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
@@ -275,12 +276,11 @@ export async function checkAvatar(env: Env, memberId: string) {
   if (!key) return;
   const object = await env.MEDIA.get(key);
   if (!object) return;
-  const image = PhotonImage.new_from_byteslice(new Uint8Array(await object.arrayBuffer()));
-  try {
-    if (isGraphic(image.get_raw_pixels())) await db.update(profiles).set({ qualify: false, updatedAt: Date.now() }).where(eq(profiles.memberId, memberId));
-  } finally {
-    image.free();
-  }
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  const type = sniffImage(bytes)?.type;
+  if (!type) return;
+  const image = await decodeImage(bytes, type);
+  if (isGraphic(image.data)) await db.update(profiles).set({ qualify: false, updatedAt: Date.now() }).where(eq(profiles.memberId, memberId));
 }
 
 export async function blockList(env: Env, member: SessionMember, pageSize: number, before?: number): Promise<Page<BlockItem>> {
