@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
+import { NavigationProgress } from "./components/navigation-progress";
 import { createI18n, type LocaleBundle } from "./i18n/i18n";
 import { LANGUAGE_COOKIE, pickLanguage, type LanguageCode } from "./i18n/languages";
 import englishCommon from "./i18n/locales/en/common.json";
@@ -47,6 +48,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   }, []);
   return (
     <I18nextProvider i18n={i18n}>
+      <NavigationProgress />
       <Outlet />
     </I18nextProvider>
   );

@@ -5,9 +5,10 @@ import type { Route } from "./+types/album-edit";
 import { ALBUM_PATHS } from "../../worker/contract/albums.constants";
 import type { Album, AlbumGrant, Photo, UploadedFile } from "../../worker/contract/albums";
 import { useToast } from "../components/toast";
+import { UploadProgress } from "../components/upload-progress";
 import { ConfirmDelete } from "../features/albums/album-dialogs";
 import { AlbumImage } from "../features/albums/album-image";
-import { uploadWithProgress } from "../features/albums/upload";
+import { uploadWithProgress } from "../lib/upload";
 import { useSeed } from "../features/albums/use-seed";
 import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
@@ -106,7 +107,7 @@ export default function AlbumEditPage({ loaderData, params }: Route.ComponentPro
           <span>{t("upload.choose")}</span>
           <input type="file" accept="image/png,image/jpeg" multiple disabled={progress !== null} onChange={(e) => e.target.files?.length && void upload(e.target.files)} />
         </label>
-        {progress !== null && <progress value={progress} max={1} aria-label={t("upload.progress")} />}
+        {progress !== null && <UploadProgress value={progress} label={t("upload.progress")} />}
         {album.scrambled && <p className="muted">{t("upload.scrambledHint")}</p>}
       </section>
 

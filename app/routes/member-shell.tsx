@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/member-shell";
+import { ScrollToTop } from "../components/scroll-to-top";
 import { ToastProvider } from "../components/toast";
 import { BottomNav } from "../features/shell/bottom-nav";
 import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream";
@@ -8,7 +9,7 @@ import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream"
 // Each page names itself; this title stands when a page failed and the frame shows the error instead.
 export const meta: Route.MetaFunction = ({ error }) => [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Velvet · 404" : "Velvet" }];
 
-/** The app frame for every member-facing page: content above, bottom navigation below. */
+/** The app frame for every member-facing page: content above, scroll-to-top and bottom navigation below. */
 export default function MemberShell({ params }: Route.ComponentProps) {
   const inbox = useInboxStream(params.projectCode.toLowerCase());
   return (
@@ -18,6 +19,7 @@ export default function MemberShell({ params }: Route.ComponentProps) {
         <div className="shell-content">
           <Outlet />
         </div>
+        <ScrollToTop />
         <BottomNav projectCode={params.projectCode.toLowerCase()} dots={inbox.dots} />
       </div>
     </ToastProvider>

@@ -6,8 +6,10 @@ import type { Envelope } from "../../worker/contract/envelope";
 import { TASK_PATHS } from "../../worker/contract/tasks.constants";
 import type { Mission } from "../../worker/contract/tasks";
 import { useToast } from "../components/toast";
+import { UploadProgress } from "../components/upload-progress";
 import { MissionDetails } from "../features/tasks/mission-details";
 import { api } from "../lib/api";
+import { uploadWithProgress } from "../lib/upload";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import { pageTitle } from "../i18n/page-title";
@@ -29,6 +31,7 @@ export default function MissionPage({ loaderData, params }: Route.ComponentProps
   const [description, setDescription] = useState(mission.description);
   const [remark, setRemark] = useState(mission.remark);
   const [busy, setBusy] = useState<null | "save" | "cover" | "submit">(null);
+  const [coverProgress, setCoverProgress] = useState(0);
   const editable = mission.role === "owner" && mission.status === "P";
 
   async function run(kind: "save" | "cover" | "submit", call: () => Promise<Envelope<Mission>>, done: string) {
@@ -55,7 +58,8 @@ export default function MissionPage({ loaderData, params }: Route.ComponentProps
     const form = new FormData();
     form.set("id", String(mission.idMission));
     form.set("file", file);
-    void run("cover", () => api<Mission>(`/private${TASK_PATHS.cover}`, { formData: form }), t("mission.coverSaved"));
+    setCoverProgress(0);
+    void run("cover", () => uploadWithProgress<Mission>(`/private${TASK_PATHS.cover}`, form, setCoverProgress), t("mission.coverSaved"));
   }
 
   return (
@@ -78,6 +82,7 @@ export default function MissionPage({ loaderData, params }: Route.ComponentProps
               <span>{t("mission.cover")}</span>
               <input type="file" accept="image/png,image/jpeg" disabled={busy !== null} onChange={(e) => e.target.files?.[0] && uploadCover(e.target.files[0])} />
             </label>
+            {busy === "cover" && <UploadProgress value={coverProgress} />}
             {mission.cover && <img className="mission-cover" src={mission.cover} alt={t("mission.coverAlt", { subject: mission.subject })} />}
             <div className="row">
               <button type="submit" className="button" disabled={busy !== null}>{t("mission.save")}</button>

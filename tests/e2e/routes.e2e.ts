@@ -373,3 +373,68 @@ describe("keyboard and focus", () => {
     await session.context.close();
   });
 });
+
+/** A noisy JPEG of a few hundred kilobytes, so a throttled upload takes long enough to watch its progress. */
+function noisyJpeg(size: number) {
+  const pixels = new Uint8Array(size * size * 4);
+  let seed = 7;
+  for (let i = 0; i < pixels.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    pixels[i] = i % 4 === 3 ? 255 : 60 + ((seed >>> 16) % 140);
+  }
+  const image = new PhotonImage(pixels, size, size);
+  const bytes = image.get_bytes_jpeg(95);
+  image.free();
+  return Buffer.from(bytes);
+}
+
+describe("scroll-to-top and upload progress (issue 11)", () => {
+  it("shows scroll-to-top after 200 px, above the bottom navigation; Enter goes back to the top and focuses the heading", async () => {
+    const session = await newAuditPage(browser, { viewport: "phone" });
+    const { page } = session;
+    await loginThroughPage(page, fx.a.email, fx.a.password);
+    await gotoHydrated(page, "/smp/home");
+    const button = page.getByRole("button", { name: "Back to top" });
+    expect(await button.count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 150));
+    await page.waitForTimeout(200);
+    expect(await button.count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 700));
+    await button.waitFor({ state: "visible" });
+    const nav = await page.getByRole("navigation", { name: "Main navigation" }).boundingBox();
+    const box = await button.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(nav!.y);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(root, "tests/e2e/screenshots/routes-member-phone-scroll-to-top.png") });
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await button.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+    expect(session.consoleErrors).toEqual([]);
+    await session.context.close();
+  });
+
+  it("shows a progress bar while a profile photo uploads", async () => {
+    const session = await newAuditPage(browser, { viewport: "phone" });
+    const { page } = session;
+    await loginThroughPage(page, fx.a.email, fx.a.password);
+    await gotoHydrated(page, "/smp/profile");
+    // Chromium's network emulation slows the upload, so XMLHttpRequest reports progress in steps.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 150 * 1024 });
+    await page.getByLabel("Photo image file").setInputFiles({ name: "evening.jpg", mimeType: "image/jpeg", buffer: noisyJpeg(700) });
+    const bar = page.getByRole("progressbar", { name: "Upload progress" });
+    await bar.waitFor({ state: "visible", timeout: 10_000 });
+    await expect.poll(async () => Number(await bar.getAttribute("value")), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await bar.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(root, "tests/e2e/screenshots/routes-member-phone-upload-progress.png") });
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await bar.waitFor({ state: "detached", timeout: 30_000 });
+    expect(session.consoleErrors).toEqual([]);
+    await session.context.close();
+  });
+});

@@ -2,9 +2,10 @@ import { startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import { UploadProgress } from "../../components/upload-progress";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
+import { uploadWithProgress } from "../../lib/upload";
 import { encryptText, publicKeyOf, publishPublicKey } from "./chat-crypto";
 import { MessageItem } from "./message-item";
 import { useChatRoom, type LocalMessage } from "./use-chat-room";
@@ -59,6 +60,8 @@ export function ChatConversation({
   const [busy, setBusy] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  /** The fraction of an image upload sent, while one is under way. */
+  const [imageProgress, setImageProgress] = useState<number | null>(null);
   const visible = filter ? room.messages.filter(filter) : room.messages;
   const [limit, setLimit] = useState(FIRST_PAINT);
   const shown = visible.length > limit ? visible.slice(-limit) : visible;
@@ -106,7 +109,9 @@ export function ChatConversation({
     const form = new FormData();
     form.set("file", file);
     form.set("type", "photo");
-    const upload = await api<{ url: string }>(`/private/core/files/${session.memberId}`, { formData: form });
+    setImageProgress(0);
+    const upload = await uploadWithProgress<{ url: string }>(`/private/core/files/${session.memberId}`, form, setImageProgress);
+    setImageProgress(null);
     if (!("info" in upload)) return toast(errorText(t, upload), "error");
     await deliver({ message: "", payload: { type: "img", src: upload.info.url } });
   }
@@ -127,6 +132,7 @@ export function ChatConversation({
       </ol>
       <form className="chat-send" onSubmit={submit}>
         {composeExtras}
+        {imageProgress !== null && <UploadProgress value={imageProgress} />}
         <div className="chat-send-row">
           <div className="chat-input">
             <textarea
@@ -144,8 +150,19 @@ export function ChatConversation({
               }}
             />
           </div>
-          <input ref={fileRef} type="file" accept="image/png,image/jpeg" hidden onChange={(e) => e.target.files?.[0] && void sendImage(e.target.files[0])} aria-label={t("sendImage")} />
-          <button type="button" className="icon-button" aria-label={t("sendImage")} onClick={() => fileRef.current?.click()}>
+          <input
+            ref={fileRef}
+            type="file"
+            accept="image/png,image/jpeg"
+            hidden
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = "";
+              if (file) void sendImage(file);
+            }}
+            aria-label={t("sendImage")}
+          />
+          <button type="button" className="icon-button" aria-label={t("sendImage")} disabled={imageProgress !== null} onClick={() => fileRef.current?.click()}>
             🖼
           </button>
           <button type="submit" className="button button-primary" disabled={busy}>

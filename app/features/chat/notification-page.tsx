@@ -1,5 +1,4 @@
-import { AlertDialog } from "radix-ui";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import type { ChatListEntry, MessageRequest } from "../../../worker/contract/chat";
@@ -15,15 +14,30 @@ import { ChatConversation } from "./chat-conversation";
 import { MessageTime } from "./message-item";
 import "./chat.css";
 
-/** The one-time popup about browser notifications (`hasSeenNotificationPopup`). */
-function NotificationPopup() {
+const SEEN_POPUP_KEY = "hasSeenNotificationPopup";
+/** Set when this page load is the one that asks; the prompt then stays until answered while the member moves around. */
+let askingThisLoad = false;
+
+/**
+ * The one-time prompt about browser notifications (`hasSeenNotificationPopup`): remembered as soon as the member
+ * has seen it, so it appears on one visit only, answered or not. A card above the chat list, not a modal: it takes
+ * no focus, and on a phone showing a conversation it stays out of the way (it waits for the chat list).
+ */
+function NotificationPopup({ chatId }: { chatId: string | null }) {
   const { t } = useTranslation("chat");
+  const ref = useRef<HTMLElement>(null);
   const [open, setOpen] = useState(false);
   useEffect(() => {
-    if (localStorage.getItem("hasSeenNotificationPopup") !== "true" && "Notification" in window) setOpen(true);
+    if ("Notification" in window && (askingThisLoad || localStorage.getItem(SEEN_POPUP_KEY) !== "true")) setOpen(true);
   }, []);
+  useEffect(() => {
+    // Shown, not hidden by the phone layout: from now on it is remembered.
+    if (!open || !ref.current || ref.current.getClientRects().length === 0) return;
+    localStorage.setItem(SEEN_POPUP_KEY, "true");
+    askingThisLoad = true;
+  }, [open, chatId]);
   const done = (enable: boolean) => {
-    localStorage.setItem("hasSeenNotificationPopup", "true");
+    askingThisLoad = false;
     setOpen(false);
     if (!enable) return localStorage.setItem("enableNotification", "false");
     void Notification.requestPermission().then((permission) => {
@@ -32,24 +46,21 @@ function NotificationPopup() {
       if (permission !== "granted") console.info("notification permission", permission);
     });
   };
+  if (!open) return null;
   return (
-    <AlertDialog.Root open={open} onOpenChange={(next) => !next && done(false)}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
-          <AlertDialog.Title className="dialog-title">{t("popupTitle")}</AlertDialog.Title>
-          <AlertDialog.Description className="dialog-body">{t("popupBody")}</AlertDialog.Description>
-          <div className="dialog-actions">
-            <AlertDialog.Cancel className="button" onClick={() => done(false)}>
-              {t("popupLater")}
-            </AlertDialog.Cancel>
-            <AlertDialog.Action className="button button-primary" onClick={() => done(true)}>
-              {t("popupEnable")}
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <section ref={ref} className="notify-prompt" aria-label={t("popupTitle")}>
+      <p className="notify-prompt-text">
+        <strong>{t("popupTitle")}</strong> <span className="muted">{t("popupBody")}</span>
+      </p>
+      <div className="notify-prompt-actions">
+        <button type="button" className="button" onClick={() => done(false)}>
+          {t("popupLater")}
+        </button>
+        <button type="button" className="button button-primary" onClick={() => done(true)}>
+          {t("popupEnable")}
+        </button>
+      </div>
+    </section>
   );
 }
 
@@ -120,10 +131,12 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
   const navigate = useNavigate();
   const [entries, setEntries] = useState<ChatListEntry[]>([]);
   const [requests, setRequests] = useState<MessageRequest[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const load = useCallback(async () => {
     const [list, tray] = await Promise.all([api<ChatListEntry[]>("/private/sns/chatroom/list?pageSize=100"), api<MessageRequest[]>("/private/sns/message-requests")]);
     if ("info" in list) setEntries(list.info);
     if ("info" in tray) setRequests(tray.info);
+    setLoaded(true);
   }, []);
   useEffect(() => void load(), [load, chatId]);
   const session = readSession();
@@ -138,7 +151,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
   const active = entries.find((e) => e.chatroomId === chatId);
   return (
     <div className={`notification-page${chatId ? " has-chat" : ""}`}>
-      <NotificationPopup />
+      <NotificationPopup chatId={chatId} />
       <div className="chat-index">
         <h1>{t("notificationTitle")}</h1>
         <RequestsTray requests={requests} onDecided={() => void load()} />
@@ -166,7 +179,8 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
               </Link>
             </li>
           ))}
-          {entries.length === 0 && <li className="empty-state">{t("noChats")}</li>}
+          {!loaded && <li className="muted">{t("common:loading")}</li>}
+          {loaded && entries.length === 0 && <li className="empty-state">{t("noChats")}</li>}
         </ul>
       </div>
       <div className="chat-pane">

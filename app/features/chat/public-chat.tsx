@@ -17,9 +17,11 @@ const flag = (key: string) => typeof localStorage !== "undefined" && localStorag
 function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (memberNo: string, nickname: string) => void }) {
   const { t } = useTranslation("chat");
   const [members, setMembers] = useState<PresenceEntry[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const load = useCallback(async () => {
     const body = await api<PresenceEntry[]>(`/private/sns/presence/${projectCode.toUpperCase()}?pageSize=30`);
     if ("info" in body) setMembers(body.info);
+    setLoaded(true);
   }, [projectCode]);
   useEffect(() => void load(), [load]);
   useRoom({
@@ -49,7 +51,8 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
             </button>
           </li>
         ))}
-        {members.length === 0 && <li className="muted">{t("nobodyActive")}</li>}
+        {!loaded && <li className="muted">{t("common:loading")}</li>}
+        {loaded && members.length === 0 && <li className="muted">{t("nobodyActive")}</li>}
       </ul>
     </aside>
   );

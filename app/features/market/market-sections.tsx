@@ -242,7 +242,7 @@ export function CharacterTags({ projectCode, characters }: { projectCode: string
           <Dialog.Content className="dialog dialog-wide">
             <Dialog.Title className="dialog-title">{open ? title(open) : ""}</Dialog.Title>
             <Dialog.Description className="visually-hidden">{t("characters.members")}</Dialog.Description>
-            {pages && <MemberCards profiles={users} label={t("characters.members")} projectCode={projectCode} />}
+            {pages ? <MemberCards profiles={users} label={t("characters.members")} projectCode={projectCode} /> : <p className="muted">{t("common:loading")}</p>}
             <div className="dialog-actions">
               {pages?.hasMore && open && (
                 <button type="button" className="button" onClick={() => void load(open, pages.page + 1)}>

@@ -5,7 +5,9 @@ import { Link } from "react-router";
 import type { Banner, Character, UploadInfo } from "../../../worker/contract/profiles";
 import { Avatar, SAFE_MODE_KEY, setSafeMode } from "../../components/avatar";
 import { TOAST_DURATION, useToast } from "../../components/toast";
+import { UploadProgress } from "../../components/upload-progress";
 import { api } from "../../lib/api";
+import { uploadWithProgress } from "../../lib/upload";
 import { errorText } from "../../lib/error-text";
 import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileSubmembers } from "../market/profile-submembers";
@@ -85,6 +87,8 @@ export function MyProfile({
   const [characters, setCharacters] = useState(initialCharacters);
   const [banners, setBanners] = useState(initialBanners);
   const [busy, setBusy] = useState(false);
+  /** The upload under way (avatar or photo) and the fraction of its bytes sent. */
+  const [uploading, setUploading] = useState<{ kind: "avatar" | "photo"; value: number } | null>(null);
   const [pendingGender, setPendingGender] = useState<number | null>(null);
   const [confirmStep, setConfirmStep] = useState<0 | 1 | 2>(0);
   const [shareOpen, setShareOpen] = useState(false);
@@ -128,7 +132,9 @@ export function MyProfile({
     data.set("file", await squareImage(file), file.name);
     data.set("type", "avatar");
     setBusy(true);
-    const body = await api<UploadInfo>(`/private/core/files/${projectCode.toUpperCase()}/${profile.memberId}`, { formData: data });
+    setUploading({ kind: "avatar", value: 0 });
+    const body = await uploadWithProgress<UploadInfo>(`/private/core/files/${projectCode.toUpperCase()}/${profile.memberId}`, data, (value) => setUploading({ kind: "avatar", value }));
+    setUploading(null);
     setBusy(false);
     if (!("info" in body)) return toast(errorText(t, body), "error");
     setProfile((p) => ({ ...p, avator: body.info.url, qualify: Boolean(body.info.qualify), unqualifiedCount: body.info.unqualifiedCount ?? p.unqualifiedCount }));
@@ -141,7 +147,9 @@ export function MyProfile({
     data.set("file", file);
     data.set("type", "photo");
     setBusy(true);
-    const up = await api<UploadInfo>(`/private/core/files/${projectCode.toUpperCase()}/${profile.memberId}`, { formData: data });
+    setUploading({ kind: "photo", value: 0 });
+    const up = await uploadWithProgress<UploadInfo>(`/private/core/files/${projectCode.toUpperCase()}/${profile.memberId}`, data, (value) => setUploading({ kind: "photo", value }));
+    setUploading(null);
     if (!("info" in up)) {
       setBusy(false);
       return toast(errorText(t, up), "error");
@@ -223,6 +231,7 @@ export function MyProfile({
                 if (file) void uploadAvatar(file);
               }}
             />
+            {uploading?.kind === "avatar" && <UploadProgress value={uploading.value} />}
             {avatarMissing && <span className="counter counter-warn">{t("my.avatarMissing")}</span>}
             {!avatarMissing && !profile.qualify && <span className="counter counter-warn">{t("my.avatarUnqualified")}</span>}
           </div>
@@ -379,6 +388,7 @@ export function MyProfile({
             }}
           />
         </div>
+        {uploading?.kind === "photo" && <UploadProgress value={uploading.value} />}
         {banners.length === 0 ? (
           <p className="muted">{t("my.noPhotos")}</p>
         ) : (
