@@ -29,9 +29,11 @@ export async function seed(ctx) {
   const random = createRandom(505);
   const now = Date.now();
   const statements = [];
-  let id = 0;
+  // Ids are chosen here so threads, reactions and reminders can refer to them; they continue above any
+  // messages already stored (browser tests seed a tenant other journeys have posted in).
+  let id = (await env.DB.prepare("select coalesce(max(id_chatroom_message), 0) as n from chat_messages").first())?.n ?? 0;
+  const firstId = id + 1;
   const start = now - 6 * 3_600_000;
-  // Ids are fixed so threads, reactions and requests can refer to them.
   for (let i = 0; i < 40; i++) {
     id++;
     const author = members[1 + Math.floor(random() * (members.length - 1))];
@@ -74,7 +76,7 @@ export async function seed(ctx) {
   );
   for (const [from, to, text] of privateLines) {
     id++;
-    const at = now - (60 - id) * 60_000;
+    const at = now - (60 - (id - firstId)) * 60_000;
     statements.push(
       env.DB.prepare(
         `insert into chat_messages (id_chatroom_message, project_code, chatroom_id, member_id, member_no, request_id, message, payload, is_private, to_member_id, to_member_no, date_add, date_udp)
@@ -90,7 +92,7 @@ export async function seed(ctx) {
     ).bind(id, project, directChatroomId(stranger.memberNo, demo.memberNo), stranger.id, stranger.memberNo, `seed-${id}`, "Hi! We have not met yet — may I say hello?", JSON.stringify({ type: "text", content: "Hi! We have not met yet — may I say hello?" }), demo.id, demo.memberNo, now - 20 * 60_000, now - 20 * 60_000),
     env.DB.prepare("insert into chat_message_requests (project_code, member_id, from_member_id, status, created_at, updated_at) values (?, ?, ?, 'pending', ?, ?)").bind(project, demo.id, stranger.id, now - 20 * 60_000, now - 20 * 60_000),
     env.DB.prepare("insert into chat_connections (project_code, member_id, target_member_id, created_at) values (?, ?, ?, ?)").bind(project, demo.id, friend.id, now - 86_400_000),
-    env.DB.prepare("insert into chat_reminders (project_code, member_id, id_chatroom_message, title, description, remind_at, created_at) values (?, ?, ?, ?, ?, ?, ?)").bind(project, demo.id, 1, "Munch on Saturday", "Reply to the thread about the munch", Date.parse(new Date(now).toISOString().slice(0, 10) + "T18:00:00.000Z"), now),
+    env.DB.prepare("insert into chat_reminders (project_code, member_id, id_chatroom_message, title, description, remind_at, created_at) values (?, ?, ?, ?, ?, ?, ?)").bind(project, demo.id, firstId, "Munch on Saturday", "Reply to the thread about the munch", Date.parse(new Date(now).toISOString().slice(0, 10) + "T18:00:00.000Z"), now),
   );
   // Recently active members for the public-chat side list.
   for (const m of members.slice(0, 12)) {
