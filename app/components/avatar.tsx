@@ -18,16 +18,18 @@ export function setSafeMode(on: boolean) {
   window.dispatchEvent(new Event(SAFE_MODE_EVENT));
 }
 
-type AvatarMode = { safeMode: boolean; visitor: boolean; ready: boolean };
-const SERVER_MODE: AvatarMode = { safeMode: false, visitor: true, ready: false };
-const modes = new Map<string, AvatarMode>();
+type AvatarMode = { safeMode: boolean; visitor: boolean };
+const SERVER_MODE: AvatarMode = { safeMode: false, visitor: true };
+// One object per state, the server's among them: when the browser agrees with the server render (a visitor, or a
+// cookie-only session), hydration ends without re-rendering every avatar of the page.
+const modes = new Map<string, AvatarMode>([["false|true", SERVER_MODE]]);
 
 function readMode(): AvatarMode {
   const safeMode = localStorage.getItem(SAFE_MODE_KEY) === "true";
   const visitor = !readSession();
   const key = `${safeMode}|${visitor}`;
   let mode = modes.get(key);
-  if (!mode) modes.set(key, (mode = { safeMode, visitor, ready: true }));
+  if (!mode) modes.set(key, (mode = { safeMode, visitor }));
   return mode;
 }
 
@@ -68,7 +70,8 @@ export const publicProfileHref = (projectCode: string, simpleCode: string) => `/
  * (placeholder), odd multiGender with an unqualified avatar ('not appropriate avatar', §4), the blur flag and
  * visitor blur (§6: logged-out visitors see blurred avatars and get a login dialog on tapping one), and gray
  * when `grayed` (blocked by me, §4). `link` makes it open the member's public profile. `decorative` hides the
- * picture from screen readers where the control around it already names the member (a chat list row).
+ * picture from screen readers where the control around it already names the member (a chat list row). `eager`
+ * is for the few avatars of a page's first screen.
  */
 export function Avatar({
   profile,
@@ -77,6 +80,7 @@ export function Avatar({
   grayed = false,
   className = "",
   decorative = false,
+  eager = false,
 }: {
   profile: AvatarProfile;
   size?: number;
@@ -84,6 +88,8 @@ export function Avatar({
   grayed?: boolean;
   className?: string;
   decorative?: boolean;
+  /** First screen (the page's largest picture): fetched at once with high priority instead of lazily. */
+  eager?: boolean;
 }) {
   const { t } = useTranslation("profiles");
   const returnFocus = useReturnFocus();
@@ -110,7 +116,7 @@ export function Avatar({
       {notAppropriate ? "!" : name.slice(0, 1).toUpperCase()}
     </span>
   ) : (
-    <img className={`avatar${blurred ? " blurred" : ""}`} src={profile.avator} alt={hidden ? "" : label} width={size} height={size} loading="lazy" style={{ width: size, height: size }} />
+    <img className={`avatar${blurred ? " blurred" : ""}`} src={profile.avator} alt={hidden ? "" : label} width={size} height={size} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : undefined} style={{ width: size, height: size }} />
   );
 
   const href = typeof link === "string" ? link : publicProfileHref(projectCode, profile.simpleCode);

@@ -33,7 +33,7 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
       </div>
       <ProfileStrip profiles={loaderData.birthdays} label={t("feed.birthdays")} />
       <LatestChatBar projectCode={projectCode} />
-      <ProfileGrid profiles={loaderData.hot.slice(0, shown)} label={t("feed.members")} />
+      <ProfileGrid profiles={loaderData.hot.slice(0, shown)} label={t("feed.members")} eager={4} />
       <div className="row">
         {shown < loaderData.hot.length && (
           <button type="button" className="button" onClick={() => setShown((n) => n + 48)}>

@@ -3,15 +3,15 @@ import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
 import { genderLabel } from "./profile-labels";
 
-/** Member cards: avatar (links to the public profile), nickname, role. */
-export function ProfileGrid({ profiles, label }: { profiles: ProfileSummary[]; label: string }) {
+/** Member cards: avatar (links to the public profile), nickname, role. `eager`: the first cards are on the first screen. */
+export function ProfileGrid({ profiles, label, eager = 0 }: { profiles: ProfileSummary[]; label: string; eager?: number }) {
   const { t } = useTranslation("profiles");
   if (profiles.length === 0) return <p className="empty-state">{t("common:empty")}</p>;
   return (
     <ul className="profile-grid" aria-label={label}>
-      {profiles.map((p) => (
+      {profiles.map((p, i) => (
         <li key={p.simpleCode} className="profile-card">
-          <Avatar profile={p} size={72} link />
+          <Avatar profile={p} size={72} link eager={i < eager} />
           <span className="profile-card-name">{p.nickname || t("avatar.unnamed", { code: p.simpleCode })}</span>
           <span className="profile-card-role">{genderLabel(t, p.multiGender)}</span>
         </li>
