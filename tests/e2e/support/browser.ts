@@ -18,8 +18,13 @@ export type Viewport = "phone" | "desktop";
 const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
 
 /** A fresh context; unexpected console errors are collected so the test can fail on them. */
-export async function newPage(browser: Browser, options: { viewport?: Viewport; locale?: string } = {}) {
-  const context: BrowserContext = await browser.newContext({ viewport: VIEWPORTS[options.viewport ?? "phone"], locale: options.locale ?? "en-US", baseURL: baseUrl() });
+export async function newPage(browser: Browser, options: { viewport?: Viewport; locale?: string; bypassCSP?: boolean } = {}) {
+  const context: BrowserContext = await browser.newContext({
+    viewport: VIEWPORTS[options.viewport ?? "phone"],
+    locale: options.locale ?? "en-US",
+    baseURL: baseUrl(),
+    bypassCSP: options.bypassCSP ?? false,
+  });
   const page: Page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on("console", (message) => {
@@ -93,17 +98,5 @@ export async function hasHorizontalOverflow(page: Page) {
  * (`seriousA11yViolations`). Console errors are collected the same way.
  */
 export async function newAuditPage(browser: Browser, options: { viewport?: Viewport; locale?: string } = {}) {
-  const context: BrowserContext = await browser.newContext({
-    viewport: VIEWPORTS[options.viewport ?? "phone"],
-    locale: options.locale ?? "en-US",
-    baseURL: baseUrl(),
-    bypassCSP: true,
-  });
-  const page: Page = await context.newPage();
-  const consoleErrors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && !/Failed to load resource|tile\.openstreetmap/.test(message.text())) consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(String(error)));
-  return { context, page, consoleErrors };
+  return newPage(browser, { ...options, bypassCSP: true });
 }
