@@ -25,7 +25,7 @@ export function ProfileStrip({ profiles, label }: { profiles: ProfileSummary[]; 
   const { t } = useTranslation("profiles");
   if (profiles.length === 0) return null;
   return (
-    <section className="section">
+    <section className="section strip-section">
       <h2>{label}</h2>
       <ul className="strip" aria-label={label}>
         {profiles.map((p) => (
