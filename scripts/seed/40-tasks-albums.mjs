@@ -55,7 +55,8 @@ export async function seed(ctx) {
 
   // Tasks: ids fixed so missions can refer to them.
   // Continue above existing ids: the seed may run into a tenant that already has tasks (browser tests).
-  let idTask = (await env.DB.prepare("select coalesce(max(id_task), 0) as n from tasks").first())?.n ?? 0;
+  const taskBase = (await env.DB.prepare("select coalesce(max(id_task), 0) as n from tasks").first())?.n ?? 0;
+  let idTask = taskBase;
   const taskOwner = new Map();
   for (const [i, [subject, description]] of TASKS.entries()) {
     idTask++;
@@ -69,6 +70,7 @@ export async function seed(ctx) {
     statements.push(env.DB.prepare("insert into tasks (id_task, project_code, member_id, subject, description, created_at) values (?, ?, ?, ?, ?, ?)").bind(idTask, project, demo.id, subject, description, at(30 - i * 5)));
   }
   // The demo member's missions: one in progress, one confirmed; two of theirs taken up by others (one to review).
+  // Task numbers count from the first task seeded above.
   const missions = [
     [1, demo, "P", "Day one: coffee, sunshine, an old friend's message.", "", ""],
     [2, demo, "C", "Five minutes is longer than it sounds. Breathing slowed down by day three.", "Will continue next week", "Lovely progress — keep it up."],
@@ -79,7 +81,7 @@ export async function seed(ctx) {
     statements.push(
       env.DB.prepare(
         "insert into missions (project_code, id_task, member_id, reviewer_member_id, description, remark, review_remark, cover, status, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)",
-      ).bind(project, task, member.id, taskOwner.get(task).id, description, remark, reviewRemark, status, at(20 - i), at(10 - i)),
+      ).bind(project, taskBase + task, member.id, taskOwner.get(taskBase + task).id, description, remark, reviewRemark, status, at(20 - i), at(10 - i)),
     );
   }
 
