@@ -21,6 +21,8 @@ describe("GET /core/profiles/{project}/page/{simpleCode}: the public profile pag
     expectOk(await call("POST", `/private/sns/characters/${viewer.memberId}`, { as: viewer, body: { idCharacter: 1 } }));
 
     const info = expectOk(await page("SMP", host.memberNo, viewer));
+    // The visit is recorded before the footprints are read: the visitor sees their own footprint at once.
+    expect(info.footprints.map((f: { simpleCode: string }) => f.simpleCode)).toContain(viewer.memberNo);
     const single = expectOk(await call("GET", `/private/core/profiles/SMP/member/${host.memberNo}`, { as: viewer }));
     expect(info.profile).toMatchObject({ simpleCode: host.memberNo, nickname: "Page Host", relationship: single.relationship, matchRate: single.matchRate });
     expect(info.profile.matchRate).toBeGreaterThan(0);

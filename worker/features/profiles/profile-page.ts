@@ -14,6 +14,20 @@ import {
   visitorsQuery,
 } from "./profiles.service";
 
+type View = ReturnType<typeof profileViewReads>;
+type Rows<I extends 0 | 1 | 2> = Awaited<View["queries"][I]>;
+type Reads = [
+  Awaited<ReturnType<typeof characterCatalogueQuery>>,
+  Awaited<ReturnType<typeof actionStatsQuery>>,
+  Awaited<ReturnType<typeof visitorsQuery>>,
+  Awaited<ReturnType<typeof bannersOfQuery>>,
+  Strip,
+  Strip,
+  Strip,
+  Strip,
+];
+type Strip = Awaited<ReturnType<typeof listProfilesQuery>>;
+
 /** §9 sizes of what the public profile page shows besides the profile. */
 const PAGE = { footprints: 30, strip: 20, feedHot: 500, feedBirthdays: 20, feedPhotos: 24 } as const;
 
@@ -28,8 +42,10 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
   // Lists read with the viewer's id for blocks; avatar visibility is applied below, once the viewer is known.
   const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false } : null;
   const strip = (options: ReturnType<typeof discovery.hot>) => listProfilesQuery(env, projectCode, listViewer, options);
-  const [targets, viewers, characterRows, catalogue, actions, footprints, photos, hot, newbie, online, speech] = await getDb(env).batch([
+  // The visit is written right after the target is read, before the footprints: a visitor sees their own visit.
+  const results = await getDb(env).batch([
     ...view.queries,
+    ...view.writes,
     characterCatalogueQuery(env, projectCode),
     actionStatsQuery(env, view.targetId),
     visitorsQuery(env, view.targetId, viewerId, PAGE.footprints),
@@ -38,11 +54,12 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
     strip(discovery.newest(PAGE.strip)),
     strip(discovery.lastAccess(PAGE.strip)),
     strip(discovery.lastChat(PAGE.strip)),
-    ...view.writes,
   ]);
+  const [targets, viewers, characterRows] = results as unknown as [Rows<0>, Rows<1>, Rows<2>];
+  const [catalogue, actions, footprints, photos, hot, newbie, online, speech] = results.slice(view.queries.length + view.writes.length) as unknown as Reads;
   const { profile, target, viewer, characterIds } = view.finish(targets, viewers, characterRows);
   const owner = toProfileSummary(target, viewer);
-  const cards = (rows: typeof hot) => rows.map((row) => toProfileSummary(row, viewer));
+  const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, viewer));
   return {
     profile,
     characters: toCharacters(catalogue, characterIds.get(target.memberId) ?? [], viewerId ? characterIds.get(viewerId) ?? [] : []),
@@ -66,6 +83,6 @@ export async function profilesFeed(env: Env, projectCode: string, viewerId: stri
     projectBannersQuery(env, projectCode, viewerId, PAGE.feedPhotos),
   ]);
   const viewer = toViewer(viewerId, viewers[0]);
-  const cards = (rows: typeof hot) => rows.map((row) => toProfileSummary(row, viewer));
+  const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, viewer));
   return { hot: cards(hot), birthdays: cards(birthdays), banners: bannersWithProfiles(photos, viewer) };
 }
