@@ -1,7 +1,6 @@
-import { PhotonImage } from "@cf-wasm/photon/node";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see, avatarJpeg } from "./support/browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -18,20 +17,6 @@ async function apiCall(member: { headers: Record<string, string> }, method: stri
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await response.json()) as { returnCode: string; info: any };
-}
-
-/** A square mid-tone JPEG, so the §5 graphic check qualifies it as an avatar. */
-function avatarJpeg(hue: number) {
-  const size = 120;
-  const pixels = new Uint8Array(size * size * 4);
-  for (let i = 0; i < size * size; i++) {
-    const x = i % size;
-    pixels.set([80 + (hue % 100), 90 + (x % 60), 140 - (x % 50), 255], i * 4);
-  }
-  const image = new PhotonImage(pixels, size, size);
-  const bytes = image.get_bytes_jpeg(85);
-  image.free();
-  return bytes;
 }
 
 /** A member with a role, a profile and a qualified avatar, made through the API (tests make their own data). */

@@ -1,8 +1,8 @@
-import { PhotonImage } from "@cf-wasm/photon/node";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { md5 } from "js-md5";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { PhotonImage } from "@cf-wasm/photon/node";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import {
@@ -16,6 +16,7 @@ import {
   screenshot,
   seriousA11yViolations,
   type Viewport,
+  avatarJpeg,
 } from "./support/browser";
 
 /**
@@ -45,19 +46,6 @@ async function api<T = any>(member: Member, method: string, apiPath: string, bod
   return envelope.info;
 }
 
-function avatarJpeg(hue: number) {
-  const size = 160;
-  const pixels = new Uint8Array(size * size * 4);
-  for (let i = 0; i < size * size; i++) {
-    const x = i % size;
-    pixels.set([80 + (hue % 100), 90 + (x % 60), 140 - (x % 50), 255], i * 4);
-  }
-  const image = new PhotonImage(pixels, size, size);
-  const bytes = image.get_bytes_jpeg(85);
-  image.free();
-  return bytes;
-}
-
 async function member(nickname: string, multiGender: number, hue: number): Promise<Member> {
   const m = (await apiSignUp()) as Member;
   await api(m, "PATCH", `/core/profiles/${m.memberId}`, {
@@ -70,7 +58,7 @@ async function member(nickname: string, multiGender: number, hue: number): Promi
   });
   const form = new FormData();
   form.set("type", "avatar");
-  form.set("file", new Blob([new Uint8Array(avatarJpeg(hue))], { type: "image/jpeg" }), "avatar.jpg");
+  form.set("file", new Blob([new Uint8Array(avatarJpeg(hue, 160))], { type: "image/jpeg" }), "avatar.jpg");
   await api(m, "POST", `/core/files/SMP/${m.memberId}`, form);
   return m;
 }
@@ -288,6 +276,19 @@ for (const viewport of ["phone", "desktop"] as const) {
 const focusInDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest("[role=dialog],[role=alertdialog]")));
 
 /** Tabs forward and backward through an open dialog: focus never leaves it. */
+/** Opens a dialog from `opener` with Enter: focus stays inside, Escape closes it, focus goes back to the opener. */
+async function expectDialogKeyboardCycle(page: Page, opener: Locator) {
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog");
+  await dialog.waitFor();
+  await expectFocusTrapped(page);
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  // Radix restores focus on the next tick.
+  await expect.poll(() => opener.evaluate((el) => el === document.activeElement)).toBe(true);
+}
+
 async function expectFocusTrapped(page: Page) {
   expect(await focusInDialog(page)).toBe(true);
   for (let i = 0; i < 12; i++) {
@@ -306,16 +307,7 @@ describe("keyboard and focus", () => {
     const { page } = session;
     await loginThroughPage(page, fx.a.email, fx.a.password);
     await gotoHydrated(page, "/smp/profile");
-    const opener = page.getByRole("button", { name: "Share" }).first();
-    await opener.focus();
-    await page.keyboard.press("Enter");
-    const dialog = page.getByRole("dialog");
-    await dialog.waitFor();
-    await expectFocusTrapped(page);
-    await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "hidden" });
-    // Radix restores focus on the next tick.
-    await expect.poll(() => opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expectDialogKeyboardCycle(page, page.getByRole("button", { name: "Share" }).first());
     expect(session.consoleErrors).toEqual([]);
     await session.context.close();
   });
@@ -324,16 +316,7 @@ describe("keyboard and focus", () => {
     const session = await newAuditPage(browser, { viewport: "phone" });
     const { page } = session;
     await gotoHydrated(page, "/smp/avatar-wall");
-    const opener = page.getByRole("button", { name: /^Avatar of / }).first();
-    await opener.focus();
-    await page.keyboard.press("Enter");
-    const dialog = page.getByRole("dialog");
-    await dialog.waitFor();
-    await expectFocusTrapped(page);
-    await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "hidden" });
-    // Radix restores focus on the next tick.
-    await expect.poll(() => opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expectDialogKeyboardCycle(page, page.getByRole("button", { name: /^Avatar of / }).first());
     expect(session.consoleErrors).toEqual([]);
     await session.context.close();
   });

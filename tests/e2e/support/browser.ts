@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { inject } from "vitest";
+import { PhotonImage } from "@cf-wasm/photon/node";
 
 export const baseUrl = () => inject("baseUrl");
 const screenshotDir = path.resolve(import.meta.dirname, "../screenshots");
@@ -99,4 +100,17 @@ export async function hasHorizontalOverflow(page: Page) {
  */
 export async function newAuditPage(browser: Browser, options: { viewport?: Viewport; locale?: string } = {}) {
   return newPage(browser, { ...options, bypassCSP: true });
+}
+
+/** A square mid-tone JPEG, so the §5 graphic check qualifies it as an avatar. */
+export function avatarJpeg(hue: number, size = 120) {
+  const pixels = new Uint8Array(size * size * 4);
+  for (let i = 0; i < size * size; i++) {
+    const x = i % size;
+    pixels.set([80 + (hue % 100), 90 + (x % 60), 140 - (x % 50), 255], i * 4);
+  }
+  const image = new PhotonImage(pixels, size, size);
+  const bytes = image.get_bytes_jpeg(85);
+  image.free();
+  return bytes;
 }
