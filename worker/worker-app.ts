@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { api } from "./http/api";
+import { answerStaleSessionsWith } from "./http/auth";
 import { createApp } from "./http/app";
 import { notFound } from "./http/envelope";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
@@ -33,6 +34,7 @@ export function createWorkerApp(pages?: PageHandler) {
     app.use("*", pageSecurityHeaders);
     app.all("*", pages);
   }
+  answerStaleSessionsWith((request, env, ctx) => app.fetch(request, env, ctx));
   return app;
 }
 

@@ -1,11 +1,25 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { getCookie } from "hono/cookie";
 import { SESSION_COOKIE } from "../contract/session";
-import { memberFromTicket, memberFromToken } from "../features/session/session.service";
+import { memberFromSessionId, memberFromTokenHash, ticketClaim, type SessionMember } from "../features/session/session.service";
+import { guardsAvailable, sessionClaims, withSessionGuard } from "../features/session/session-guard";
+import { sha256Hex } from "../lib/crypto";
 import { AppError } from "./app-error";
 import type { AppEnv } from "./types";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Reads may check their session inside their own first batch (session-guard.ts); writes check it first. */
+const DEFERRABLE_METHODS = new Set(["GET", "HEAD"]);
+
+type Credential = {
+  /** Key of the per-isolate claims cache: one credential is one session. */
+  key: string;
+  /** The member the caller says it is, when the credential names one. */
+  memberId: string;
+  viaCookie: boolean;
+  lookup: () => Promise<SessionMember | null>;
+};
 
 /**
  * Private routes (§7): `X-Access-Token` + `X-Member-ID` (32-char token), `Authorization: Bearer <jwt>`,
@@ -13,34 +27,82 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Missing credentials → 401; present but invalid or expired → 100003 so the client goes to login.
  */
 export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = await readCredential(c);
+  const cached = DEFERRABLE_METHODS.has(c.req.method) && !retried.has(c.req.raw) ? sessionClaims.get(credential.key) : undefined;
+
+  if (!cached || cached.memberId !== credential.memberId || !guardsAvailable(c.env.DB)) {
+    const member = await credential.lookup();
+    if (!member || member.memberId !== credential.memberId) {
+      sessionClaims.delete(credential.key);
+      throw new AppError("sessionInvalid");
+    }
+    if (credential.viaCookie && !SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.raw)) throw new AppError("forbidden");
+    sessionClaims.set(credential.key, member);
+    c.set("member", member);
+    return next();
+  }
+
+  c.set("member", cached);
+  if (await withSessionGuard(c.env.DB, cached, next)) return;
+
+  // The session ended, or the member changed since it was cached: whatever the handler produced is dropped.
+  sessionClaims.delete(credential.key);
+  const fresh = await credential.lookup();
+  if (!fresh || fresh.memberId !== credential.memberId || !retry) throw new AppError("sessionInvalid");
+  sessionClaims.set(credential.key, fresh);
+  const again = new Request(c.req.raw);
+  retried.add(again);
+  c.res = await retry(again, c.env, executionContext(c));
+});
+
+async function readCredential(c: Context<AppEnv>): Promise<Credential> {
   const token = c.req.header("X-Access-Token");
   const memberId = c.req.header("X-Member-ID");
   const bearer = c.req.header("Authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
 
   if (token || memberId) {
     if (!token || !memberId) throw new AppError("sessionInvalid");
-    const member = await memberFromToken(c.env, memberId, token);
-    if (!member) throw new AppError("sessionInvalid");
-    c.set("member", member);
-  } else if (bearer) {
-    const member = await memberFromTicket(c.env, bearer, "api");
-    if (!member) throw new AppError("sessionInvalid");
-    c.set("member", member);
-  } else {
-    const cookie = getCookie(c, SESSION_COOKIE);
-    if (!cookie) throw new AppError("unauthorized");
-    const [cookieMember, cookieToken] = cookie.split(".");
-    const member = cookieMember && cookieToken ? await memberFromToken(c.env, cookieMember, cookieToken) : null;
-    if (!member) throw new AppError("sessionInvalid");
-    if (!SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.raw)) throw new AppError("forbidden");
-    c.set("member", member);
+    return tokenCredential(c.env, memberId, token, false);
   }
-  await next();
-});
+  if (bearer) {
+    const claim = await ticketClaim(c.env, bearer, "api");
+    if (!claim) throw new AppError("sessionInvalid");
+    return { key: `sid:${claim.sessionId}`, memberId: claim.memberId, viaCookie: false, lookup: () => memberFromSessionId(c.env, claim.sessionId) };
+  }
+  const cookie = getCookie(c, SESSION_COOKIE);
+  if (!cookie) throw new AppError("unauthorized");
+  const [cookieMember, cookieToken] = cookie.split(".");
+  if (!cookieMember || !cookieToken) throw new AppError("sessionInvalid");
+  return tokenCredential(c.env, cookieMember, cookieToken, true);
+}
+
+async function tokenCredential(env: Env, memberId: string, token: string, viaCookie: boolean): Promise<Credential> {
+  const tokenHash = await sha256Hex(token);
+  return { key: `token:${tokenHash}`, memberId, viaCookie, lookup: () => memberFromTokenHash(env, memberId, tokenHash) };
+}
 
 /** A cookie write must carry our Origin (or, lacking it, a same-origin fetch-site). */
 function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get("Origin");
   if (origin) return origin === new URL(request.url).origin;
   return request.headers.get("Sec-Fetch-Site") === "same-origin";
+}
+
+type Fetch = (request: Request, env: Env, ctx?: ExecutionContext) => Response | Promise<Response>;
+
+/** A request run again after its cached session proved stale; it looks its session up first. */
+const retried = new WeakSet<Request>();
+let retry: Fetch | null = null;
+
+/** The worker app registers itself, so a read whose member changed under it can be answered afresh. */
+export function answerStaleSessionsWith(fetch: Fetch) {
+  retry = fetch;
+}
+
+function executionContext(c: Context<AppEnv>): ExecutionContext | undefined {
+  try {
+    return c.executionCtx as unknown as ExecutionContext;
+  } catch {
+    return undefined;
+  }
 }

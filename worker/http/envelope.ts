@@ -18,6 +18,8 @@ function failure(c: Context<AppEnv>, entry: { code: string; status: number; mess
 
 /** One onError for every app: known errors become their envelope; anything else a generic 500. */
 export function onError(err: Error, c: Context<AppEnv>) {
+  // drizzle wraps what the D1 binding throws (a failed session guard is an AppError) in its own query error.
+  if (!(err instanceof AppError) && err.cause instanceof AppError) err = err.cause;
   if (err instanceof AppError) {
     return failure(c, err.entry, { returnMessage: err.message, issues: err.issues });
   }

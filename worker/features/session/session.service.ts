@@ -136,6 +136,10 @@ export async function login(env: Env, input: { projectCode: string; email: strin
 
 /** Resolves a token to its live session, or null. One indexed query. */
 export async function memberFromToken(env: Env, memberId: string, token: string): Promise<SessionMember | null> {
+  return memberFromTokenHash(env, memberId, await sha256Hex(token));
+}
+
+export async function memberFromTokenHash(env: Env, memberId: string, tokenHash: string): Promise<SessionMember | null> {
   const row = await getDb(env)
     .select({
       memberId: sessions.memberId,
@@ -148,7 +152,7 @@ export async function memberFromToken(env: Env, memberId: string, token: string)
     .from(sessions)
     .innerJoin(members, eq(members.id, sessions.memberId))
     .innerJoin(profiles, eq(profiles.memberId, sessions.memberId))
-    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.endedAt), gt(sessions.expiresAt, now())))
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.endedAt), gt(sessions.expiresAt, now())))
     .get();
   if (!row || row.memberId !== memberId || row.status === "deleted") return null;
   return row;
@@ -284,11 +288,18 @@ export async function issueTicket(env: Env, member: SessionMember, audience: "so
 
 /** Verifies a ticket and that its session is still live (so expire and password change end it at once). */
 export async function memberFromTicket(env: Env, ticket: string, audience: "socket" | "api"): Promise<SessionMember | null> {
+  const claim = await ticketClaim(env, ticket, audience);
+  if (!claim) return null;
+  const member = await memberFromSessionId(env, claim.sessionId);
+  return member && member.memberId === claim.memberId ? member : null;
+}
+
+/** Who a ticket says it is, if its signature, audience and expiry hold (the session itself is not checked here). */
+export async function ticketClaim(env: Env, ticket: string, audience: "socket" | "api"): Promise<{ sessionId: string; memberId: string } | null> {
   try {
     const { payload } = await jwtVerify(ticket, jwtKey(env), { audience, algorithms: ["HS256"] });
     if (typeof payload.sid !== "string" || typeof payload.sub !== "string") return null;
-    const member = await memberFromSessionId(env, payload.sid);
-    return member && member.memberId === payload.sub ? member : null;
+    return { sessionId: payload.sid, memberId: payload.sub };
   } catch {
     return null;
   }
