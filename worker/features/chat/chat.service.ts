@@ -3,7 +3,6 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { md5 } from "js-md5";
 import { getDb } from "../../db/client";
 import { inJson } from "../../db/in-list";
-import { renamed } from "../../db/batch-columns";
 import { insertWhere } from "../../db/insert-where";
 import {
   chatConnections,
@@ -43,7 +42,7 @@ import { AppError } from "../../http/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, summaryColumnsOf, toProfileSummary } from "../profiles/profile-summary";
+import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, summaryJsonOf, toProfileSummary } from "../profiles/profile-summary";
 import { assertCanSend } from "../social/sending";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
@@ -231,8 +230,8 @@ export async function listMessages(
   const query = db
     .select({
       message: chatMessages,
-      author: renamed(summaryColumnsOf(author), "author"),
-      recipient: renamed(summaryColumnsOf(recipient), "recipient"),
+      author: summaryJsonOf(author).as("page_author"),
+      recipient: summaryJsonOf(recipient).as("page_recipient"),
       reactions: sql<string>`(select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
         from chat_reactions r join profiles rp on rp.member_id = r.member_id where r.id_chatroom_message = ${id})`.as("page_reactions"),
       requestStatus: sql<string | null>`(select q.status from chat_message_requests q
@@ -257,7 +256,7 @@ export async function listMessages(
   const held = new Set<string>();
   const follows = new Set<string>();
   for (const row of page) {
-    for (const card of [row.author, row.recipient]) if (card?.memberId) summaries.set(card.memberId, toProfileSummary(card as Parameters<typeof toProfileSummary>[0]));
+    for (const card of [row.author, row.recipient]) if (card) summaries.set(card.memberId, toProfileSummary(card));
     const list = JSON.parse(row.reactions) as ChatReaction[];
     if (list.length) reactions.set(row.message.idChatroomMessage, list);
     const { memberId, toMemberId } = row.message;

@@ -1,6 +1,5 @@
 import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { renamed } from "../../db/batch-columns";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
 import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl } from "../../contract/media";
@@ -9,7 +8,7 @@ import { AppError } from "../../http/app-error";
 import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
-import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profiles/profile-summary";
+import { profileSummaryColumns, summaryJsonOf, toProfileSummary, type SummaryRow, type Viewer } from "../profiles/profile-summary";
 import { actionStatement } from "../profiles/profiles.service";
 
 type BannerRow = typeof banners.$inferSelect;
@@ -71,8 +70,8 @@ export async function createBanner(
 
 const bannerWithProfile = { banner: banners, profile: profileSummaryColumns };
 
-function withProfiles(rows: { banner: BannerRow; profile: Parameters<typeof toProfileSummary>[0] }[], viewer: Viewer) {
-  return rows.map((r) => ({ ...toBanner(r.banner), profile: toProfileSummary(r.profile, viewer) as ProfileSummary }));
+function withProfiles(rows: { banner: BannerRow; profile: SummaryRow | null }[], viewer: Viewer) {
+  return rows.flatMap((r) => (r.profile ? [{ ...toBanner(r.banner), profile: toProfileSummary(r.profile, viewer) as ProfileSummary }] : []));
 }
 
 /** The tenant's pickable photos, newest first (home masonry), hiding blocked owners and blocked pairs. */
@@ -80,10 +79,10 @@ export async function projectBanners(env: Env, projectCode: string, viewer: View
   return withProfiles(await projectBannersQuery(env, projectCode, viewer?.memberId, pageSize), viewer);
 }
 
-/** As a batch member: the owner's card columns are renamed (`owner_*`) so none collides with the banner's. */
+/** As a batch member: the owner's card is one JSON column, so none of its columns collides with the banner's. */
 export const projectBannersQuery = (env: Env, projectCode: string, viewerId: string | null | undefined, pageSize: number) =>
   getDb(env)
-    .select({ banner: banners, profile: renamed(profileSummaryColumns, "owner") })
+    .select({ banner: banners, profile: summaryJsonOf(profiles).as("owner_card") })
     .from(banners)
     .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
     .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(viewerId, banners.memberId)))
