@@ -77,6 +77,28 @@ describe("a read with a session the isolate already knows", () => {
     expectFailure(await call("GET", `/private/core/profiles/${m.memberId}`, { as: bearer }), 401, "100003");
   });
 
+  it("posting a chat message: an ended session stores nothing; a member changed since is answered afresh, body and all", async () => {
+    const room = "velvetPublicChatroom000000000001";
+    const post = (m: Member, message: string) =>
+      call("POST", `/private/sns/chatrooms/${room}/messages/${m.memberId}`, { as: m, body: { message, requestId: crypto.randomUUID() } });
+    const stored = async (message: string) =>
+      (await env.DB.prepare("select count(*) as n from chat_messages where message = ?").bind(message).first<{ n: number }>())!.n;
+    const m = await signUp();
+    await giveAvatar(m);
+    expectOk(await post(m, "guard: first"));
+
+    await env.DB.prepare("update members set status = 'suspended' where id = ?").bind(m.memberId).run();
+    expectFailure(await post(m, "guard: while suspended"), 403, "403209");
+    expect(await stored("guard: while suspended")).toBe(0);
+    await env.DB.prepare("update members set status = 'active' where id = ?").bind(m.memberId).run();
+    expect(expectOk(await post(m, "guard: active again")).message).toBe("guard: active again");
+    expect(await stored("guard: active again")).toBe(1);
+
+    await endSession(m);
+    expectFailure(await post(m, "guard: after the end"), 401, "100003");
+    expect(await stored("guard: after the end")).toBe(0);
+  });
+
   it("still checks writes before they run", async () => {
     const m = await signUp();
     expectOk(await call("GET", `/private/core/profiles/${m.memberId}`, { as: m }));

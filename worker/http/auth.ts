@@ -9,8 +9,22 @@ import { AppError } from "./app-error";
 import type { AppEnv } from "./types";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Reads may check their session inside their own first batch (session-guard.ts); writes check it first. */
-const DEFERRABLE_METHODS = new Set(["GET", "HEAD"]);
+
+/**
+ * Which requests may check their session inside their own first D1 batch (session-guard.ts): every read, and
+ * writes whose first effect is that batch — anything they do outside D1 (a broadcast) happens after it.
+ * Other writes look their session up before they run.
+ */
+function mayDeferCheck(request: Request): boolean {
+  if (request.method === "GET" || request.method === "HEAD") return true;
+  const path = new URL(request.url).pathname;
+  return request.method === "POST" && DEFERRABLE_WRITES.some((pattern) => pattern.test(path));
+}
+const DEFERRABLE_WRITES = [
+  // Posting a chat message: one batch reads the sender and recipient and writes the message; the room hears of
+  // it only from that batch's result.
+  /^\/api\/v[67]\/private\/sns\/chatrooms\/[^/]+\/messages\/[^/]+$/,
+];
 
 type Credential = {
   /** Key of the per-isolate claims cache: one credential is one session. */
@@ -28,7 +42,7 @@ type Credential = {
  */
 export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
   const credential = await readCredential(c);
-  const cached = DEFERRABLE_METHODS.has(c.req.method) && !retried.has(c.req.raw) ? sessionClaims.get(credential.key) : undefined;
+  const cached = !retried.has(c.req.raw) && mayDeferCheck(c.req.raw) ? sessionClaims.get(credential.key) : undefined;
 
   if (!cached || cached.memberId !== credential.memberId || !guardsAvailable(c.env.DB)) {
     const member = await credential.lookup();
@@ -42,6 +56,7 @@ export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
     return next();
   }
 
+  if (credential.viaCookie && !SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.raw)) throw new AppError("forbidden");
   c.set("member", cached);
   if (await withSessionGuard(c.env.DB, cached, next)) return;
 
@@ -50,7 +65,9 @@ export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
   const fresh = await credential.lookup();
   if (!fresh || fresh.memberId !== credential.memberId || !retry) throw new AppError("sessionInvalid");
   sessionClaims.set(credential.key, fresh);
-  const again = new Request(c.req.raw);
+  // A write's body was read by its handler; Hono keeps it, so the request can be sent again.
+  const body = SAFE_METHODS.has(c.req.method) ? undefined : await c.req.arrayBuffer();
+  const again = new Request(c.req.raw.url, { method: c.req.method, headers: c.req.raw.headers, body });
   retried.add(again);
   c.res = await retry(again, c.env, executionContext(c));
 });
