@@ -10,4 +10,24 @@ export default defineConfig({
     cloudflare({ viteEnvironment: { name: "ssr" }, ...(stateDir ? { persistState: { path: stateDir } } : {}) }),
     reactRouter(),
   ],
+  // Browser chunks: the framework (React, React Router, i18next) in one file and app code that four or more
+  // route chunks share in another, instead of some 27 small files per page. Over HTTP/1.1 and on slow mobile
+  // links every file costs a round trip before first paint; Lighthouse mobile performance went from 87–89 to
+  // 94 on home, public profile and public chat (tests/bench), and home's first-load JS shrank (less duplication).
+  environments: {
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|html-parse-stringify|void-elements|@babel[\\/]runtime)[\\/]/, priority: 20 },
+                { name: "shared", minShareCount: 4, priority: 10 },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
 });

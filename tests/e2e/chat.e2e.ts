@@ -46,7 +46,9 @@ describe("chat journey", () => {
     await screenshot(pa.page, "chat-01-public-desktop");
     await screenshot(pb.page, "chat-02-public-phone");
 
-    // Encrypted one-to-one message: B published a public key when its shell opened.
+    // Encrypted one-to-one message: B's shell publishes a public key once the page has settled (an idle
+    // callback); until then a message to B would go as plain private text, so wait for the key.
+    await expect.poll(() => String(storedRows(`select public_key from profiles where member_id = '${b.memberId}'`)[0]?.public_key ?? ""), { timeout: 15_000 }).not.toBe("");
     await gotoHydrated(pa.page, `/smp/chatroom/${a.memberNo}/${b.memberNo}`);
     const secret = `our secret ${Date.now()}`;
     const dmBox = pa.page.getByLabel("Message", { exact: true });
