@@ -37,6 +37,11 @@ const BOOLEAN_FIELDS = ["qualify", "blur", "blocked", "closed", "isRainbow"] as 
  * results (keyed by column name) from merging the two cards' same-named columns.
  */
 export function summaryJsonOf<T extends typeof profiles | ProfilesAlias>(t: T) {
+  return summaryJsonTextOf(t).mapWith(parseSummaryJson);
+}
+
+/** `summaryJsonOf` as the JSON text, for lists that parse each member's card once (`parseSummaryJson`). */
+export function summaryJsonTextOf<T extends typeof profiles | ProfilesAlias>(t: T) {
   // Rendered to text once per table: drizzle walks a fragment of 28 parts on every build otherwise.
   let text = cardSql.get(t);
   if (!text) {
@@ -44,11 +49,11 @@ export function summaryJsonOf<T extends typeof profiles | ProfilesAlias>(t: T) {
     const pairs = Object.entries(summaryColumnsOf(t)).map(([key, column]) => `'${key}', ${ref(column)}`);
     cardSql.set(t, (text = `case when ${ref(t.memberId)} is null then null else json_object(${pairs.join(", ")}) end`));
   }
-  return sql<SummaryRow | null>`${sql.raw(text)}`.mapWith(parseCard);
+  return sql<string | null>`${sql.raw(text)}`;
 }
 const cardSql = new WeakMap<object, string>();
 
-function parseCard(value: string): SummaryRow {
+export function parseSummaryJson(value: string): SummaryRow {
   const row = JSON.parse(value) as Record<string, unknown>;
   for (const key of BOOLEAN_FIELDS) row[key] = row[key] === 1;
   return row as SummaryRow;
