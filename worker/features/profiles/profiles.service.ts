@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, isNotNull, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import ngeohash from "ngeohash";
 import { nicknameContains } from "./nickname-search";
-import { getDb } from "../../db/client";
+import { getDb, type Db } from "../../db/client";
+import { compiled } from "../../db/compiled";
 import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, unqualifiedReports, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
@@ -183,7 +184,7 @@ export function toActionStats(rows: { actionHour: number; actionCount: number }[
  * target with the relationship, the viewer and both members' characters, then records the visit under the
  * same conditions in SQL (a batch is one transaction, so what was read is what was counted).
  */
-export async function viewProfile(env: Env, projectCode: string, locate: SQL, viewerId: string | null) {
+export async function viewProfile(env: Env, projectCode: string, locate: Locate, viewerId: string | null) {
   const view = profileViewReads(env, projectCode, locate, viewerId);
   const [targets, viewers, characterRows] = await getDb(env).batch([...view.queries, ...view.writes]);
   return view.finish(targets, viewers, characterRows).profile;
@@ -194,49 +195,15 @@ export async function viewProfile(env: Env, projectCode: string, locate: SQL, vi
  * same round trip (`targetId` is the target's member id as a subquery; writes go after every read), and
  * `finish`, which checks access and shapes the profile.
  */
-export function profileViewReads(env: Env, projectCode: string, locate: SQL, viewerId: string | null) {
+export function profileViewReads(env: Env, projectCode: string, locate: Locate, viewerId: string | null) {
   const db = getDb(env);
   const at = Date.now();
-  const where = and(eq(profiles.projectCode, projectCode), locate)!;
-  const targetId = sql`(select member_id from profiles where ${where} limit 1)`;
-  const queries = [
-    // Relationship columns are named (`rel_*`): D1 batch results are keyed by column name.
-    db.select({ profile: profiles, rel: namedRelationship(viewerId ?? "", at) }).from(profiles).where(where).limit(1),
-    db
-      .select({ viewerProject: profiles.projectCode, viewerAvator: profiles.avator, viewerQualify: profiles.qualify, viewerLat: profiles.latitude, viewerLng: profiles.longitude })
-      .from(profiles)
-      .where(eq(profiles.memberId, viewerId ?? ""))
-      .limit(1),
-    db
-      .select({ memberId: userCharacters.memberId, idCharacter: userCharacters.idCharacter })
-      .from(userCharacters)
-      .where(sql`${userCharacters.memberId} = ${viewerId ?? ""} or ${userCharacters.memberId} = ${targetId}`),
-  ] as const;
+  const targetId = sql`(select member_id from profiles where ${profiles.projectCode} = ${projectCode} and ${locateCondition(locate.by, locate.value)} limit 1)`;
+  const values = { projectCode, target: locate.value, viewerId: viewerId ?? "", at, hour: new Date(at).getUTCHours() };
+  const statements = viewerId ? memberView[locate.by](db, values) : visitorView[locate.by](db, values);
+  const queries = [statements[0], statements[1], statements[2]] as const;
+  const writes = statements.slice(3) as unknown as ViewStatements["3"][];
   type Rows<I extends number> = Awaited<(typeof queries)[I]>;
-
-  // The visit, only where `finish` would show the profile: the target is in the tenant and not the viewer, the
-  // viewer (if any) is a member of the tenant, and no live block stands either way.
-  const visited = and(
-    where,
-    viewerId ? ne(profiles.memberId, viewerId) : undefined,
-    viewerId ? sql`exists (select 1 from profiles v where v.member_id = ${viewerId} and v.project_code = ${projectCode})` : undefined,
-    notBlockedWith(viewerId, profiles.memberId, at),
-  );
-  const writes = [
-    db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(visited),
-    ...(viewerId
-      ? [
-          db
-            .insert(visitors)
-            .select(db.select({ idVisitor: sql<number>`null`.as("id_visitor"), projectCode: profiles.projectCode, memberId: profiles.memberId, visitorId: sql`${viewerId}`.as("visitor_id"), visitCount: sql`1`.as("visit_count"), dateUpd: sql`${at}`.as("date_upd") }).from(profiles).where(visited))
-            .onConflictDoUpdate({ target: [visitors.memberId, visitors.visitorId], set: { visitCount: sql`${visitors.visitCount} + 1`, dateUpd: at } }),
-          db
-            .insert(actionStats)
-            .select(db.select({ memberId: sql`${viewerId}`.as("member_id"), projectCode: profiles.projectCode, actionHour: sql`${new Date(at).getUTCHours()}`.as("action_hour"), actionCount: sql`1`.as("action_count") }).from(profiles).where(visited))
-            .onConflictDoUpdate({ target: [actionStats.memberId, actionStats.actionHour], set: { actionCount: sql`${actionStats.actionCount} + 1` } }),
-        ]
-      : []),
-  ] as const;
 
   function finish(targets: Rows<0>, viewers: Rows<1>, characterRows: Rows<2>) {
     const found = targets[0];
@@ -273,8 +240,67 @@ export function profileViewReads(env: Env, projectCode: string, locate: SQL, vie
 
 /** How `viewProfile` finds its target within the tenant. */
 export const locate = {
-  byCode: (simpleCode: string) => eq(profiles.simpleCode, simpleCode),
-  byMemberId: (memberId: string) => eq(profiles.memberId, memberId),
+  byCode: (simpleCode: string): Locate => ({ by: "simpleCode", value: simpleCode }),
+  byMemberId: (memberId: string): Locate => ({ by: "memberId", value: memberId }),
+};
+type Locate = { by: "simpleCode" | "memberId"; value: string };
+const locateCondition = (by: Locate["by"], value: string) => (by === "simpleCode" ? eq(profiles.simpleCode, value) : eq(profiles.memberId, value));
+
+type ViewValues = { projectCode: string; target: string; viewerId: string; at: number; hour: number };
+type ViewStatements = ReturnType<typeof viewStatements>;
+
+/**
+ * The profile view's statements (3 reads, then the visit's writes), built once per shape with placeholders
+ * (`compiled`): who is looked up by what, and whether a member or a visitor views.
+ */
+function viewStatements(db: Db, v: ViewValues, by: Locate["by"], member: boolean) {
+  const viewerId = member ? v.viewerId : null;
+  const where = and(eq(profiles.projectCode, v.projectCode), locateCondition(by, v.target))!;
+  const targetId = sql`(select member_id from profiles where ${where} limit 1)`;
+  // The visit, only where `finish` would show the profile: the target is in the tenant and not the viewer, the
+  // viewer (if any) is a member of the tenant, and no live block stands either way.
+  const visited = and(
+    where,
+    viewerId ? ne(profiles.memberId, viewerId) : undefined,
+    viewerId ? sql`exists (select 1 from profiles v where v.member_id = ${viewerId} and v.project_code = ${v.projectCode})` : undefined,
+    notBlockedWith(viewerId, profiles.memberId, v.at),
+  );
+  return [
+    // Relationship columns are named (`rel_*`): D1 batch results are keyed by column name.
+    db.select({ profile: profiles, rel: namedRelationship(v.viewerId, v.at) }).from(profiles).where(where).limit(1),
+    db
+      .select({ viewerProject: profiles.projectCode, viewerAvator: profiles.avator, viewerQualify: profiles.qualify, viewerLat: profiles.latitude, viewerLng: profiles.longitude })
+      .from(profiles)
+      .where(eq(profiles.memberId, v.viewerId))
+      .limit(1),
+    db
+      .select({ memberId: userCharacters.memberId, idCharacter: userCharacters.idCharacter })
+      .from(userCharacters)
+      .where(sql`${userCharacters.memberId} = ${v.viewerId} or ${userCharacters.memberId} = ${targetId}`),
+    db.update(profiles).set({ pageViews: sql`${profiles.pageViews} + 1` }).where(visited),
+    ...(viewerId
+      ? [
+          db
+            .insert(visitors)
+            .select(db.select({ idVisitor: sql<number>`null`.as("id_visitor"), projectCode: profiles.projectCode, memberId: profiles.memberId, visitorId: sql`${viewerId}`.as("visitor_id"), visitCount: sql`1`.as("visit_count"), dateUpd: sql`${v.at}`.as("date_upd") }).from(profiles).where(visited))
+            .onConflictDoUpdate({ target: [visitors.memberId, visitors.visitorId], set: { visitCount: sql`${visitors.visitCount} + 1`, dateUpd: v.at } }),
+          db
+            .insert(actionStats)
+            .select(db.select({ memberId: sql`${viewerId}`.as("member_id"), projectCode: profiles.projectCode, actionHour: sql`${v.hour}`.as("action_hour"), actionCount: sql`1`.as("action_count") }).from(profiles).where(visited))
+            .onConflictDoUpdate({ target: [actionStats.memberId, actionStats.actionHour], set: { actionCount: sql`${actionStats.actionCount} + 1` } }),
+        ]
+      : []),
+  ] as const;
+}
+
+const VIEW_VALUES = ["projectCode", "target", "viewerId", "at", "hour"] as const;
+const memberView = {
+  simpleCode: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "simpleCode", true)),
+  memberId: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "memberId", true)),
+};
+const visitorView = {
+  simpleCode: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "simpleCode", false)),
+  memberId: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "memberId", false)),
 };
 
 /** The relationship subqueries, correlated to the outer `profiles` row, under `rel_`-prefixed names. */
