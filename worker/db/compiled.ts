@@ -14,30 +14,39 @@ export function compiled<V extends Record<string, unknown>, Db extends object, Q
   names: readonly (keyof V & string)[],
   build: (db: Db, p: { [K in keyof V]: V[K] }) => Q,
 ): (db: Db, values: V) => Q {
-  const cache = new WeakMap<Db, PreparedQuery[]>();
+  const cache = new WeakMap<Db, Compiled[]>();
   return (db, values) => {
-    let prepared = cache.get(db);
-    if (!prepared) {
+    let statements = cache.get(db);
+    if (!statements) {
       const placeholders = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as unknown as { [K in keyof V]: V[K] };
-      prepared = build(db, placeholders).map((query) => query.prepare() as unknown as PreparedQuery);
-      cache.set(db, prepared);
+      statements = build(db, placeholders).map((query) => ({
+        prepared: query.prepare() as PreparedQuery,
+        fields: (query as { getSelectedFields?: () => Record<string, unknown> }).getSelectedFields?.(),
+      }));
+      cache.set(db, statements);
     }
-    return prepared.map((query) => boundItem(query, values)) as unknown as Q;
+    return statements.map((statement) => boundItem(statement, values)) as unknown as Q;
   };
 }
 
 type Preparable = { prepare(): unknown };
+type Compiled = { prepared: PreparedQuery; fields: Record<string, unknown> | undefined };
 type PreparedQuery = {
   getQuery(): { sql: string; params: unknown[] };
   stmt: D1PreparedStatement;
   mapResult(response: unknown, isFromBatch?: boolean): unknown;
 };
 
-/** What drizzle's D1 `batch` asks of an item: `_prepare()` giving the SQL, its parameters, and the mapping. */
-function boundItem(query: PreparedQuery, values: Record<string, unknown>) {
+/**
+ * What drizzle's D1 `batch` asks of an item (`_prepare()`: the SQL, its parameters, the mapping), and what
+ * `flatBatch` asks (`toSQL()`, `getSelectedFields()`).
+ */
+function boundItem({ prepared: query, fields }: Compiled, values: Record<string, unknown>) {
   const { sql: text, params } = query.getQuery();
   const bound = { sql: text, params: fillPlaceholders(params, values) };
   return {
+    toSQL: () => bound,
+    getSelectedFields: () => fields,
     _prepare: () => ({
       getQuery: () => bound,
       stmt: query.stmt,

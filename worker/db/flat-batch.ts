@@ -13,7 +13,12 @@ type Rows<Q> = Awaited<Q>;
  * once per call. Same results as `db.batch` for such selects; nested selections are refused.
  */
 export async function flatBatch<const Q extends readonly FlatSelect[]>(env: Env, queries: Q): Promise<{ -readonly [K in keyof Q]: Rows<Q[K]> }> {
-  const plans = queries.map((query) => planOf((query as unknown as WithFields).getSelectedFields()));
+  const plans = queries.map((query) => {
+    const fields = (query as unknown as WithFields).getSelectedFields();
+    let plan = plansByFields.get(fields);
+    if (!plan) plansByFields.set(fields, (plan = planOf(fields)));
+    return plan;
+  });
   const statements = queries.map((query) => {
     const { sql, params } = query.toSQL();
     return env.DB.prepare(sql).bind(...params);
@@ -23,8 +28,11 @@ export async function flatBatch<const Q extends readonly FlatSelect[]>(env: Env,
 }
 
 type Decoder = { mapFromDriverValue(value: unknown): unknown };
+type Plan = (row: Record<string, unknown>) => Record<string, unknown>;
+// Compiled statements (compiled.ts) hand the same fields object every call: their plan is made once.
+const plansByFields = new WeakMap<object, Plan>();
 
-function planOf(fields: Record<string, unknown>) {
+function planOf(fields: Record<string, unknown>): Plan {
   const plan: { key: string; name: string; decoder: Decoder }[] = [];
   const names = new Set<string>();
   for (const [key, field] of Object.entries(fields)) {

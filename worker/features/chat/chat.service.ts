@@ -1,8 +1,9 @@
 import { and, between, desc, eq, getTableColumns, gt, inArray, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { flatBatch } from "../../db/flat-batch";
+import { compiled } from "../../db/compiled";
 import { alias } from "drizzle-orm/sqlite-core";
 import { md5 } from "js-md5";
-import { getDb } from "../../db/client";
+import { getDb, type Db } from "../../db/client";
 import { inJson } from "../../db/in-list";
 import { insertWhere } from "../../db/insert-where";
 import {
@@ -190,12 +191,6 @@ async function lastReadOf(env: Env, memberId: string, readKey: string) {
 const lastReadQuery = (env: Env, memberId: string, readKey: string) =>
   getDb(env).select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).limit(1);
 
-/** Conditions a viewer needs on any message list: not blocked either way, not muted by the viewer. */
-function visibleTo(viewer: { memberId: string } | null): SQL[] {
-  if (!viewer) return [];
-  return [notBlockedWith(viewer.memberId, chatMessages.memberId), notMutedBy(viewer.memberId, chatMessages.memberId)];
-}
-
 /**
  * §7 GET /sns/chatroom/{id}/messages: newest `pageSize` messages (optionally before an id, or after one
  * for a reconnect replay, or only one member's), returned oldest first.
@@ -209,49 +204,33 @@ export async function listMessages(
 ): Promise<ChatMessage[]> {
   const room = roomKind(chatroomId);
   assertRoomAccess(room, member);
-  const db = getDb(env);
-  const conditions: SQL[] = [eq(chatMessages.projectCode, projectCode), eq(chatMessages.deleted, false), ...visibleTo(member)];
-  if (room.kind === "direct") {
-    // A conversation: the pair's one-to-one room plus private messages between them in any room.
-    const [a, b] = room.memberNos;
-    conditions.push(
-      sql`((${chatMessages.memberNo} = ${a} and ${chatMessages.toMemberNo} = ${b}) or (${chatMessages.memberNo} = ${b} and ${chatMessages.toMemberNo} = ${a}))`,
-      sql`(${chatMessages.chatroomId} = ${chatroomId} or ${chatMessages.isPrivate} = 1)`,
-    );
-  } else {
-    conditions.push(eq(chatMessages.chatroomId, chatroomId));
-  }
-  if (options.memberNo) conditions.push(eq(chatMessages.memberNo, options.memberNo));
-  if (options.before) conditions.push(lt(chatMessages.idChatroomMessage, options.before));
-  if (options.after !== undefined) conditions.push(gt(chatMessages.idChatroomMessage, options.after));
-  // One statement reads the page with everything it refers to: author and recipient cards (covering-index
-  // lookups, migration 0009), reactions, and for private messages the recipient's request and follow (index
-  // probes per row). Its batch adds the viewer and the read position: one round trip in all.
-  const id = chatMessages.idChatroomMessage;
-  const query = db
-    .select({
-      ...getTableColumns(chatMessages),
-      author: summaryJsonTextOf(author).as("page_author"),
-      recipient: summaryJsonTextOf(recipient).as("page_recipient"),
-      reactions: sql<string>`(select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
-        from chat_reactions r join profiles rp on rp.member_id = r.member_id where r.id_chatroom_message = ${id})`.as("page_reactions"),
-      requestStatus: sql<string | null>`(select q.status from chat_message_requests q
-        where q.member_id = ${chatMessages.toMemberId} and q.from_member_id = ${chatMessages.memberId})`.as("page_request_status"),
-      recipientFollows: sql<number>`(select count(*) from follows f where f.member_id = ${chatMessages.toMemberId} and f.target_member_id = ${chatMessages.memberId})`.as(
-        "page_recipient_follows",
-      ),
-    })
-    .from(chatMessages)
-    .leftJoin(author, eq(author.memberId, chatMessages.memberId))
-    .leftJoin(recipient, eq(recipient.memberId, chatMessages.toMemberId))
-    .where(and(...conditions));
+  const shape: PageShape = {
+    direct: room.kind === "direct",
+    viewer: Boolean(member),
+    byMember: Boolean(options.memberNo),
+    before: Boolean(options.before),
+    after: options.after !== undefined,
+  };
+  const key = `${+shape.direct}${+shape.viewer}${+shape.byMember}${+shape.before}${+shape.after}`;
+  let statements = pageStatements.get(key);
+  if (!statements) pageStatements.set(key, (statements = compiled<PageValues, Db, PageQueries>(PAGE_VALUES, (db, v) => pageQueries(db, v, shape))));
+  const [a, b] = room.kind === "direct" ? room.memberNos : ["", ""];
   const readKey = room.kind === "direct" ? chatroomId : null;
+  const values: PageValues = {
+    projectCode,
+    chatroomId,
+    a,
+    b,
+    viewerId: member?.memberId ?? "",
+    at: Date.now(),
+    readKey: readKey ?? "",
+    memberNo: options.memberNo ?? "",
+    before: options.before ?? 0,
+    after: options.after ?? 0,
+    pageSize: options.pageSize,
+  };
   // Mapped by flatBatch: a page is 100 rows of 20 fields, where drizzle's per-field mapping showed in profiles.
-  const [page, viewerRows, readRows] = await flatBatch(env, [
-    options.after !== undefined ? query.orderBy(id).limit(options.pageSize) : query.orderBy(desc(id)).limit(options.pageSize),
-    viewerQuery(env, member?.memberId ?? ""),
-    lastReadQuery(env, member?.memberId ?? "", readKey ?? ""),
-  ]);
+  const [page, viewerRows, readRows] = await flatBatch(env, statements(getDb(env), values));
   if (options.after === undefined) page.reverse();
   const summaries = new Map<string, ProfileSummary>();
   const reactions = new Map<number, ChatReaction[]>();
@@ -275,6 +254,60 @@ export async function listMessages(
 // The page's author and recipient cards come from the same table twice.
 const author = alias(profiles, "author");
 const recipient = alias(profiles, "recipient");
+
+type PageValues = {
+  projectCode: string; chatroomId: string; a: string; b: string; viewerId: string; at: number; readKey: string;
+  memberNo: string; before: number; after: number; pageSize: number;
+};
+const PAGE_VALUES = ["projectCode", "chatroomId", "a", "b", "viewerId", "at", "readKey", "memberNo", "before", "after", "pageSize"] as const;
+type PageShape = { direct: boolean; viewer: boolean; byMember: boolean; before: boolean; after: boolean };
+type PageQueries = ReturnType<typeof pageQueries>;
+/** The page's statements per shape, rendered once (`compiled`): a page is the most frequent read there is. */
+const pageStatements = new Map<string, (db: Db, values: PageValues) => PageQueries>();
+
+function pageQueries(db: Db, v: PageValues, shape: PageShape) {
+  const conditions: SQL[] = [eq(chatMessages.projectCode, v.projectCode), eq(chatMessages.deleted, false)];
+  // Not blocked either way, not muted by the viewer.
+  if (shape.viewer) conditions.push(notBlockedWith(v.viewerId, chatMessages.memberId, v.at), notMutedBy(v.viewerId, chatMessages.memberId, v.at));
+  if (shape.direct) {
+    // A conversation: the pair's one-to-one room plus private messages between them in any room.
+    conditions.push(
+      sql`((${chatMessages.memberNo} = ${v.a} and ${chatMessages.toMemberNo} = ${v.b}) or (${chatMessages.memberNo} = ${v.b} and ${chatMessages.toMemberNo} = ${v.a}))`,
+      sql`(${chatMessages.chatroomId} = ${v.chatroomId} or ${chatMessages.isPrivate} = 1)`,
+    );
+  } else {
+    conditions.push(eq(chatMessages.chatroomId, v.chatroomId));
+  }
+  if (shape.byMember) conditions.push(eq(chatMessages.memberNo, v.memberNo));
+  if (shape.before) conditions.push(lt(chatMessages.idChatroomMessage, v.before));
+  if (shape.after) conditions.push(gt(chatMessages.idChatroomMessage, v.after));
+  // One statement reads the page with everything it refers to: author and recipient cards (covering-index
+  // lookups, migration 0009), reactions, and for private messages the recipient's request and follow (index
+  // probes per row). Its batch adds the viewer and the read position: one round trip in all.
+  const id = chatMessages.idChatroomMessage;
+  const query = db
+    .select({
+      ...getTableColumns(chatMessages),
+      author: summaryJsonTextOf(author).as("page_author"),
+      recipient: summaryJsonTextOf(recipient).as("page_recipient"),
+      reactions: sql<string>`(select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
+        from chat_reactions r join profiles rp on rp.member_id = r.member_id where r.id_chatroom_message = ${id})`.as("page_reactions"),
+      requestStatus: sql<string | null>`(select q.status from chat_message_requests q
+        where q.member_id = ${chatMessages.toMemberId} and q.from_member_id = ${chatMessages.memberId})`.as("page_request_status"),
+      recipientFollows: sql<number>`(select count(*) from follows f where f.member_id = ${chatMessages.toMemberId} and f.target_member_id = ${chatMessages.memberId})`.as(
+        "page_recipient_follows",
+      ),
+    })
+    .from(chatMessages)
+    .leftJoin(author, eq(author.memberId, chatMessages.memberId))
+    .leftJoin(recipient, eq(recipient.memberId, chatMessages.toMemberId))
+    .where(and(...conditions));
+  return [
+    shape.after ? query.orderBy(id).limit(v.pageSize) : query.orderBy(desc(id)).limit(v.pageSize),
+    db.select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, v.viewerId)).limit(1),
+    db.select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, v.viewerId), eq(chatReads.chatroomId, v.readKey))).limit(1),
+  ] as const;
+}
 
 /** One message the viewer may see (404 otherwise), with its threads. */
 export async function messageDetail(env: Env, projectCode: string, id: number, member: ChatMember | null) {
