@@ -491,39 +491,20 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
     dateAdd: at,
     dateUdp: at,
   };
-  // In the shared rooms, the sender's "latest speech" time (lists read it), only when the insert before it stored
-  // a row (a duplicate requestId inserts nothing).
-  const stamp = db
-    .update(profiles)
-    .set({ lastChatAt: at })
-    .where(and(eq(profiles.memberId, member.memberId), sql`changes() > 0`));
-  // A message without a recipient needs nothing the reads return before it can be stored: its insert (under the
-  // §6/§8 sending rule, in SQL) rides in the same batch. With a recipient, the checks below come first.
-  const sendable = sql`exists (select 1 from members sm join profiles sp on sp.member_id = sm.id
-    where sm.id = ${member.memberId} and sm.status = 'active' and sp.blocked = 0)`;
-  const writes = recipientNo ? [] : [insertWhere(db, chatMessages, values, sendable).onConflictDoNothing().returning(), ...(shared ? [stamp] : [])];
-  // Every read the send needs, in one round trip: the duplicate check, the sender (card, §6/§8 sending rule),
-  // who must not see the sender (for the fan-out) and the recipient.
-  const reads = [
-    db.select().from(chatMessages).where(and(eq(chatMessages.memberId, member.memberId), eq(chatMessages.requestId, body.requestId))).limit(1),
-    db
-      .select({ ...profileSummaryColumns, accountStatus: members.status })
-      .from(profiles)
-      .innerJoin(members, eq(members.id, profiles.memberId))
-      .where(eq(profiles.memberId, member.memberId))
-      .limit(1),
-    db.select({ id: blocks.targetMemberId }).from(blocks).where(and(eq(blocks.memberId, member.memberId), live(blocks.expiresAt, at))).limit(5000),
-    db.select({ id: blocks.memberId }).from(blocks).where(and(eq(blocks.targetMemberId, member.memberId), live(blocks.expiresAt, at))).limit(5000),
-    db.select({ id: mutes.memberId }).from(mutes).where(and(eq(mutes.targetMemberId, member.memberId), live(mutes.expiresAt, at))).limit(5000),
-    db
-      .select({ memberId: profiles.memberId, memberNo: profiles.simpleCode })
-      .from(profiles)
-      .where(and(eq(profiles.projectCode, member.projectCode), eq(profiles.simpleCode, recipientNo ?? "")))
-      .limit(1),
-  ] as const;
-  const results = (await db.batch([...reads, ...writes] as unknown as typeof reads)) as unknown as ReadResults<typeof reads>;
+  const statements = sendStatements[recipientNo ? "checkFirst" : shared ? "insertAndStamp" : "insert"](db, {
+    projectCode: member.projectCode,
+    chatroomId,
+    memberId: member.memberId,
+    memberNo: member.memberNo,
+    requestId: body.requestId,
+    message,
+    payload: values.payload,
+    at,
+    recipientNo: recipientNo ?? "",
+  });
+  const results = (await db.batch(statements as unknown as SendReads)) as unknown as ReadResults<SendReads>;
   const [existingRows, senderRows, blockedByMe, blockingMe, mutingMe, recipientRows] = results;
-  const storedNow = (results as unknown as unknown[])[reads.length] as MessageRow[] | undefined;
+  const storedNow = (results as unknown as unknown[])[SEND_READS] as MessageRow[] | undefined;
   const existing = existingRows[0];
   if (existing) {
     if (existing.chatroomId !== chatroomId || existing.projectCode !== member.projectCode) throw new AppError("chatRequestIdReused");
@@ -560,7 +541,7 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const inbox = isPrivate;
   const mention = { ...values, isPrivate, toMemberId: inbox ? recipient.memberId : null, toMemberNo: recipient.memberNo };
   const insert = db.insert(chatMessages).values(mention).onConflictDoNothing().returning();
-  const [insertedRows] = shared ? await db.batch([insert, stamp]) : [await insert];
+  const [insertedRows] = shared ? await db.batch([insert, latestSpeechStamp(db, member.memberId, at)]) : [await insert];
   const inserted = insertedRows[0];
   const row =
     inserted ??
@@ -604,6 +585,77 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
 }
 
 type ReadResults<Q extends readonly unknown[]> = { -readonly [K in keyof Q]: Awaited<Q[K]> };
+
+/** In the shared rooms, the sender's "latest speech" time (lists read it), only when the insert before it stored a row. */
+const latestSpeechStamp = (db: Db, memberId: string, at: number) =>
+  db
+    .update(profiles)
+    .set({ lastChatAt: at })
+    .where(and(eq(profiles.memberId, memberId), sql`changes() > 0`));
+
+type SendValues = {
+  projectCode: string; chatroomId: string; memberId: string; memberNo: string; requestId: string; message: string; payload: string; at: number;
+  recipientNo: string;
+};
+const SEND_VALUES = ["projectCode", "chatroomId", "memberId", "memberNo", "requestId", "message", "payload", "at", "recipientNo"] as const;
+type SendReads = ReturnType<typeof sendReads>;
+const SEND_READS = 6;
+
+/**
+ * Every read a send needs, in one round trip: the duplicate check, the sender (card, §6/§8 sending rule), who
+ * must not see the sender (for the fan-out) and the recipient.
+ */
+function sendReads(db: Db, v: SendValues) {
+  return [
+    db.select().from(chatMessages).where(and(eq(chatMessages.memberId, v.memberId), eq(chatMessages.requestId, v.requestId))).limit(1),
+    db
+      .select({ ...profileSummaryColumns, accountStatus: members.status })
+      .from(profiles)
+      .innerJoin(members, eq(members.id, profiles.memberId))
+      .where(eq(profiles.memberId, v.memberId))
+      .limit(1),
+    db.select({ id: blocks.targetMemberId }).from(blocks).where(and(eq(blocks.memberId, v.memberId), live(blocks.expiresAt, v.at))).limit(5000),
+    db.select({ id: blocks.memberId }).from(blocks).where(and(eq(blocks.targetMemberId, v.memberId), live(blocks.expiresAt, v.at))).limit(5000),
+    db.select({ id: mutes.memberId }).from(mutes).where(and(eq(mutes.targetMemberId, v.memberId), live(mutes.expiresAt, v.at))).limit(5000),
+    db
+      .select({ memberId: profiles.memberId, memberNo: profiles.simpleCode })
+      .from(profiles)
+      .where(and(eq(profiles.projectCode, v.projectCode), eq(profiles.simpleCode, v.recipientNo)))
+      .limit(1),
+  ] as const;
+}
+
+/**
+ * A message without a recipient needs nothing the reads return before it can be stored: its insert (under the
+ * §6/§8 sending rule, in SQL) rides in the same batch, with the latest-speech stamp in the shared rooms. With a
+ * recipient, the checks come first. Each shape rendered once (`compiled`): sending is the hottest write.
+ */
+function sendBatch(db: Db, v: SendValues, write: "none" | "insert" | "insertAndStamp") {
+  const sendable = sql`exists (select 1 from members sm join profiles sp on sp.member_id = sm.id
+    where sm.id = ${v.memberId} and sm.status = 'active' and sp.blocked = 0)`;
+  const row = {
+    projectCode: v.projectCode,
+    chatroomId: v.chatroomId,
+    memberId: v.memberId,
+    memberNo: v.memberNo,
+    requestId: v.requestId,
+    message: v.message,
+    payload: v.payload,
+    isPrivate: false,
+    toMemberId: null,
+    toMemberNo: null,
+    dateAdd: v.at,
+    dateUdp: v.at,
+  };
+  const insert = insertWhere(db, chatMessages, row, sendable).onConflictDoNothing().returning();
+  const writes = write === "none" ? [] : write === "insert" ? [insert] : [insert, latestSpeechStamp(db, v.memberId, v.at)];
+  return [...sendReads(db, v), ...writes] as unknown as SendReads;
+}
+const sendStatements = {
+  checkFirst: compiled<SendValues, Db, SendReads>(SEND_VALUES, (db, v) => sendBatch(db, v, "none")),
+  insert: compiled<SendValues, Db, SendReads>(SEND_VALUES, (db, v) => sendBatch(db, v, "insert")),
+  insertAndStamp: compiled<SendValues, Db, SendReads>(SEND_VALUES, (db, v) => sendBatch(db, v, "insertAndStamp")),
+};
 
 /** SQL: a block or mute that has not lifted yet. */
 const live = (expiresAt: SQLWrapper, at: number) => sql`(${expiresAt} is null or ${expiresAt} > ${at})`;
