@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Db } from "../../db/client";
+import { compiled } from "../../db/compiled";
 import { LISTABLE_PROFILE, banners, chatReminders, coinLedger, guestbookEntries, notifications, profiles, projectCounters, visitors } from "../../db/schema";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
@@ -22,132 +23,9 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
   const me = member.memberId;
   const at = Date.now();
 
-  // §5: lists hide members lacking an avatar, unqualified, blurred or blocked; never me; never a block either way.
-  const listed = (...more: (SQL | undefined)[]) =>
-    and(
-      eq(profiles.projectCode, projectCode),
-      // Verbatim text of the partial indexes' condition, so SQLite reads those indexes (migration 0002).
-      sql.raw(LISTABLE_PROFILE),
-      ne(profiles.memberId, me),
-      notBlockedWith(me, profiles.memberId, at),
-      ...more,
-    );
-  const summaries = () => db.select(profileSummaryColumns).from(profiles);
-  const mine = db
-    .select({ ...profileSummaryColumns, introduction: profiles.introduction, pageViews: profiles.pageViews })
-    .from(profiles)
-    .where(and(eq(profiles.memberId, me), eq(profiles.projectCode, projectCode)));
   const dayStart = Date.parse(`${utcDate(at)}T00:00:00.000Z`);
   const [meRows, coinRows, unreadRows, recentRows, speechRows, newbieRows, newbieTotalRows, hotRows, noteRows, reminderRows, guestbookRows, flameRows, visitorRows, photoRows, reviewRows] =
-    await db.batch([
-      mine,
-      db
-        .select({
-          mcoin: sql<number>`coalesce(sum(case when ${coinLedger.currency} = 'mcoin' then ${coinLedger.amount} else 0 end), 0)`,
-          scoin: sql<number>`coalesce(sum(case when ${coinLedger.currency} = 'scoin' then ${coinLedger.amount} else 0 end), 0)`,
-        })
-        .from(coinLedger)
-        .where(eq(coinLedger.memberId, me)),
-      db
-        .select({ n: sql<number>`count(*)` })
-        .from(notifications)
-        .where(and(eq(notifications.memberId, me), isNull(notifications.readAt))),
-      // The most recently active members: "latest online" is its head; suggested (the role I look for,
-      // lookFor n ↔ multiGender n) and related (members looking for my role) are picked from it below, so
-      // none of the three scans the tenant and the window is read once.
-      summaries().where(listed(isNotNull(profiles.lastAccess))).orderBy(desc(profiles.lastAccess)).limit(MATCH_WINDOW),
-      summaries().where(listed(isNotNull(profiles.lastChatAt))).orderBy(desc(profiles.lastChatAt)).limit(HOME_LIMITS.strip),
-      summaries().where(listed()).orderBy(desc(profiles.createdAt)).limit(HOME_LIMITS.strip),
-      // Members of the tenant: the counter row the profiles triggers keep (migration 0008), not a count.
-      db.select({ n: projectCounters.members }).from(projectCounters).where(eq(projectCounters.projectCode, projectCode)),
-      // Hot profiles (§9: 48 on home) by page views; "most visits" is the head of the same list.
-      summaries().where(listed()).orderBy(desc(profiles.pageViews), desc(profiles.idProfile)).limit(HOME_LIMITS.hotProfiles),
-      // §9: hot discussion cards need an introduction of at least 21 characters.
-      db
-        .select({ ...profileSummaryColumns, introduction: profiles.introduction })
-        .from(profiles)
-        .where(listed(sql`length(trim(${profiles.introduction})) >= ${HOME_LIMITS.noteIntroMin}`, gt(profiles.lastChatAt, 0)))
-        .orderBy(desc(profiles.lastChatAt))
-        .limit(HOME_LIMITS.notes),
-      // §9: reminders only for today's UTC date.
-      db
-        .select()
-        .from(chatReminders)
-        .where(and(eq(chatReminders.memberId, me), sql`${chatReminders.remindAt} >= ${dayStart}`, sql`${chatReminders.remindAt} < ${dayStart + DAY}`))
-        .orderBy(chatReminders.remindAt)
-        .limit(20),
-      // Guestbook tile: entries by members I have not blocked or muted (as the guestbook itself counts them).
-      db
-        .select({
-          total: sql<number>`count(*)`,
-          unread: sql<number>`coalesce(sum(case when ${guestbookEntries.readAt} is null then 1 else 0 end), 0)`,
-        })
-        .from(guestbookEntries)
-        .where(
-          and(
-            eq(guestbookEntries.ownerMemberId, me),
-            eq(guestbookEntries.projectCode, projectCode),
-            notBlockedWith(me, guestbookEntries.authorMemberId, at),
-            notMutedBy(me, guestbookEntries.authorMemberId, at),
-          ),
-        ),
-      // Flame owner: the newest hand-over of the tenant, hidden when blocked either way.
-      db
-        .select(profileSummaryColumns)
-        .from(profiles)
-        .where(
-          and(
-            eq(profiles.projectCode, projectCode),
-            sql`${profiles.memberId} = (select holder_member_id from flame_passes where project_code = ${projectCode} order by id_flame_pass desc limit 1)`,
-            sql`(${profiles.memberId} = ${me} or ${notBlockedWith(me, profiles.memberId, at)})`,
-          ),
-        ),
-      // Recent visitors (§2 drawer): newest first; visitors without nickname hidden (§5).
-      db
-        .select({ ...profileSummaryColumns, dateUpd: visitors.dateUpd })
-        .from(visitors)
-        .innerJoin(profiles, eq(profiles.memberId, visitors.visitorId))
-        .where(and(eq(visitors.memberId, me), ne(profiles.nickname, ""), eq(profiles.blocked, false), notBlockedWith(me, visitors.visitorId, at)))
-        .orderBy(desc(visitors.dateUpd))
-        .limit(HOME_LIMITS.visitors),
-      // Photo masonry: the tenant's newest pickable photos of members I may see.
-      db
-        // D1 batch results are keyed by column name, so no column may repeat (banners and profiles both have
-        // member_id and blur): the banner's own columns are picked and its blur aliased.
-        .select({
-          banner: {
-            idBanner: banners.idBanner,
-            image: banners.image,
-            width: banners.width,
-            height: banners.height,
-            memberNo: banners.memberNo,
-            url: banners.url,
-            blur: sql<number>`${banners.blur}`.as("banner_blur"),
-            ratingSum: banners.ratingSum,
-            ratingCount: banners.ratingCount,
-            threadCount: banners.threadCount,
-          },
-          profile: profileSummaryColumns,
-        })
-        .from(banners)
-        .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
-        .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(me, banners.memberId, at)))
-        .orderBy(desc(banners.pickable), desc(banners.createdAt))
-        .limit(HOME_LIMITS.photoGridMax),
-      // Photo review prompt: are there photos I have not rated (a bounded probe), and how many did I rate today?
-      // (aliases avoid `b` and `m`, which the visibility helpers use; two scalar subqueries, selected on my own profile row so the batch stays one typed select).
-      db
-        .select({
-          available: sql<number>`(select count(*) from (select 1 from banners bn join profiles p on p.member_id = bn.member_id
-            where bn.project_code = ${projectCode} and bn.pickable = 1 and bn.member_id <> ${me} and p.blocked = 0
-              and not exists (select 1 from banner_ratings r where r.member_id = ${me} and r.id_banner = bn.id_banner)
-              and ${notBlockedWith(me, sql`bn.member_id`, at)}
-            order by bn.pickable desc, bn.created_at desc limit ${HOME_LIMITS.reviewSession}))`,
-          ratedToday: sql<number>`(select count(*) from banner_ratings where member_id = ${me} and created_at >= ${dayStart})`,
-        })
-        .from(profiles)
-        .where(eq(profiles.memberId, me)),
-    ]);
+    await db.batch(homeStatements(db, { me, projectCode, at, dayStart, dayEnd: dayStart + DAY }));
 
   const meRow = meRows[0];
   if (!meRow) throw new Error("session member has no profile");
@@ -198,3 +76,137 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
     unreadNotifications: Number(unreadRows[0]?.n ?? 0),
   };
 }
+
+type HomeValues = { me: string; projectCode: string; at: number; dayStart: number; dayEnd: number };
+
+/**
+ * The dashboard's statements. Rendered once per isolate (`compiled`): the home is the page members open most,
+ * and drizzle rendered its 15 statements anew on every call.
+ */
+function homeQueries(db: Db, { me, projectCode, at, dayStart, dayEnd }: HomeValues) {
+  // §5: lists hide members lacking an avatar, unqualified, blurred or blocked; never me; never a block either way.
+  const listed = (...more: (SQL | undefined)[]) =>
+    and(
+      eq(profiles.projectCode, projectCode),
+      // Verbatim text of the partial indexes' condition, so SQLite reads those indexes (migration 0002).
+      sql.raw(LISTABLE_PROFILE),
+      ne(profiles.memberId, me),
+      notBlockedWith(me, profiles.memberId, at),
+      ...more,
+    );
+  const summaries = () => db.select(profileSummaryColumns).from(profiles);
+  const mine = db
+    .select({ ...profileSummaryColumns, introduction: profiles.introduction, pageViews: profiles.pageViews })
+    .from(profiles)
+    .where(and(eq(profiles.memberId, me), eq(profiles.projectCode, projectCode)));
+  return [
+      mine,
+    db
+      .select({
+        mcoin: sql<number>`coalesce(sum(case when ${coinLedger.currency} = 'mcoin' then ${coinLedger.amount} else 0 end), 0)`,
+        scoin: sql<number>`coalesce(sum(case when ${coinLedger.currency} = 'scoin' then ${coinLedger.amount} else 0 end), 0)`,
+      })
+      .from(coinLedger)
+      .where(eq(coinLedger.memberId, me)),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(notifications)
+      .where(and(eq(notifications.memberId, me), isNull(notifications.readAt))),
+    // The most recently active members: "latest online" is its head; suggested (the role I look for,
+    // lookFor n ↔ multiGender n) and related (members looking for my role) are picked from it below, so
+    // none of the three scans the tenant and the window is read once.
+    summaries().where(listed(isNotNull(profiles.lastAccess))).orderBy(desc(profiles.lastAccess)).limit(MATCH_WINDOW),
+    summaries().where(listed(isNotNull(profiles.lastChatAt))).orderBy(desc(profiles.lastChatAt)).limit(HOME_LIMITS.strip),
+    summaries().where(listed()).orderBy(desc(profiles.createdAt)).limit(HOME_LIMITS.strip),
+    // Members of the tenant: the counter row the profiles triggers keep (migration 0008), not a count.
+    db.select({ n: projectCounters.members }).from(projectCounters).where(eq(projectCounters.projectCode, projectCode)),
+    // Hot profiles (§9: 48 on home) by page views; "most visits" is the head of the same list.
+    summaries().where(listed()).orderBy(desc(profiles.pageViews), desc(profiles.idProfile)).limit(HOME_LIMITS.hotProfiles),
+    // §9: hot discussion cards need an introduction of at least 21 characters.
+    db
+      .select({ ...profileSummaryColumns, introduction: profiles.introduction })
+      .from(profiles)
+      .where(listed(sql`length(trim(${profiles.introduction})) >= ${HOME_LIMITS.noteIntroMin}`, gt(profiles.lastChatAt, 0)))
+      .orderBy(desc(profiles.lastChatAt))
+      .limit(HOME_LIMITS.notes),
+    // §9: reminders only for today's UTC date.
+    db
+      .select()
+      .from(chatReminders)
+      .where(and(eq(chatReminders.memberId, me), sql`${chatReminders.remindAt} >= ${dayStart}`, sql`${chatReminders.remindAt} < ${dayEnd}`))
+      .orderBy(chatReminders.remindAt)
+      .limit(20),
+    // Guestbook tile: entries by members I have not blocked or muted (as the guestbook itself counts them).
+    db
+      .select({
+        total: sql<number>`count(*)`,
+        unread: sql<number>`coalesce(sum(case when ${guestbookEntries.readAt} is null then 1 else 0 end), 0)`,
+      })
+      .from(guestbookEntries)
+      .where(
+        and(
+          eq(guestbookEntries.ownerMemberId, me),
+          eq(guestbookEntries.projectCode, projectCode),
+          notBlockedWith(me, guestbookEntries.authorMemberId, at),
+          notMutedBy(me, guestbookEntries.authorMemberId, at),
+        ),
+      ),
+    // Flame owner: the newest hand-over of the tenant, hidden when blocked either way.
+    db
+      .select(profileSummaryColumns)
+      .from(profiles)
+      .where(
+        and(
+          eq(profiles.projectCode, projectCode),
+          sql`${profiles.memberId} = (select holder_member_id from flame_passes where project_code = ${projectCode} order by id_flame_pass desc limit 1)`,
+          sql`(${profiles.memberId} = ${me} or ${notBlockedWith(me, profiles.memberId, at)})`,
+        ),
+      ),
+    // Recent visitors (§2 drawer): newest first; visitors without nickname hidden (§5).
+    db
+      .select({ ...profileSummaryColumns, dateUpd: visitors.dateUpd })
+      .from(visitors)
+      .innerJoin(profiles, eq(profiles.memberId, visitors.visitorId))
+      .where(and(eq(visitors.memberId, me), ne(profiles.nickname, ""), eq(profiles.blocked, false), notBlockedWith(me, visitors.visitorId, at)))
+      .orderBy(desc(visitors.dateUpd))
+      .limit(HOME_LIMITS.visitors),
+    // Photo masonry: the tenant's newest pickable photos of members I may see.
+    db
+      // D1 batch results are keyed by column name, so no column may repeat (banners and profiles both have
+      // member_id and blur): the banner's own columns are picked and its blur aliased.
+      .select({
+        banner: {
+          idBanner: banners.idBanner,
+          image: banners.image,
+          width: banners.width,
+          height: banners.height,
+          memberNo: banners.memberNo,
+          url: banners.url,
+          blur: sql<number>`${banners.blur}`.as("banner_blur"),
+          ratingSum: banners.ratingSum,
+          ratingCount: banners.ratingCount,
+          threadCount: banners.threadCount,
+        },
+        profile: profileSummaryColumns,
+      })
+      .from(banners)
+      .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
+      .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(me, banners.memberId, at)))
+      .orderBy(desc(banners.pickable), desc(banners.createdAt))
+      .limit(HOME_LIMITS.photoGridMax),
+    // Photo review prompt: are there photos I have not rated (a bounded probe), and how many did I rate today?
+    // (aliases avoid `b` and `m`, which the visibility helpers use; two scalar subqueries, selected on my own profile row so the batch stays one typed select).
+    db
+      .select({
+        available: sql<number>`(select count(*) from (select 1 from banners bn join profiles p on p.member_id = bn.member_id
+          where bn.project_code = ${projectCode} and bn.pickable = 1 and bn.member_id <> ${me} and p.blocked = 0
+            and not exists (select 1 from banner_ratings r where r.member_id = ${me} and r.id_banner = bn.id_banner)
+            and ${notBlockedWith(me, sql`bn.member_id`, at)}
+          order by bn.pickable desc, bn.created_at desc limit ${HOME_LIMITS.reviewSession}))`,
+        ratedToday: sql<number>`(select count(*) from banner_ratings where member_id = ${me} and created_at >= ${dayStart})`,
+      })
+      .from(profiles)
+      .where(eq(profiles.memberId, me)),
+  ] as const;
+}
+const homeStatements = compiled<HomeValues, Db, ReturnType<typeof homeQueries>>(["me", "projectCode", "at", "dayStart", "dayEnd"], homeQueries);
