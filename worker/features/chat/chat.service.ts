@@ -477,7 +477,7 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
   if (!recipientNo && (body.isPrivate || payload.type === "encrypted")) throw new AppError("chatPrivateNeedsRecipient");
   const shared = room.kind === "public" || room.kind === "home";
-  const values = {
+  const send: SendValues = {
     projectCode: member.projectCode,
     chatroomId,
     memberId: member.memberId,
@@ -485,23 +485,10 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
     requestId: body.requestId,
     message,
     payload: JSON.stringify(payload),
-    isPrivate: false,
-    toMemberId: null,
-    toMemberNo: null,
-    dateAdd: at,
-    dateUdp: at,
-  };
-  const statements = sendStatements[recipientNo ? "checkFirst" : shared ? "insertAndStamp" : "insert"](db, {
-    projectCode: member.projectCode,
-    chatroomId,
-    memberId: member.memberId,
-    memberNo: member.memberNo,
-    requestId: body.requestId,
-    message,
-    payload: values.payload,
     at,
     recipientNo: recipientNo ?? "",
-  });
+  };
+  const statements = sendStatements[recipientNo ? "checkFirst" : shared ? "insertAndStamp" : "insert"](db, send);
   const results = (await db.batch(statements as unknown as SendReads)) as unknown as ReadResults<SendReads>;
   const [existingRows, senderRows, blockedByMe, blockingMe, mutingMe, recipientRows] = results;
   const storedNow = (results as unknown as unknown[])[SEND_READS] as MessageRow[] | undefined;
@@ -539,7 +526,7 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   // With a recipient: a private message goes to their inbox and carries their id; a public mention keeps just
   // the number. The insert and (shared rooms) the latest-speech stamp in one batch.
   const inbox = isPrivate;
-  const mention = { ...values, isPrivate, toMemberId: inbox ? recipient.memberId : null, toMemberNo: recipient.memberNo };
+  const mention = { ...messageRow(send), isPrivate, toMemberId: inbox ? recipient.memberId : null, toMemberNo: recipient.memberNo };
   const insert = db.insert(chatMessages).values(mention).onConflictDoNothing().returning();
   const [insertedRows] = shared ? await db.batch([insert, latestSpeechStamp(db, member.memberId, at)]) : [await insert];
   const inserted = insertedRows[0];
@@ -625,6 +612,22 @@ function sendReads(db: Db, v: SendValues) {
   ] as const;
 }
 
+/** The row a send stores (a mention or private message adds its recipient). */
+const messageRow = (v: SendValues) => ({
+  projectCode: v.projectCode,
+  chatroomId: v.chatroomId,
+  memberId: v.memberId,
+  memberNo: v.memberNo,
+  requestId: v.requestId,
+  message: v.message,
+  payload: v.payload,
+  isPrivate: false,
+  toMemberId: null as string | null,
+  toMemberNo: null as string | null,
+  dateAdd: v.at,
+  dateUdp: v.at,
+});
+
 /**
  * A message without a recipient needs nothing the reads return before it can be stored: its insert (under the
  * §6/§8 sending rule, in SQL) rides in the same batch, with the latest-speech stamp in the shared rooms. With a
@@ -633,21 +636,7 @@ function sendReads(db: Db, v: SendValues) {
 function sendBatch(db: Db, v: SendValues, write: "none" | "insert" | "insertAndStamp") {
   const sendable = sql`exists (select 1 from members sm join profiles sp on sp.member_id = sm.id
     where sm.id = ${v.memberId} and sm.status = 'active' and sp.blocked = 0)`;
-  const row = {
-    projectCode: v.projectCode,
-    chatroomId: v.chatroomId,
-    memberId: v.memberId,
-    memberNo: v.memberNo,
-    requestId: v.requestId,
-    message: v.message,
-    payload: v.payload,
-    isPrivate: false,
-    toMemberId: null,
-    toMemberNo: null,
-    dateAdd: v.at,
-    dateUdp: v.at,
-  };
-  const insert = insertWhere(db, chatMessages, row, sendable).onConflictDoNothing().returning();
+  const insert = insertWhere(db, chatMessages, messageRow(v), sendable).onConflictDoNothing().returning();
   const writes = write === "none" ? [] : write === "insert" ? [insert] : [insert, latestSpeechStamp(db, v.memberId, v.at)];
   return [...sendReads(db, v), ...writes] as unknown as SendReads;
 }
