@@ -1,6 +1,7 @@
 import { and, between, desc, eq, getTableColumns, gt, inArray, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { flatBatch } from "../../db/flat-batch";
 import { compiled } from "../../db/compiled";
+import { rowJson } from "../../db/row-json";
 import { alias } from "drizzle-orm/sqlite-core";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
@@ -44,7 +45,7 @@ import { AppError } from "../../http/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, parseSummaryJson, summaryJsonTextOf, toProfileSummary } from "../profiles/profile-summary";
+import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, cardSqlOf, reviveSummary, toProfileSummary } from "../profiles/profile-summary";
 import { assertCanSend } from "../social/sending";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
@@ -236,16 +237,17 @@ export async function listMessages(
   const reactions = new Map<number, ChatReaction[]>();
   const held = new Set<string>();
   const follows = new Set<string>();
-  for (const row of page) {
+  const rows = page.map(({ row }) => pageRow.revive<PageRow>(JSON.parse(row)));
+  for (const row of rows) {
     const { memberId, toMemberId } = row;
-    // A member's card repeats on each of their messages: parsed once.
-    if (row.author && !summaries.has(memberId)) summaries.set(memberId, toProfileSummary(parseSummaryJson(row.author)));
-    if (toMemberId && row.recipient && !summaries.has(toMemberId)) summaries.set(toMemberId, toProfileSummary(parseSummaryJson(row.recipient)));
-    if (row.reactions !== "[]") reactions.set(row.idChatroomMessage, JSON.parse(row.reactions) as ChatReaction[]);
+    // A member's card repeats on each of their messages: made once.
+    if (row.author && !summaries.has(memberId)) summaries.set(memberId, toProfileSummary(reviveSummary(row.author)));
+    if (toMemberId && row.recipient && !summaries.has(toMemberId)) summaries.set(toMemberId, toProfileSummary(reviveSummary(row.recipient)));
+    if (row.reactions.length) reactions.set(row.idChatroomMessage, row.reactions);
     if (toMemberId && row.requestStatus && row.requestStatus !== "accepted") held.add(`${toMemberId}|${memberId}`);
     if (toMemberId && row.recipientFollows > 0) follows.add(`${toMemberId}|${memberId}`);
   }
-  const stored = toStored(page, summaries, reactions, held, follows);
+  const stored = toStored(rows, summaries, reactions, held, follows);
   const viewer = toViewer(member, viewerRows[0]);
   if (viewer) viewer.lastReadId = readKey ? (readRows[0]?.id ?? 0) : Number.MAX_SAFE_INTEGER;
   return stored.map((s) => viewMessage(s, viewer));
@@ -254,6 +256,28 @@ export async function listMessages(
 // The page's author and recipient cards come from the same table twice.
 const author = alias(profiles, "author");
 const recipient = alias(profiles, "recipient");
+
+/**
+ * A page row as one JSON value (`rowJson`): the message, the author and recipient cards (covering-index lookups,
+ * migration 0009), reactions, and for private messages the recipient's request and follow (index probes per
+ * row). One value per row instead of some 20 is what makes a 100-message page cheap for the worker.
+ */
+const pageRow = rowJson("chat_messages", getTableColumns(chatMessages), {
+  author: `json(${cardSqlOf(author)})`,
+  recipient: `json(${cardSqlOf(recipient)})`,
+  reactions: `json((select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
+    from chat_reactions r join profiles rp on rp.member_id = r.member_id where r.id_chatroom_message = "chat_messages"."id_chatroom_message"))`,
+  requestStatus: `(select q.status from chat_message_requests q
+    where q.member_id = "chat_messages"."to_member_id" and q.from_member_id = "chat_messages"."member_id")`,
+  recipientFollows: `(select count(*) from follows f where f.member_id = "chat_messages"."to_member_id" and f.target_member_id = "chat_messages"."member_id")`,
+});
+type PageRow = MessageRow & {
+  author: Record<string, unknown> | null;
+  recipient: Record<string, unknown> | null;
+  reactions: ChatReaction[];
+  requestStatus: string | null;
+  recipientFollows: number;
+};
 
 type PageValues = {
   projectCode: string; chatroomId: string; a: string; b: string; viewerId: string; at: number; readKey: string;
@@ -281,23 +305,10 @@ function pageQueries(db: Db, v: PageValues, shape: PageShape) {
   if (shape.byMember) conditions.push(eq(chatMessages.memberNo, v.memberNo));
   if (shape.before) conditions.push(lt(chatMessages.idChatroomMessage, v.before));
   if (shape.after) conditions.push(gt(chatMessages.idChatroomMessage, v.after));
-  // One statement reads the page with everything it refers to: author and recipient cards (covering-index
-  // lookups, migration 0009), reactions, and for private messages the recipient's request and follow (index
-  // probes per row). Its batch adds the viewer and the read position: one round trip in all.
+  // One statement reads the page with everything it refers to (`pageRow`). Its batch adds the viewer and the
+  // read position: one round trip in all.
   const id = chatMessages.idChatroomMessage;
-  const query = db
-    .select({
-      ...getTableColumns(chatMessages),
-      author: summaryJsonTextOf(author).as("page_author"),
-      recipient: summaryJsonTextOf(recipient).as("page_recipient"),
-      reactions: sql<string>`(select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
-        from chat_reactions r join profiles rp on rp.member_id = r.member_id where r.id_chatroom_message = ${id})`.as("page_reactions"),
-      requestStatus: sql<string | null>`(select q.status from chat_message_requests q
-        where q.member_id = ${chatMessages.toMemberId} and q.from_member_id = ${chatMessages.memberId})`.as("page_request_status"),
-      recipientFollows: sql<number>`(select count(*) from follows f where f.member_id = ${chatMessages.toMemberId} and f.target_member_id = ${chatMessages.memberId})`.as(
-        "page_recipient_follows",
-      ),
-    })
+  const query = db.select({ row: sql<string>`${sql.raw(pageRow.sql)}`.as("page_row") })
     .from(chatMessages)
     .leftJoin(author, eq(author.memberId, chatMessages.memberId))
     .leftJoin(recipient, eq(recipient.memberId, chatMessages.toMemberId))

@@ -1,4 +1,5 @@
-import { and, eq, getTableName, sql, type Column } from "drizzle-orm";
+import { and, eq, getTableName, sql } from "drizzle-orm";
+import { rowJson } from "../../db/row-json";
 import type { alias } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { inJson } from "../../db/in-list";
@@ -28,8 +29,6 @@ export const summaryColumnsOf = <T extends typeof profiles | ProfilesAlias>(t: T
 /** Columns to select for a ProfileSummary; spread into any drizzle select that joins `profiles`. */
 export const profileSummaryColumns = summaryColumnsOf(profiles);
 
-const BOOLEAN_FIELDS = ["qualify", "blur", "blocked", "closed", "isRainbow"] as const;
-
 /**
  * A joined card as ONE selected value (`json_object`), null when the join found no profile. drizzle decodes every
  * selected field of every row on its own, and a page of 100 chat messages with two 14-column cards spent 40% of
@@ -37,27 +36,23 @@ const BOOLEAN_FIELDS = ["qualify", "blur", "blocked", "closed", "isRainbow"] as 
  * results (keyed by column name) from merging the two cards' same-named columns.
  */
 export function summaryJsonOf<T extends typeof profiles | ProfilesAlias>(t: T) {
-  return summaryJsonTextOf(t).mapWith(parseSummaryJson);
+  return sql<string | null>`${sql.raw(cardSqlOf(t))}`.mapWith((value: string) => reviveSummary(JSON.parse(value)));
 }
 
-/** `summaryJsonOf` as the JSON text, for lists that parse each member's card once (`parseSummaryJson`). */
-export function summaryJsonTextOf<T extends typeof profiles | ProfilesAlias>(t: T) {
-  // Rendered to text once per table: drizzle walks a fragment of 28 parts on every build otherwise.
+/** The card's SQL text for `t` (rendered once per table), for selects that nest it in their own JSON row. */
+export function cardSqlOf<T extends typeof profiles | ProfilesAlias>(t: T): string {
   let text = cardSql.get(t);
   if (!text) {
-    const ref = (column: Column) => `"${getTableName(t)}"."${column.name}"`;
-    const pairs = Object.entries(summaryColumnsOf(t)).map(([key, column]) => `'${key}', ${ref(column)}`);
-    cardSql.set(t, (text = `case when ${ref(t.memberId)} is null then null else json_object(${pairs.join(", ")}) end`));
+    const card = rowJson(getTableName(t), summaryColumnsOf(t));
+    cardSql.set(t, (text = `case when "${getTableName(t)}"."${t.memberId.name}" is null then null else ${card.sql} end`));
   }
-  return sql<string | null>`${sql.raw(text)}`;
+  return text;
 }
 const cardSql = new WeakMap<object, string>();
 
-export function parseSummaryJson(value: string): SummaryRow {
-  const row = JSON.parse(value) as Record<string, unknown>;
-  for (const key of BOOLEAN_FIELDS) row[key] = row[key] === 1;
-  return row as SummaryRow;
-}
+/** A card parsed from `summaryJsonOf`/`cardSqlOf` JSON, its booleans restored. */
+export const reviveSummary = (card: Record<string, unknown>): SummaryRow => summaryJson.revive<SummaryRow>(card);
+const summaryJson = rowJson("profiles", summaryColumnsOf(profiles));
 
 export type SummaryRow = {
   idProfile: number;
