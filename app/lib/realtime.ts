@@ -35,12 +35,14 @@ function loadEventSchema(): Promise<EventSchema> {
  * send the member to login from here; the page's own calls do that, so a logout never races a second redirect.
  */
 export async function backgroundApi<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<Envelope<T>> {
+  // The stored keys when this browser has them; otherwise the HttpOnly session cookie speaks for the member (a
+  // session that only has its cookie still gets its socket tickets).
   const session = readSession();
-  if (!session) return { returnCode: "401000", returnMessage: "Login required", requestId: "" };
+  const keys: Record<string, string> = session ? { "X-Access-Token": session.token, "X-Member-ID": session.memberId } : {};
   try {
     const response = await fetch(`/api/v7${path}`, {
       method: options.method ?? (options.body !== undefined ? "POST" : "GET"),
-      headers: { "X-Access-Token": session.token, "X-Member-ID": session.memberId, ...(options.body !== undefined ? { "Content-Type": "application/json" } : {}) },
+      headers: { ...keys, ...(options.body !== undefined ? { "Content-Type": "application/json" } : {}) },
       body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
       credentials: "same-origin",
     });
@@ -120,6 +122,10 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
 /** React hook around `openRoom`; the latest callbacks are used without reconnecting. */
 export function useRoom(options: RoomOptions) {
   const [status, setStatus] = useState<SocketStatus>("connecting");
+  // A first connection still being retried reads as "connecting": "closed" (the reconnecting notice) is for a
+  // connection that was open and dropped, or one that has not opened for FIRST_CONNECT_GRACE_MS.
+  const wasOpen = useRef(false);
+  const [graceOver, setGraceOver] = useState(false);
   const latest = useRef(options);
   latest.current = options;
   const handle = useRef<ReturnType<typeof openRoom> | null>(null);
@@ -132,6 +138,11 @@ export function useRoom(options: RoomOptions) {
   const enabled = (options.enabled ?? true) && delayed;
   useEffect(() => {
     if (!enabled) return;
+    const timer = setTimeout(() => setGraceOver(true), FIRST_CONNECT_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, [enabled]);
+  useEffect(() => {
+    if (!enabled) return;
     const room = openRoom(
       {
         party: options.party,
@@ -139,7 +150,10 @@ export function useRoom(options: RoomOptions) {
         onEvent: (event) => latest.current.onEvent(event),
         lastSeenId: () => latest.current.lastSeenId?.() ?? null,
       },
-      setStatus,
+      (next) => {
+        if (next === "open") wasOpen.current = true;
+        setStatus(next);
+      },
     );
     handle.current = room;
     return () => {
@@ -151,5 +165,7 @@ export function useRoom(options: RoomOptions) {
     };
   }, [options.party, options.room, enabled]);
   const send = useCallback((event: ClientEvent) => handle.current?.send(event), []);
-  return { status, send };
+  return { status: status === "closed" && !wasOpen.current && !graceOver ? "connecting" : status, send };
 }
+
+const FIRST_CONNECT_GRACE_MS = 6000;

@@ -4,7 +4,7 @@ import { md5 } from "js-md5";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
-import { apiSignUp, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -108,5 +108,32 @@ describe("chat journey", () => {
     expect(pb.consoleErrors).toEqual([]);
     await pa.context.close();
     await pb.context.close();
+  });
+
+  it("a member whose browser kept only the session cookie still gets live messages, without a reconnecting notice", async () => {
+    const c = await apiSignUp();
+    const poster = await apiSignUp();
+    const pc = await newPage(browser);
+    await loginThroughPage(pc.page, c.email, c.password);
+    // The stored keys are gone (another tab logged them out, storage was cleared): the cookie still holds the session.
+    await pc.page.evaluate(() => ["token", "memberId", "memberNo", "sessionId"].forEach((key) => localStorage.removeItem(key)));
+    await gotoHydrated(pc.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);
+    await see(pc.page.getByRole("heading", { level: 1 }), "Public chat");
+    // The socket gets its ticket with the cookie: a message posted elsewhere arrives without a reload.
+    const text = `cookie only ${Date.now()}`;
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${baseUrl()}/api/v7/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${poster.memberId}`, {
+          method: "POST",
+          headers: { ...poster.headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ message: text, requestId: `cookie-${Date.now()}` }),
+        });
+        await response.arrayBuffer();
+        return pc.page.getByRole("list", { name: "Messages" }).getByText(text).count();
+      }, { timeout: 15_000, interval: 2_000 })
+      .toBeGreaterThan(0);
+    expect(await pc.page.getByRole("status").filter({ hasText: "Reconnecting" }).count()).toBe(0);
+    expect(pc.consoleErrors).toEqual([]);
+    await pc.context.close();
   });
 });
