@@ -219,12 +219,21 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
         <ul className="note-cards">
           {data.notes.map((n) => (
             <li key={n.profile.simpleCode}>
-              <Link to={profileHref(p, n.profile.simpleCode)} className="note-card card" aria-label={t("notes.read", { name: n.profile.nickname })}>
+              {/* Named by the visible nickname (a label that differs from what is shown fails WCAG 2.5.3); the
+                  introduction is its description. */}
+              <Link
+                to={profileHref(p, n.profile.simpleCode)}
+                className="note-card card"
+                aria-labelledby={`note-name-${n.profile.simpleCode}`}
+                aria-describedby={`note-text-${n.profile.simpleCode}`}
+              >
                 <span className="row">
                   <Avatar profile={n.profile} size={32} />
-                  <strong>{n.profile.nickname}</strong>
+                  <strong id={`note-name-${n.profile.simpleCode}`}>{n.profile.nickname}</strong>
                 </span>
-                <span className="note-text">{n.introduction}</span>
+                <span className="note-text" id={`note-text-${n.profile.simpleCode}`}>
+                  {n.introduction}
+                </span>
               </Link>
             </li>
           ))}

@@ -161,7 +161,7 @@ export async function sustainedRun(side, sockets, seconds, window = 8) {
   return { ...s, seconds: round(elapsed), messagesPerSecond: round((seq - failed) / elapsed) };
 }
 
-export async function runFanoutSuite({ bare, chat, sizes = [100, 500, 1000], messages = 50, sustainSeconds = 8 }) {
+export async function runFanoutSuite({ bare, chat, sizes = [100, 500, 1000], messages = 200, sustainSeconds = 8 }) {
   const out = { bare: {}, chat: {}, skipped: [] };
   const sides = [["bare", bare], ["chat", chat]];
   for (const [key, side] of sides) {
