@@ -58,7 +58,8 @@ function install(db: D1Database): boolean {
   if (typeof db.batch !== "function" || methods.some((m) => typeof statementProto[m] !== "function")) return false;
 
   const batch = db.batch;
-  const first = statementProto.first as D1PreparedStatement["first"];
+  // The statement prototype is shared: a second binding finds it hooked already and takes the original from there.
+  const first = originals.get(statementProto)?.first ?? (statementProto.first as D1PreparedStatement["first"]);
   originals.set(db, { batch, first });
 
   db.batch = async function guardedBatch<T>(this: D1Database, statements: D1PreparedStatement[]) {
