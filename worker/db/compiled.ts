@@ -6,6 +6,9 @@ import { fillPlaceholders, sql } from "drizzle-orm";
  * profile view: a 43-column select, relationship subqueries and three conditional writes). Here the builder
  * runs once with placeholders for the values; each call only binds.
  *
+ * The builder sees placeholders, not values: it must not branch on them or compute with them (`v.at + DAY`);
+ * such differences are separate shapes (separate `compiled` instances) or separate values.
+ *
  * `compiled(build)` gives `(db, values) => items`: the builder's queries as items for `db.batch`, typed as
  * the builder's own queries (same results, same row mapping). Relies on drizzle's prepared-query object
  * (`getQuery`, `stmt`, `mapResult`), the shape its D1 `batch` reads; drizzle is pinned in package.json.

@@ -8,8 +8,8 @@ type Rows<Q> = Awaited<Q>;
 
 /**
  * Runs flat drizzle selects as ONE D1 batch and maps their rows by result column name. drizzle's own mapping
- * checks every selected field's class on every row (`is()` walks prototypes); for a page of 100 chat messages
- * that was a fifth of the request's CPU in the API benchmark. Here each field's name and decoder are looked up
+ * checks every selected field's class on every row (`is()` walks prototypes); for page-sized reads (100 chat
+ * messages, the home dashboard's ~230 rows) that was up to a fifth of the request's CPU in the API benchmark. Here each field's name and decoder are looked up
  * once per call. Same results as `db.batch` for such selects; nested selections are refused.
  */
 export async function flatBatch<const Q extends readonly FlatSelect[]>(env: Env, queries: Q): Promise<{ -readonly [K in keyof Q]: Rows<Q[K]> }> {

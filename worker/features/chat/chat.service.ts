@@ -230,7 +230,7 @@ export async function listMessages(
     after: options.after ?? 0,
     pageSize: options.pageSize,
   };
-  // Mapped by flatBatch: a page is 100 rows of 20 fields, where drizzle's per-field mapping showed in profiles.
+  // One JSON value per page row (`pageRow`); flatBatch maps the three results without drizzle's per-field decoding.
   const [page, viewerRows, readRows] = await flatBatch(env, statements(getDb(env), values));
   if (options.after === undefined) page.reverse();
   const summaries = new Map<string, ProfileSummary>();
