@@ -4,7 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { Route } from "./+types/root";
 import { NavigationProgress } from "./components/navigation-progress";
 import { createI18n, type LocaleBundle } from "./i18n/i18n";
-import { LANGUAGE_COOKIE, pickLanguage, type LanguageCode } from "./i18n/languages";
+import { LANGUAGE_COOKIE, pickLanguage, languageDataStale, type LanguageCode } from "./i18n/languages";
 import englishCommon from "./i18n/locales/en/common.json";
 import { resourcesFor } from "./i18n/resources.server";
 import { readCookie } from "./lib/api.server";
@@ -15,15 +15,16 @@ export function loader({ request }: Route.LoaderArgs) {
   return { lang, resources: resourcesFor(lang) as LocaleBundle };
 }
 
-// Language resources arrive once; switching language loads the new bundle on the client.
-export const shouldRevalidate = () => false;
+// Language resources arrive once; switching language loads the new bundle on the client, and the root data
+// (page titles, <html lang>) once more right after the switch.
+export const shouldRevalidate = () => languageDataStale();
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang={data?.lang ?? "en"}>
+    <html lang={data?.lang ?? "en"} data-loaded-lang={data?.lang ?? "en"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { useRevalidator } from "react-router";
 import { LANGUAGES, rememberLanguage, type LanguageCode } from "../i18n/languages";
 import { api } from "../lib/api";
 import { readSession } from "../lib/session-keys";
@@ -6,6 +7,7 @@ import { readSession } from "../lib/session-keys";
 /** §1: languages chosen through flag icons; the choice is stored and beats the browser language. */
 export function LanguageFlags() {
   const { i18n, t } = useTranslation();
+  const revalidator = useRevalidator();
 
   async function choose(code: LanguageCode) {
     rememberLanguage(code);
@@ -19,6 +21,8 @@ export function LanguageFlags() {
       }
     }
     await i18n.changeLanguage(code);
+    // Page titles and <html lang> come from the root loader: load it again in the new language.
+    void revalidator.revalidate();
     const session = readSession();
     // The stored language follows the member across devices; failure is only logged (§8).
     if (session) void api(`/private/core/profiles/${session.memberId}`, { method: "PATCH", body: { language: code } });

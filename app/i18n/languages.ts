@@ -38,3 +38,13 @@ export function rememberLanguage(code: LanguageCode) {
   document.cookie = `${LANGUAGE_COOKIE}=${code}; Path=/; Max-Age=31536000; SameSite=Lax`;
   document.documentElement.lang = code;
 }
+
+/**
+ * True when the language cookie names another language than the root loader's data was made for (the page
+ * marks that one on `<html data-loaded-lang>`): right after a switch, so page titles and `<html lang>` follow.
+ */
+export function languageDataStale(): boolean {
+  if (typeof document === "undefined") return false;
+  const chosen = normalizeLanguage(document.cookie.match(new RegExp(`(?:^|; )${LANGUAGE_COOKIE}=([^;]*)`))?.[1]);
+  return Boolean(chosen) && chosen !== document.documentElement.dataset.loadedLang;
+}

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gotoHydrated, launchBrowser, newPage, screenshot, see, uniqueEmail } from "./support/browser";
+import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, newPage, screenshot, see, uniqueEmail } from "./support/browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -72,6 +72,31 @@ describe("accounts journey", () => {
     await screenshot(page, "session-03-login-ja");
     await page.getByRole("button", { name: "繁體中文" }).click();
     await see(page.getByRole("heading", { level: 1 }), "登入");
+    await context.close();
+  });
+
+  it("titles pages in the language picked on the login page, without a reload", async () => {
+    const member = await apiSignUp();
+    // The member's stored language is Japanese too, so logging in keeps the page (no full reload to apply it).
+    const stored = await fetch(`${baseUrl()}/api/v7/private/core/profiles/${member.memberId}`, {
+      method: "PATCH",
+      headers: { ...member.headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ language: "ja" }),
+    });
+    expect(stored.status).toBe(200);
+    const { page, context } = await newPage(browser, { locale: "en-US" });
+    await gotoHydrated(page, "/smp/login");
+    await page.getByRole("button", { name: "日本語" }).click();
+    await see(page.getByRole("heading", { level: 1 }), "ログイン");
+    await page.locator("input[type=email]").fill(member.email);
+    await page.locator("input[type=password]").fill(member.password);
+    await page.locator("input[type=password]").press("Enter");
+    await page.waitForURL("**/smp/home");
+    // A client-side navigation: the page title comes from the root loader's language data.
+    await page.locator('a[href="/smp/notification"]').first().click();
+    await page.waitForURL("**/smp/notification");
+    await expect.poll(() => page.title()).toBe("Velvet · チャット");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("ja");
     await context.close();
   });
 
