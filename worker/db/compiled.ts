@@ -14,14 +14,14 @@ import { fillPlaceholders, sql } from "drizzle-orm";
  * (`getQuery`, `stmt`, `mapResult`), the shape its D1 `batch` reads; drizzle is pinned in package.json.
  */
 export function compiled<V extends Record<string, unknown>, Db extends object, Q extends readonly Preparable[]>(
-  names: readonly (keyof V & string)[],
   build: (db: Db, p: { [K in keyof V]: V[K] }) => Q,
 ): (db: Db, values: V) => Q {
   const cache = new WeakMap<Db, Compiled[]>();
   return (db, values) => {
     let statements = cache.get(db);
     if (!statements) {
-      const placeholders = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as unknown as { [K in keyof V]: V[K] };
+      // Every value the builder reads is a placeholder of the same name.
+      const placeholders = new Proxy({}, { get: (_, name) => sql.placeholder(String(name)) }) as { [K in keyof V]: V[K] };
       statements = build(db, placeholders).map((query) => ({
         prepared: query.prepare() as PreparedQuery,
         fields: (query as { getSelectedFields?: () => Record<string, unknown> }).getSelectedFields?.(),

@@ -42,35 +42,35 @@ type Credential = {
  */
 export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
   const credential = await readCredential(c);
-  const cached = !retried.has(c.req.raw) && mayDeferCheck(c.req.raw) ? sessionClaims.get(credential.key) : undefined;
-
-  if (!cached || cached.memberId !== credential.memberId || !guardsAvailable(c.env.DB)) {
-    const member = await credential.lookup();
-    if (!member || member.memberId !== credential.memberId) {
-      sessionClaims.delete(credential.key);
-      throw new AppError("sessionInvalid");
-    }
-    if (credential.viaCookie && !SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.raw)) throw new AppError("forbidden");
-    sessionClaims.set(credential.key, member);
-    c.set("member", member);
-    return next();
-  }
-
+  const claimed = !retried.has(c.req.raw) && mayDeferCheck(c.req.raw) ? sessionClaims.get(credential.key) : undefined;
+  const deferred = claimed && claimed.memberId === credential.memberId && guardsAvailable(c.env.DB) ? claimed : null;
+  const member = deferred ?? (await lookUp(credential));
   if (credential.viaCookie && !SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.raw)) throw new AppError("forbidden");
-  c.set("member", cached);
-  if (await withSessionGuard(c.env.DB, cached, next)) return;
+  c.set("member", member);
+  if (!deferred) return next();
+  if (await withSessionGuard(c.env.DB, deferred, next)) return;
 
-  // The session ended, or the member changed since it was cached: whatever the handler produced is dropped.
+  // The session ended, or the member changed since it was cached: whatever the handler produced is dropped and
+  // the request runs again with a lookup first (which answers 100003 if the session is gone).
   sessionClaims.delete(credential.key);
-  const fresh = await credential.lookup();
-  if (!fresh || fresh.memberId !== credential.memberId || !retry) throw new AppError("sessionInvalid");
-  sessionClaims.set(credential.key, fresh);
+  if (!retry) throw new AppError("sessionInvalid");
   // A write's body was read by its handler; Hono keeps it, so the request can be sent again.
   const body = SAFE_METHODS.has(c.req.method) ? undefined : await c.req.arrayBuffer();
   const again = new Request(c.req.raw.url, { method: c.req.method, headers: c.req.raw.headers, body });
   retried.add(again);
   c.res = await retry(again, c.env, executionContext(c));
 });
+
+/** The session behind a credential, looked up now (and remembered for the isolate's later reads); 100003 if none. */
+async function lookUp(credential: Credential): Promise<SessionMember> {
+  const member = await credential.lookup();
+  if (!member || member.memberId !== credential.memberId) {
+    sessionClaims.delete(credential.key);
+    throw new AppError("sessionInvalid");
+  }
+  sessionClaims.set(credential.key, member);
+  return member;
+}
 
 async function readCredential(c: Context<AppEnv>): Promise<Credential> {
   const token = c.req.header("X-Access-Token");

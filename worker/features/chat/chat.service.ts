@@ -81,11 +81,11 @@ function assertRoomAccess(room: RoomKind, viewer: { memberNo: string } | null) {
 
 async function viewerContext(env: Env, member: ChatMember | null): Promise<ChatViewer> {
   if (!member) return null;
-  return toViewer(member, (await viewerQuery(env, member.memberId))[0]);
+  return toViewer(member, (await viewerQuery(getDb(env), member.memberId))[0]);
 }
 
-const viewerQuery = (env: Env, memberId: string) =>
-  getDb(env).select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
+const viewerQuery = (db: Db, memberId: string) =>
+  db.select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
 
 function toViewer(member: ChatMember | null, row: { avator: string; qualify: boolean } | undefined): ChatViewer {
   if (!member) return null;
@@ -186,11 +186,11 @@ function toStored(
 
 /** Read position of a member in a conversation (inbox messages are read per one-to-one pair). */
 async function lastReadOf(env: Env, memberId: string, readKey: string) {
-  return (await lastReadQuery(env, memberId, readKey))[0]?.id ?? 0;
+  return (await lastReadQuery(getDb(env), memberId, readKey))[0]?.id ?? 0;
 }
 
-const lastReadQuery = (env: Env, memberId: string, readKey: string) =>
-  getDb(env).select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).limit(1);
+const lastReadQuery = (db: Db, memberId: string, readKey: string) =>
+  db.select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).limit(1);
 
 /**
  * §7 GET /sns/chatroom/{id}/messages: newest `pageSize` messages (optionally before an id, or after one
@@ -214,7 +214,7 @@ export async function listMessages(
   };
   const key = `${+shape.direct}${+shape.viewer}${+shape.byMember}${+shape.before}${+shape.after}`;
   let statements = pageStatements.get(key);
-  if (!statements) pageStatements.set(key, (statements = compiled<PageValues, Db, PageQueries>(PAGE_VALUES, (db, v) => pageQueries(db, v, shape))));
+  if (!statements) pageStatements.set(key, (statements = compiled<PageValues, Db, PageQueries>((db, v) => pageQueries(db, v, shape))));
   const [a, b] = room.kind === "direct" ? room.memberNos : ["", ""];
   const readKey = room.kind === "direct" ? chatroomId : null;
   const values: PageValues = {
@@ -283,7 +283,6 @@ type PageValues = {
   projectCode: string; chatroomId: string; a: string; b: string; viewerId: string; at: number; readKey: string;
   memberNo: string; before: number; after: number; pageSize: number;
 };
-const PAGE_VALUES = ["projectCode", "chatroomId", "a", "b", "viewerId", "at", "readKey", "memberNo", "before", "after", "pageSize"] as const;
 type PageShape = { direct: boolean; viewer: boolean; byMember: boolean; before: boolean; after: boolean };
 type PageQueries = ReturnType<typeof pageQueries>;
 /** The page's statements per shape, rendered once (`compiled`): a page is the most frequent read there is. */
@@ -315,8 +314,8 @@ function pageQueries(db: Db, v: PageValues, shape: PageShape) {
     .where(and(...conditions));
   return [
     shape.after ? query.orderBy(id).limit(v.pageSize) : query.orderBy(desc(id)).limit(v.pageSize),
-    db.select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, v.viewerId)).limit(1),
-    db.select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, v.viewerId), eq(chatReads.chatroomId, v.readKey))).limit(1),
+    viewerQuery(db, v.viewerId),
+    lastReadQuery(db, v.viewerId, v.readKey),
   ] as const;
 }
 
@@ -595,7 +594,6 @@ type SendValues = {
   projectCode: string; chatroomId: string; memberId: string; memberNo: string; requestId: string; message: string; payload: string; at: number;
   recipientNo: string;
 };
-const SEND_VALUES = ["projectCode", "chatroomId", "memberId", "memberNo", "requestId", "message", "payload", "at", "recipientNo"] as const;
 type SendReads = ReturnType<typeof sendReads>;
 const SEND_READS = 6;
 
@@ -652,9 +650,9 @@ function sendBatch(db: Db, v: SendValues, write: "none" | "insert" | "insertAndS
   return [...sendReads(db, v), ...writes] as unknown as SendReads;
 }
 const sendStatements = {
-  checkFirst: compiled<SendValues, Db, SendReads>(SEND_VALUES, (db, v) => sendBatch(db, v, "none")),
-  insert: compiled<SendValues, Db, SendReads>(SEND_VALUES, (db, v) => sendBatch(db, v, "insert")),
-  insertAndStamp: compiled<SendValues, Db, SendReads>(SEND_VALUES, (db, v) => sendBatch(db, v, "insertAndStamp")),
+  checkFirst: compiled<SendValues, Db, SendReads>((db, v) => sendBatch(db, v, "none")),
+  insert: compiled<SendValues, Db, SendReads>((db, v) => sendBatch(db, v, "insert")),
+  insertAndStamp: compiled<SendValues, Db, SendReads>((db, v) => sendBatch(db, v, "insertAndStamp")),
 };
 
 /** SQL: a block or mute that has not lifted yet. */

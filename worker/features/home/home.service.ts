@@ -209,4 +209,4 @@ function homeQueries(db: Db, { me, projectCode, at, dayStart, dayEnd }: HomeValu
       .where(eq(profiles.memberId, me)),
   ] as const;
 }
-const homeStatements = compiled<HomeValues, Db, ReturnType<typeof homeQueries>>(["me", "projectCode", "at", "dayStart", "dayEnd"], homeQueries);
+const homeStatements = compiled<HomeValues, Db, ReturnType<typeof homeQueries>>(homeQueries);

@@ -198,7 +198,7 @@ export async function viewProfile(env: Env, projectCode: string, locate: Locate,
 export function profileViewReads(env: Env, projectCode: string, locate: Locate, viewerId: string | null) {
   const db = getDb(env);
   const at = Date.now();
-  const targetId = sql`(select member_id from profiles where ${profiles.projectCode} = ${projectCode} and ${locateCondition(locate.by, locate.value)} limit 1)`;
+  const targetId = targetIdOf(projectCode, locate.by, locate.value);
   const values = { projectCode, target: locate.value, viewerId: viewerId ?? "", at, hour: new Date(at).getUTCHours() };
   const statements = viewerId ? memberView[locate.by](db, values) : visitorView[locate.by](db, values);
   const queries = [statements[0], statements[1], statements[2]] as const;
@@ -244,7 +244,10 @@ export const locate = {
   byMemberId: (memberId: string): Locate => ({ by: "memberId", value: memberId }),
 };
 type Locate = { by: "simpleCode" | "memberId"; value: string };
-const locateCondition = (by: Locate["by"], value: string) => (by === "simpleCode" ? eq(profiles.simpleCode, value) : eq(profiles.memberId, value));
+const targetWhere = (projectCode: string, by: Locate["by"], value: string) =>
+  and(eq(profiles.projectCode, projectCode), by === "simpleCode" ? eq(profiles.simpleCode, value) : eq(profiles.memberId, value))!;
+/** The target's member id as a subquery, for statements that read the target's own rows in the same batch. */
+const targetIdOf = (projectCode: string, by: Locate["by"], value: string) => sql`(select member_id from profiles where ${targetWhere(projectCode, by, value)} limit 1)`;
 
 type ViewValues = { projectCode: string; target: string; viewerId: string; at: number; hour: number };
 type ViewStatements = ReturnType<typeof viewStatements>;
@@ -255,8 +258,8 @@ type ViewStatements = ReturnType<typeof viewStatements>;
  */
 function viewStatements(db: Db, v: ViewValues, by: Locate["by"], member: boolean) {
   const viewerId = member ? v.viewerId : null;
-  const where = and(eq(profiles.projectCode, v.projectCode), locateCondition(by, v.target))!;
-  const targetId = sql`(select member_id from profiles where ${where} limit 1)`;
+  const where = targetWhere(v.projectCode, by, v.target);
+  const targetId = targetIdOf(v.projectCode, by, v.target);
   // The visit, only where `finish` would show the profile: the target is in the tenant and not the viewer, the
   // viewer (if any) is a member of the tenant, and no live block stands either way.
   const visited = and(
@@ -293,14 +296,13 @@ function viewStatements(db: Db, v: ViewValues, by: Locate["by"], member: boolean
   ] as const;
 }
 
-const VIEW_VALUES = ["projectCode", "target", "viewerId", "at", "hour"] as const;
 const memberView = {
-  simpleCode: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "simpleCode", true)),
-  memberId: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "memberId", true)),
+  simpleCode: compiled<ViewValues, Db, ViewStatements>((db, v) => viewStatements(db, v, "simpleCode", true)),
+  memberId: compiled<ViewValues, Db, ViewStatements>((db, v) => viewStatements(db, v, "memberId", true)),
 };
 const visitorView = {
-  simpleCode: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "simpleCode", false)),
-  memberId: compiled<ViewValues, Db, ViewStatements>(VIEW_VALUES, (db, v) => viewStatements(db, v, "memberId", false)),
+  simpleCode: compiled<ViewValues, Db, ViewStatements>((db, v) => viewStatements(db, v, "simpleCode", false)),
+  memberId: compiled<ViewValues, Db, ViewStatements>((db, v) => viewStatements(db, v, "memberId", false)),
 };
 
 /** The relationship subqueries, correlated to the outer `profiles` row, under `rel_`-prefixed names. */
