@@ -133,6 +133,7 @@ describe("chat journey", () => {
       }, { timeout: 15_000, interval: 2_000 })
       .toBeGreaterThan(0);
     expect(await pc.page.getByRole("status").filter({ hasText: "Reconnecting" }).count()).toBe(0);
+    await screenshot(pc.page, "chat-07-cookie-only-phone");
     expect(pc.consoleErrors).toEqual([]);
     await pc.context.close();
   });

@@ -50,6 +50,15 @@ describe("home dashboard journey", () => {
     }
     expect(await page.getByRole("region", { name: "Hot profiles" }).getByRole("link").count()).toBeGreaterThan(5);
     expect(await page.getByRole("region", { name: "Photos" }).getByRole("listitem").count()).toBe(10);
+    // A note card is named by the nickname it shows (WCAG 2.5.3) and described by the introduction.
+    const notes = page.getByRole("region", { name: "Hot discussions" });
+    await notes.scrollIntoViewIfNeeded();
+    const firstNote = notes.getByRole("link").first();
+    const shownName = await firstNote.locator("strong").textContent();
+    expect(shownName).toBeTruthy();
+    expect(await firstNote.evaluate((a) => document.getElementById(a.getAttribute("aria-labelledby")!)?.textContent)).toBe(shownName);
+    expect(await firstNote.getAttribute("aria-describedby")).toMatch(/^note-text-/);
+    await notes.screenshot({ path: path.join(root, "tests/e2e/screenshots/home-06-notes-phone.png") });
     const coinsBefore = Number(await tiles.getByRole("link", { name: /M coin/ }).locator(".tile-value").innerText());
     // No horizontal scrolling on a phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

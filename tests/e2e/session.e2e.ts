@@ -97,6 +97,7 @@ describe("accounts journey", () => {
     await page.waitForURL("**/smp/notification");
     await expect.poll(() => page.title()).toBe("Velvet · チャット");
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("ja");
+    await screenshot(page, "session-04-notification-ja");
     await context.close();
   });
 
