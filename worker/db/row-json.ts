@@ -22,3 +22,10 @@ export function rowJson(table: string, columns: Record<string, Column>, extra: R
     },
   };
 }
+
+/**
+ * SQL text of `Date#toISOString()` for an integer milliseconds column (`ref`: a trusted column reference), exact to
+ * the millisecond (integer arithmetic; no float seconds). NULL stays NULL. Lets a JSON row carry its dates ready.
+ */
+export const isoSql = (ref: string) =>
+  `case when ${ref} is null then null else strftime('%Y-%m-%dT%H:%M:%S', ${ref} / 1000, 'unixepoch') || printf('.%03dZ', ${ref} % 1000) end`;

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { errors } from "../contract/errors";
-import type { Failure } from "../contract/envelope";
+import { SUCCESS_CODE, type Failure } from "../contract/envelope";
 import { AppError } from "./app-error";
 import type { AppEnv } from "./types";
 
@@ -37,4 +37,12 @@ export function onError(err: Error, c: Context<AppEnv>) {
 
 export function notFound(c: Context<AppEnv>) {
   return failure(c, errors.notFound);
+}
+
+/**
+ * The success envelope around JSON text that is already written (a chat page SQLite built): sent as it is, not
+ * parsed and serialized again. `info` must be valid JSON; only trusted producers call this.
+ */
+export function okJsonText(c: Context<AppEnv>, info: string) {
+  return c.body(`{"returnCode":"${SUCCESS_CODE}","returnMessage":"OK","info":${info}}`, 200, { "Content-Type": "application/json" });
 }

@@ -20,6 +20,7 @@ import {
 } from "../../contract/chat";
 import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
+import { okJsonText } from "../../http/envelope";
 import { AppError } from "../../http/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
@@ -27,6 +28,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { roomName } from "../../rooms/socket-auth";
 import * as chat from "./chat.service";
+import { lastMessage, listMessages, listMessagesJson } from "./chat-page";
 import { publishDeleted, publishMessage, publishReaction, publishThread, refreshInbox } from "./chat-publish";
 import { listPresence } from "./presence.service";
 
@@ -56,11 +58,11 @@ export const chatPublic = new Hono<AppEnv>()
   .get("/sns/chatroom/:id/messages", validate("param", RoomParam), validate("query", PublicMessagesQuery), async (c) => {
     const { project, ...query } = c.req.valid("query");
     const projectCode = parseProjectCode(project);
-    return c.json(ok(await chat.listMessages(c.env, projectCode, c.req.valid("param").id, null, query)));
+    return okJsonText(c, await listMessagesJson(c.env, projectCode, c.req.valid("param").id, null, query));
   })
   .get("/sns/chatroom/:id/last-message", validate("param", RoomParam), validate("query", ProjectQuery), async (c) => {
     const project = parseProjectCode(c.req.valid("query").project);
-    return c.json(ok(await chat.lastMessage(c.env, project, c.req.valid("param").id, null)));
+    return c.json(ok(await lastMessage(c.env, project, c.req.valid("param").id, null)));
   });
 
 export const chatPrivate = new Hono<AppEnv>()
@@ -113,17 +115,17 @@ export const chatPrivate = new Hono<AppEnv>()
   })
   .get("/sns/chatroom/:id/messages", validate("param", RoomParam), validate("query", MessagesQuery), async (c) => {
     const member = c.get("member");
-    return c.json(ok(await chat.listMessages(c.env, member.projectCode, c.req.valid("param").id, member, c.req.valid("query"))));
+    return okJsonText(c, await listMessagesJson(c.env, member.projectCode, c.req.valid("param").id, member, c.req.valid("query")));
   })
   .get("/sns/chatroom/:id/message/set", validate("param", RoomParam), async (c) => {
     // §7 "message set": the modal's page (§9: 100) of a room.
     const member = c.get("member");
-    const messages = await chat.listMessages(c.env, member.projectCode, c.req.valid("param").id, member, { pageSize: 100 });
+    const messages = await listMessages(c.env, member.projectCode, c.req.valid("param").id, member, { pageSize: 100 });
     return c.json(ok({ chatroomId: c.req.valid("param").id, messages, count: messages.length }));
   })
   .get("/sns/chatroom/:id/last-message", validate("param", RoomParam), async (c) => {
     const member = c.get("member");
-    return c.json(ok(await chat.lastMessage(c.env, member.projectCode, c.req.valid("param").id, member)));
+    return c.json(ok(await lastMessage(c.env, member.projectCode, c.req.valid("param").id, member)));
   })
   .put("/sns/chatroom/:id/read", validate("param", RoomParam), validate("json", MarkReadBody), async (c) => {
     const member = c.get("member");

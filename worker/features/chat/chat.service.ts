@@ -1,8 +1,5 @@
-import { and, between, desc, eq, getTableColumns, gt, inArray, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { flatBatch } from "../../db/flat-batch";
+import { and, between, desc, eq, inArray, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { compiled } from "../../db/compiled";
-import { rowJson } from "../../db/row-json";
-import { alias } from "drizzle-orm/sqlite-core";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
 import { inJson } from "../../db/in-list";
@@ -45,7 +42,7 @@ import { AppError } from "../../http/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, cardSqlOf, reviveSummary, toProfileSummary } from "../profiles/profile-summary";
+import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, toProfileSummary } from "../profiles/profile-summary";
 import { assertCanSend } from "../social/sending";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
@@ -75,7 +72,7 @@ export const personalChatroomId = (memberNo: string) => md5(memberNo);
 const verificationRequired = (room: RoomKind) => room.kind === "public" || room.kind === "home";
 
 /** A one-to-one room is only ever reachable by its two members; everyone else gets 404. */
-function assertRoomAccess(room: RoomKind, viewer: { memberNo: string } | null) {
+export function assertRoomAccess(room: RoomKind, viewer: { memberNo: string } | null) {
   if (room.kind === "direct" && (!viewer || !room.memberNos.includes(viewer.memberNo))) throw new AppError("notFound");
 }
 
@@ -192,133 +189,6 @@ async function lastReadOf(env: Env, memberId: string, readKey: string) {
 const lastReadQuery = (db: Db, memberId: string, readKey: string) =>
   db.select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).limit(1);
 
-/**
- * §7 GET /sns/chatroom/{id}/messages: newest `pageSize` messages (optionally before an id, or after one
- * for a reconnect replay, or only one member's), returned oldest first.
- */
-export async function listMessages(
-  env: Env,
-  projectCode: string,
-  chatroomId: string,
-  member: ChatMember | null,
-  options: { pageSize: number; memberNo?: string; before?: number; after?: number },
-): Promise<ChatMessage[]> {
-  const room = roomKind(chatroomId);
-  assertRoomAccess(room, member);
-  const shape: PageShape = {
-    direct: room.kind === "direct",
-    viewer: Boolean(member),
-    byMember: Boolean(options.memberNo),
-    before: Boolean(options.before),
-    after: options.after !== undefined,
-  };
-  const key = `${+shape.direct}${+shape.viewer}${+shape.byMember}${+shape.before}${+shape.after}`;
-  let statements = pageStatements.get(key);
-  if (!statements) pageStatements.set(key, (statements = compiled<PageValues, Db, PageQueries>((db, v) => pageQueries(db, v, shape))));
-  const [a, b] = room.kind === "direct" ? room.memberNos : ["", ""];
-  const readKey = room.kind === "direct" ? chatroomId : null;
-  const values: PageValues = {
-    projectCode,
-    chatroomId,
-    a,
-    b,
-    viewerId: member?.memberId ?? "",
-    at: Date.now(),
-    readKey: readKey ?? "",
-    memberNo: options.memberNo ?? "",
-    before: options.before ?? 0,
-    after: options.after ?? 0,
-    pageSize: options.pageSize,
-  };
-  // One JSON value per page row (`pageRow`); flatBatch maps the three results without drizzle's per-field decoding.
-  const [page, viewerRows, readRows] = await flatBatch(env, statements(getDb(env), values));
-  if (options.after === undefined) page.reverse();
-  const summaries = new Map<string, ProfileSummary>();
-  const reactions = new Map<number, ChatReaction[]>();
-  const held = new Set<string>();
-  const follows = new Set<string>();
-  const rows = page.map(({ row }) => pageRow.revive<PageRow>(JSON.parse(row)));
-  for (const row of rows) {
-    const { memberId, toMemberId } = row;
-    // A member's card repeats on each of their messages: made once.
-    if (row.author && !summaries.has(memberId)) summaries.set(memberId, toProfileSummary(reviveSummary(row.author)));
-    if (toMemberId && row.recipient && !summaries.has(toMemberId)) summaries.set(toMemberId, toProfileSummary(reviveSummary(row.recipient)));
-    if (row.reactions.length) reactions.set(row.idChatroomMessage, row.reactions);
-    if (toMemberId && row.requestStatus && row.requestStatus !== "accepted") held.add(`${toMemberId}|${memberId}`);
-    if (toMemberId && row.recipientFollows > 0) follows.add(`${toMemberId}|${memberId}`);
-  }
-  const stored = toStored(rows, summaries, reactions, held, follows);
-  const viewer = toViewer(member, viewerRows[0]);
-  if (viewer) viewer.lastReadId = readKey ? (readRows[0]?.id ?? 0) : Number.MAX_SAFE_INTEGER;
-  return stored.map((s) => viewMessage(s, viewer));
-}
-
-// The page's author and recipient cards come from the same table twice.
-const author = alias(profiles, "author");
-const recipient = alias(profiles, "recipient");
-
-/**
- * A page row as one JSON value (`rowJson`): the message, the author and recipient cards (covering-index lookups,
- * migration 0009), reactions, and for private messages the recipient's request and follow (index probes per
- * row). One value per row instead of some 20 is what makes a 100-message page cheap for the worker.
- */
-const pageRow = rowJson("chat_messages", getTableColumns(chatMessages), {
-  author: `json(${cardSqlOf(author)})`,
-  recipient: `json(${cardSqlOf(recipient)})`,
-  reactions: `json((select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
-    from chat_reactions r join profiles rp on rp.member_id = r.member_id where r.id_chatroom_message = "chat_messages"."id_chatroom_message"))`,
-  requestStatus: `(select q.status from chat_message_requests q
-    where q.member_id = "chat_messages"."to_member_id" and q.from_member_id = "chat_messages"."member_id")`,
-  recipientFollows: `(select count(*) from follows f where f.member_id = "chat_messages"."to_member_id" and f.target_member_id = "chat_messages"."member_id")`,
-});
-type PageRow = MessageRow & {
-  author: Record<string, unknown> | null;
-  recipient: Record<string, unknown> | null;
-  reactions: ChatReaction[];
-  requestStatus: string | null;
-  recipientFollows: number;
-};
-
-type PageValues = {
-  projectCode: string; chatroomId: string; a: string; b: string; viewerId: string; at: number; readKey: string;
-  memberNo: string; before: number; after: number; pageSize: number;
-};
-type PageShape = { direct: boolean; viewer: boolean; byMember: boolean; before: boolean; after: boolean };
-type PageQueries = ReturnType<typeof pageQueries>;
-/** The page's statements per shape, rendered once (`compiled`): a page is the most frequent read there is. */
-const pageStatements = new Map<string, (db: Db, values: PageValues) => PageQueries>();
-
-function pageQueries(db: Db, v: PageValues, shape: PageShape) {
-  const conditions: SQL[] = [eq(chatMessages.projectCode, v.projectCode), eq(chatMessages.deleted, false)];
-  // Not blocked either way, not muted by the viewer.
-  if (shape.viewer) conditions.push(notBlockedWith(v.viewerId, chatMessages.memberId, v.at), notMutedBy(v.viewerId, chatMessages.memberId, v.at));
-  if (shape.direct) {
-    // A conversation: the pair's one-to-one room plus private messages between them in any room.
-    conditions.push(
-      sql`((${chatMessages.memberNo} = ${v.a} and ${chatMessages.toMemberNo} = ${v.b}) or (${chatMessages.memberNo} = ${v.b} and ${chatMessages.toMemberNo} = ${v.a}))`,
-      sql`(${chatMessages.chatroomId} = ${v.chatroomId} or ${chatMessages.isPrivate} = 1)`,
-    );
-  } else {
-    conditions.push(eq(chatMessages.chatroomId, v.chatroomId));
-  }
-  if (shape.byMember) conditions.push(eq(chatMessages.memberNo, v.memberNo));
-  if (shape.before) conditions.push(lt(chatMessages.idChatroomMessage, v.before));
-  if (shape.after) conditions.push(gt(chatMessages.idChatroomMessage, v.after));
-  // One statement reads the page with everything it refers to (`pageRow`). Its batch adds the viewer and the
-  // read position: one round trip in all.
-  const id = chatMessages.idChatroomMessage;
-  const query = db.select({ row: sql<string>`${sql.raw(pageRow.sql)}`.as("page_row") })
-    .from(chatMessages)
-    .leftJoin(author, eq(author.memberId, chatMessages.memberId))
-    .leftJoin(recipient, eq(recipient.memberId, chatMessages.toMemberId))
-    .where(and(...conditions));
-  return [
-    shape.after ? query.orderBy(id).limit(v.pageSize) : query.orderBy(desc(id)).limit(v.pageSize),
-    viewerQuery(db, v.viewerId),
-    lastReadQuery(db, v.viewerId, v.readKey),
-  ] as const;
-}
-
 /** One message the viewer may see (404 otherwise), with its threads. */
 export async function messageDetail(env: Env, projectCode: string, id: number, member: ChatMember | null) {
   const stored = await loadStored(env, projectCode, id, member);
@@ -367,11 +237,6 @@ async function loadStored(env: Env, projectCode: string, id: number, member: Cha
   return stored!;
 }
 
-/** Latest visible message of a room (§7 "last message"; the home bar). */
-export async function lastMessage(env: Env, projectCode: string, chatroomId: string, member: ChatMember | null) {
-  const [message] = await listMessages(env, projectCode, chatroomId, member, { pageSize: 1 });
-  return message ?? null;
-}
 
 /** What the ChatRoom needs to fan a message out without asking D1 per socket. */
 export type Fanout = { stored: StoredMessage; hiddenFrom: string[] };

@@ -1,5 +1,5 @@
-import { and, eq, getTableName, sql } from "drizzle-orm";
-import { rowJson } from "../../db/row-json";
+import { and, eq, getTableName, sql, type Column, type SQL } from "drizzle-orm";
+import { isoSql, rowJson } from "../../db/row-json";
 import type { alias } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { inJson } from "../../db/in-list";
@@ -49,6 +49,23 @@ export function cardSqlOf<T extends typeof profiles | ProfilesAlias>(t: T): stri
   return text;
 }
 const cardSql = new WeakMap<object, string>();
+
+/**
+ * SQL writing the ProfileSummary JSON that `toProfileSummary` (then chat's `summaryFor`) makes of `t`'s row, for
+ * lists whose JSON goes to the client as SQLite wrote it (chat pages): NULL without a profile; where `hide` holds
+ * (§6: a viewer without a qualifying avatar), no avatar and blurred. tests/api/chat-page.test.ts keeps the two equal.
+ */
+export function summaryViewSqlOf<T extends typeof profiles | ProfilesAlias>(t: T, hide: SQL): SQL {
+  const table = getTableName(t);
+  const c = (column: Column) => sql.raw(`"${table}"."${column.name}"`);
+  const bool = (value: SQL) => sql`json(iif(${value}, 'true', 'false'))`;
+  return sql`json(case when ${c(t.memberId)} is null then null else json_object(
+    'idProfile', ${c(t.idProfile)}, 'simpleCode', ${c(t.simpleCode)}, 'nickname', ${c(t.nickname)},
+    'avator', case when ${hide} then '' else ${c(t.avator)} end, 'qualify', ${bool(c(t.qualify))},
+    'blur', ${bool(sql`${c(t.blur)} or ${hide}`)}, 'blocked', ${bool(c(t.blocked))}, 'multiGender', ${c(t.multiGender)},
+    'lookFor', ${c(t.lookFor)}, 'kycStatus', ${c(t.kycStatus)}, 'closed', ${bool(c(t.closed))}, 'isRainbow', ${bool(c(t.isRainbow))},
+    'lastAccess', ${sql.raw(isoSql(`"${table}"."${t.lastAccess.name}"`))}) end)`;
+}
 
 /** A card parsed from `summaryJsonOf`/`cardSqlOf` JSON, its booleans restored. */
 export const reviveSummary = (card: Record<string, unknown>): SummaryRow => summaryJson.revive<SummaryRow>(card);
