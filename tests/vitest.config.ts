@@ -16,7 +16,8 @@ export default defineConfig(async () => {
         main: path.join(root, "worker/test-entry.ts"),
         wrangler: { configPath: path.join(root, "wrangler.toml") },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, JWT_SECRET: "test-secret-for-vitest-only-0123456789abcdef" },
+          // Home lists read on every call, so a test sees its own writes at once (tests/api/home-lists.test.ts keeps them).
+          bindings: { TEST_MIGRATIONS: migrations, JWT_SECRET: "test-secret-for-vitest-only-0123456789abcdef", HOME_LISTS_TTL_SECONDS: "0" },
         },
       }),
     ],
