@@ -6,7 +6,7 @@ import { getDb, type Db } from "../../db/client";
 import { isoSql } from "../../db/row-json";
 import { chatMessages, profiles } from "../../db/schema";
 import { PRIVATE_PLACEHOLDER, type ChatMessage } from "../../contract/chat";
-import { summaryViewSqlOf } from "../profiles/profile-summary";
+import { jsonBool, summaryColumnsAs, summaryViewSqlFrom } from "../profiles/profile-summary";
 import { notBlockedWith, notMutedBy } from "../social/visibility";
 import { assertRoomAccess, roomKind, type ChatMember } from "./chat.service";
 
@@ -74,7 +74,6 @@ type PageQueries = ReturnType<typeof pageQueries>;
 /** The page's statement per shape, rendered once (`compiled`). */
 const pageStatements = new Map<string, (db: Db, values: PageValues) => PageQueries>();
 
-const bool = (value: SQL) => sql`json(iif(${value}, 'true', 'false'))`;
 
 /**
  * Two levels: `limited` finds the page (index range, visibility) and reads what each row refers to once (the
@@ -99,9 +98,6 @@ function pageQueries(db: Db, v: PageValues, shape: PageShape) {
   if (shape.before) conditions.push(lt(m.idChatroomMessage, v.before));
   if (shape.after) conditions.push(gt(m.idChatroomMessage, v.after));
 
-  // §6: a viewer without a qualifying avatar sees other members' cards without avatars (their own card stays).
-  const canSee = sql`coalesce((select vp.avator <> '' and vp.qualify from profiles vp where vp.member_id = ${v.viewerId}), 0)`;
-  const hide = (card: typeof author | typeof recipient) => (shape.viewer ? sql`(not ${canSee} and ${card.simpleCode} <> ${v.viewerNo})` : sql`0`);
   const id = m.idChatroomMessage;
   const query = db
     .select({
@@ -123,8 +119,8 @@ function pageQueries(db: Db, v: PageValues, shape: PageShape) {
       // The recipient has not accepted this sender (message request pending or declined).
       held: sql`coalesce((select q.status from chat_message_requests q where q.member_id = ${m.toMemberId} and q.from_member_id = ${m.memberId}) <> 'accepted', 0)`.as("held"),
       recipientFollows: sql`exists (select 1 from follows f where f.member_id = ${m.toMemberId} and f.target_member_id = ${m.memberId})`.as("recipient_follows"),
-      profile: sql`${summaryViewSqlOf(author, hide(author))}`.as("profile"),
-      toProfile: sql`${summaryViewSqlOf(recipient, hide(recipient))}`.as("to_profile"),
+      ...summaryColumnsAs(author, "author_"),
+      ...summaryColumnsAs(recipient, "recipient_"),
       nickname: sql`coalesce(${author.nickname}, '')`.as("nickname"),
       blocked: sql`coalesce(${author.blocked}, 0)`.as("author_blocked"),
       reactions: sql`(select json_group_array(json_object('type', r.type, 'reactEmoji', r.react_emoji, 'memberNo', rp.simple_code))
@@ -142,6 +138,12 @@ function pageQueries(db: Db, v: PageValues, shape: PageShape) {
     .where(and(...conditions));
   const l = (shape.after ? query.orderBy(id).limit(v.pageSize) : query.orderBy(desc(id)).limit(v.pageSize)).as("limited");
 
+  // §6: a viewer without a qualifying avatar sees other members' cards without avatars (their own card stays).
+  const canSee = sql`coalesce((select vp.avator <> '' and vp.qualify from profiles vp where vp.member_id = ${v.viewerId}), 0)`;
+  const card = (prefix: string) => {
+    const hide = shape.viewer ? sql`(not ${canSee} and ${sql.raw(`"limited"."${prefix}simple_code"`)} <> ${v.viewerNo})` : sql`0`;
+    return summaryViewSqlFrom("limited", prefix, hide);
+  };
   const party = sql`(${l.isSender} or (${l.isRecipient} and not ${l.held}))`;
   const placeholder = sql`(${l.isPrivate} and not ${party})`;
   // A §3 payload is an object with a `type`; anything else stored there reads as none.
@@ -154,19 +156,19 @@ function pageQueries(db: Db, v: PageValues, shape: PageShape) {
     'message', case when ${placeholder} then ${PRIVATE_PLACEHOLDER} when ${l.deleted} then '' else ${l.message} end,
     'payload', json(case when ${placeholder} or ${l.deleted} then null else ${payload} end),
     'replyPayload', json(case when ${placeholder} then '[]' else ${l.reactions} end),
-    'isPrivate', ${bool(sql`${l.isPrivate}`)},
-    'placeholder', ${bool(placeholder)},
-    'blurred', ${bool(sql`not ${placeholder} and ${l.isRecipient} and ${l.isPrivate} and not ${l.imageAccepted} and not ${l.recipientFollows} and ${image}`)},
+    'isPrivate', ${jsonBool(sql`${l.isPrivate}`)},
+    'placeholder', ${jsonBool(placeholder)},
+    'blurred', ${jsonBool(sql`not ${placeholder} and ${l.isRecipient} and ${l.isPrivate} and not ${l.imageAccepted} and not ${l.recipientFollows} and ${image}`)},
     'toMemberNo', ${l.toMemberNo},
-    'toProfile', json(${l.toProfile}),
-    'profile', json(${l.profile}),
+    'toProfile', ${card("recipient_")},
+    'profile', ${card("author_")},
     'memberNo', ${l.memberNo},
     'nickname', ${l.nickname},
     'dateAdd', ${sql.raw(isoSql(`"limited"."${m.dateAdd.name}"`))},
     'dateUdp', ${sql.raw(isoSql(`"limited"."${m.dateUdp.name}"`))},
-    'read', ${bool(sql`not ${l.isRecipient} or ${l.id} <= ${l.lastRead}`)},
-    'deleted', ${bool(sql`${l.deleted}`)},
-    'blocked', ${bool(sql`${l.blocked}`)},
+    'read', ${jsonBool(sql`not ${l.isRecipient} or ${l.id} <= ${l.lastRead}`)},
+    'deleted', ${jsonBool(sql`${l.deleted}`)},
+    'blocked', ${jsonBool(sql`${l.blocked}`)},
     'threadCount', ${l.threadCount})`;
   return [db.select({ page: sql<string>`json_group_array(${message} order by ${l.id})`.as("page") }).from(l)] as const;
 }
