@@ -63,34 +63,56 @@ function cannon(base, endpoint, { connections, duration, amount }) {
   });
 }
 
+/**
+ * Each endpoint runs once; the one-query baseline runs first and again after every measured endpoint but login.
+ * An endpoint's ratio is taken against the mean of the baseline runs just before and just after it (`reference`):
+ * on this shared 2-core machine capacity drifts during a run (the same baseline measured 230–370 req/s), and a
+ * baseline from minutes earlier made ratios swing by ±10 points between identical runs.
+ */
 export async function runApiSuite({ base, tenant, duration, connections = 50 }) {
   const results = {};
   const skipped = [];
-  for (const endpoint of apiEndpoints(tenant)) {
+  const endpoints = apiEndpoints(tenant);
+  const baselineDb = endpoints.find((e) => e.key === "baseline-db");
+  const dbRuns = [];
+  for (const endpoint of endpoints) {
     const answer = await probe(base, endpoint);
     if (answer.status !== 200) {
       skipped.push({ key: endpoint.key, name: endpoint.name, reason: `probe answered HTTP ${answer.status} ${answer.returnCode ?? ""}`.trim() });
       log(`api: skip ${endpoint.key} (HTTP ${answer.status} ${answer.returnCode ?? ""})`);
       continue;
     }
-    // Login is CPU-bound by design (100,000 PBKDF2 rounds): fewer connections keep the run short and the figure honest.
-    const c = endpoint.kind === "login" ? 10 : connections;
-    // Warm-up by count, not time: a timed warm-up abandons slow requests mid-flight and the server is still
-    // busy with them when the measured run starts. A private endpoint's warm-up uses every bench session once,
-    // so the run measures a server that has seen its members before (the worker keeps who a session is, and
-    // checks it inside each read's own batch), not 1,000 first visits.
-    await cannon(base, endpoint, { connections: endpoint.warmup ? c : 5, amount: endpoint.warmup ?? 20 });
-    const r = await cannon(base, endpoint, { connections: c, duration });
-    results[endpoint.key] = {
-      name: endpoint.name, kind: endpoint.kind, connections: c,
-      // Only answered calls count: a 429 of a rate limit is not throughput (login reports its 200s per second).
-      rps: round(endpoint.kind === "login" ? r["2xx"] / duration : r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total,
-      non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
-    };
-    log(`api: ${endpoint.key} ${results[endpoint.key].rps} req/s p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms non2xx ${r.non2xx} timeouts ${r.timeouts} errors ${r.errors}`);
-    await sleep(500);
+    results[endpoint.key] = await measure(base, endpoint, { duration, connections });
+    if (endpoint === baselineDb) dbRuns.push(results[endpoint.key]);
+    else if (endpoint.kind !== "baseline" && endpoint.kind !== "login" && dbRuns.length) {
+      const before = dbRuns.at(-1);
+      const after = await measure(base, baselineDb, { duration, connections }, "baseline-db again");
+      dbRuns.push(after);
+      results[endpoint.key].reference = { rps: round((before.rps + after.rps) / 2), p99: round((before.p99 + after.p99) / 2), runs: [before.rps, after.rps] };
+    }
   }
+  if (results["baseline-db"]) results["baseline-db"].runs = dbRuns.map((r) => ({ rps: r.rps, p99: r.p99 }));
   return { results, skipped };
+}
+
+async function measure(base, endpoint, { duration, connections }, label = endpoint.key) {
+  // Login is CPU-bound by design (100,000 PBKDF2 rounds): fewer connections keep the run short and the figure honest.
+  const c = endpoint.kind === "login" ? 10 : connections;
+  // Warm-up by count, not time: a timed warm-up abandons slow requests mid-flight and the server is still
+  // busy with them when the measured run starts. A private endpoint's warm-up uses every bench session once,
+  // so the run measures a server that has seen its members before (the worker keeps who a session is, and
+  // checks it inside each read's own batch), not 1,000 first visits.
+  await cannon(base, endpoint, { connections: endpoint.warmup ? c : 5, amount: endpoint.warmup ?? 20 });
+  const r = await cannon(base, endpoint, { connections: c, duration });
+  const result = {
+    name: endpoint.name, kind: endpoint.kind, connections: c,
+    // Only answered calls count: a 429 of a rate limit is not throughput (login reports its 200s per second).
+    rps: round(endpoint.kind === "login" ? r["2xx"] / duration : r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total,
+    non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
+  };
+  log(`api: ${label} ${result.rps} req/s p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms non2xx ${r.non2xx} timeouts ${r.timeouts} errors ${r.errors}`);
+  await sleep(500);
+  return result;
 }
 
 export { memberNo };
