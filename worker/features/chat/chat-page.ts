@@ -74,7 +74,6 @@ type PageQueries = ReturnType<typeof pageQueries>;
 /** The page's statement per shape, rendered once (`compiled`). */
 const pageStatements = new Map<string, (db: Db, values: PageValues) => PageQueries>();
 
-
 /**
  * Two levels: `limited` finds the page (index range, visibility) and reads what each row refers to once (the
  * cards, reactions, the recipient's request and follow); the outer select writes each row as the viewer's

@@ -111,7 +111,6 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
   };
 }
 
-
 type HomeValues = { me: string; projectCode: string; at: number; dayStart: number; dayEnd: number };
 type ViewerRows = Awaited<ReturnType<typeof flatBatch<ReturnType<typeof viewerQueries>>>>;
 

@@ -1,4 +1,4 @@
-import { and, eq, getTableName, sql, type Column, type SQL } from "drizzle-orm";
+import { and, eq, getTableName, sql, type SQL } from "drizzle-orm";
 import { isoSql, rowJson } from "../../db/row-json";
 import type { alias } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
