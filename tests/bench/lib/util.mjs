@@ -18,11 +18,12 @@ export function run(cmd, args, options = {}) {
     const child = spawn(cmd, args, {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, PATH: `${BIN}:${process.env.PATH}`, ...(options.env ?? {}) },
-      stdio: ["ignore", "pipe", "pipe"],
+      // `inherit`: the child's output goes straight to ours (a suite run in its own process logs as it goes).
+      stdio: ["ignore", options.inherit ? "inherit" : "pipe", options.inherit ? "inherit" : "pipe"],
     });
     let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
+    child.stdout?.on("data", (d) => (out += d));
+    child.stderr?.on("data", (d) => (out += d));
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${out.slice(-4000)}`))));
   });
