@@ -54,18 +54,18 @@ const codesOn = (home: HomeDashboard) => ({
 describe("home lists kept per tenant and isolate", () => {
   it("gives every viewer the lists the §5 rules in SQL give, with their own blocks (either way) applied at once", async () => {
     const members = await busyTenant("KLA", 90);
-    const [plain, blocking, blockedBy, many_] = members;
+    const [plain, blocking, blockedBy, manyBlocks] = members;
     await block(blocking!, members[10]!);
     await block(members[11]!, blocking!);
     await block(blocking!, members[5]!); // the flame owner
     await block(members[12]!, blockedBy!);
     // More blocks than the kept lists' spare rows: this viewer's lists are read with the rules in SQL.
-    for (const other of members.slice(20, 20 + SPARE + 2)) await block(many_!, other);
+    for (const other of members.slice(20, 20 + SPARE + 2)) await block(manyBlocks!, other);
 
     await loadDashboard(keeping(), asSession(members[40]!), "KLA"); // another member's call keeps the lists
-    for (const viewer of [plain!, blocking!, blockedBy!, many_!, members[40]!]) {
+    for (const viewer of [plain!, blocking!, blockedBy!, manyBlocks!, members[40]!]) {
       const kept = await loadDashboard(keeping(), asSession(viewer), "KLA");
-      const label = viewer === many_ ? "many blocks" : viewer.memberNo;
+      const label = viewer === manyBlocks ? "many blocks" : viewer.memberNo;
       expect(kept, label).toEqual(await loadDashboard(reading, asSession(viewer), "KLA"));
       const oracle = await listsByRulesInSql(viewer, "KLA");
       expect(codesOn(kept), label).toEqual({

@@ -2,12 +2,12 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { getDb, type Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
 import { flatBatch } from "../../db/flat-batch";
-import { blocks, chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
+import { chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profiles/profile-summary";
-import { notBlockedWith, notMutedBy } from "../social/visibility";
+import { blockedWith, notBlockedWith, notMutedBy } from "../social/visibility";
 import { DAY, iso, utcDate } from "../../lib/time";
 import {
   SPARE,
@@ -176,13 +176,7 @@ function viewerQueries(db: Db, { me, projectCode, at, dayStart, dayEnd }: HomeVa
       .orderBy(desc(visitors.dateUpd))
       .limit(HOME_LIMITS.visitors),
     // The members I may not see in the tenant's lists: a live block either way (at most SPARE are needed).
-    db
-      .select({
-        memberId: sql<string>`case when ${blocks.memberId} = ${me} then ${blocks.targetMemberId} else ${blocks.memberId} end`.as("other_member_id"),
-      })
-      .from(blocks)
-      .where(sql`(${blocks.memberId} = ${me} or ${blocks.targetMemberId} = ${me}) and (${blocks.expiresAt} is null or ${blocks.expiresAt} > ${at})`)
-      .limit(SPARE),
+    blockedWith(db, me, at).limit(SPARE),
   ] as const;
 }
 const homeStatements = compiled<HomeValues, Db, ReturnType<typeof viewerQueries>>(viewerQueries);

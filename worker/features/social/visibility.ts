@@ -1,5 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Db } from "../../db/client";
+import { blocks } from "../../db/schema";
 
 /**
  * The one place that decides who is hidden from whom. Every list, search, feed, room and notification
@@ -13,6 +14,19 @@ export function notBlockedWith(viewerMemberId: string | SQLWrapper | null | unde
     ((b.member_id = ${viewerMemberId} and b.target_member_id = ${memberColumn}) or
      (b.member_id = ${memberColumn} and b.target_member_id = ${viewerMemberId}))
     and (b.expires_at is null or b.expires_at > ${at}))`;
+}
+
+/**
+ * The members with a live block with the viewer, either way (those `notBlockedWith` hides), as a select of
+ * `memberId`: for callers that apply the rule to rows they already hold (the kept home lists).
+ */
+export function blockedWith(db: Db, viewerMemberId: string, at = Date.now()) {
+  const other = sql<string>`case when ${blocks.memberId} = ${viewerMemberId} then ${blocks.targetMemberId} else ${blocks.memberId} end`;
+  return db
+    .select({ memberId: other.as("other_member_id") })
+    .from(blocks)
+    .where(sql`(${blocks.memberId} = ${viewerMemberId} or ${blocks.targetMemberId} = ${viewerMemberId}) and (${blocks.expiresAt} is null or ${blocks.expiresAt} > ${at})`)
+    .$dynamic();
 }
 
 /** SQL condition: the viewer has not muted the member in `memberColumn` (one-way). */
