@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { call, expectOk, signUp, type Member } from "../support/client";
 
-// A chat page is written by SQLite (worker/features/chat/chat-page.ts) while one message is made by `viewMessage`
+// A chat page is written by SQLite (worker/features/chat/chat-page-sql.ts) while one message is made by `viewMessage`
 // (chat-view.ts; also what the room pushes). These tests hold the two views of every message equal, per viewer.
 
 let seq = 0;

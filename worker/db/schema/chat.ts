@@ -160,3 +160,17 @@ export const chatPushSources = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.memberId, t.sourceKey] })],
 );
+
+/**
+ * A version per room, bumped by triggers (migration 0010, WITHOUT ROWID there) on every change a room's page shows:
+ * a message posted, edited, deleted or threaded, a reaction. Kept pages (chat-page-kept.ts) compare it.
+ */
+export const chatRoomVersions = sqliteTable(
+  "chat_room_versions",
+  {
+    projectCode: text("project_code").notNull(),
+    chatroomId: text("chatroom_id").notNull(),
+    version: integer("version").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectCode, t.chatroomId] })],
+);

@@ -29,6 +29,19 @@ export function blockedWith(db: Db, viewerMemberId: string, at = Date.now()) {
     .$dynamic();
 }
 
+/**
+ * A JSON array of up to `limit` members hidden from the viewer: a live block either way or the viewer's live mute
+ * (those `notBlockedWith` and `notMutedBy` hide), for callers that apply the rules to rows they already hold (kept
+ * chat pages). `limit` entries mean there may be more.
+ */
+export function hiddenFromSql(viewerMemberId: SQLWrapper | string, at: SQLWrapper | number, limit: number): SQL {
+  return sql`(select json_group_array(hidden_member_id) from (
+    select case when b.member_id = ${viewerMemberId} then b.target_member_id else b.member_id end as hidden_member_id from blocks b
+      where (b.member_id = ${viewerMemberId} or b.target_member_id = ${viewerMemberId}) and (b.expires_at is null or b.expires_at > ${at})
+    union select m.target_member_id from mutes m where m.member_id = ${viewerMemberId} and (m.expires_at is null or m.expires_at > ${at})
+    limit ${sql.raw(String(limit))}))`;
+}
+
 /** SQL condition: the viewer has not muted the member in `memberColumn` (one-way). */
 export function notMutedBy(viewerMemberId: string | null | undefined, memberColumn: SQLWrapper, at = Date.now()): SQL {
   if (!viewerMemberId) return sql`1 = 1`;
