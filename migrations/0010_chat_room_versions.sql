@@ -1,34 +1,85 @@
--- Issue 9: a version per chat room, bumped by triggers on every change to what a room's page shows (a message
--- posted, edited, deleted or its thread count changed; a reaction added, changed or removed). Each isolate keeps
--- the newest page of busy rooms (worker/features/chat/chat-page-kept.ts) and reads only this row to know that the
--- page it holds is still the room's page.
+-- Issue 9: versions that tell an isolate the newest page it keeps of a shared chat room (public, home, personal;
+-- worker/features/chat/chat-page-kept.ts) is still the room's page. Each call reads two rows instead of the page.
+--
+-- chat_room_versions: one row per shared room, bumped on every change to what its page shows: a message posted,
+-- edited, deleted or its thread count changed; a reaction added, changed or removed. One-to-one rooms (dm-…) are
+-- always read with every rule in SQL, so their messages bump nothing.
+-- chat_card_versions: one row per project, bumped when a member card as pages show it changes (nickname, avatar,
+-- flags, account closed or deleted), for every room of the project: a personal room per member makes a per-room
+-- bump too many writes. Last access is left out; it changes on every visit and kept cards show it at most
+-- CHAT_PAGE_TTL_SECONDS old.
+--
+-- A version is the time of the change in milliseconds, or one more than the last when changes share a millisecond:
+-- it only grows, also across a restore of the database to an earlier point, so a kept version is never met again.
 CREATE TABLE `chat_room_versions` (
 	`project_code` text NOT NULL,
 	`chatroom_id` text NOT NULL,
-	`version` integer DEFAULT 0 NOT NULL,
+	`version` integer NOT NULL,
 	PRIMARY KEY(`project_code`, `chatroom_id`)
 ) WITHOUT ROWID;
-INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`) SELECT DISTINCT `project_code`, `chatroom_id`, 1 FROM `chat_messages`;
-CREATE TRIGGER `chat_messages_version_insert` AFTER INSERT ON `chat_messages` BEGIN
-	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`) VALUES (NEW.`project_code`, NEW.`chatroom_id`, 1)
-		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = `version` + 1;
+CREATE TABLE `chat_card_versions` (
+	`project_code` text PRIMARY KEY NOT NULL,
+	`version` integer NOT NULL
+) WITHOUT ROWID;
+INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
+	SELECT DISTINCT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM `chat_messages` WHERE `chatroom_id` NOT LIKE 'dm-%';
+INSERT INTO `chat_card_versions` (`project_code`, `version`)
+	SELECT DISTINCT `project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM `profiles`;
+CREATE TRIGGER `chat_messages_version_insert` AFTER INSERT ON `chat_messages` WHEN NEW.`chatroom_id` NOT LIKE 'dm-%' BEGIN
+	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
+		VALUES (NEW.`project_code`, NEW.`chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;
 CREATE TRIGGER `chat_messages_version_update` AFTER UPDATE ON `chat_messages` BEGIN
-	UPDATE `chat_room_versions` SET `version` = `version` + 1
-		WHERE (`project_code` = NEW.`project_code` AND `chatroom_id` = NEW.`chatroom_id`) OR (`project_code` = OLD.`project_code` AND `chatroom_id` = OLD.`chatroom_id`);
+	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
+		SELECT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+		FROM (SELECT NEW.`project_code` AS `project_code`, NEW.`chatroom_id` AS `chatroom_id` UNION SELECT OLD.`project_code`, OLD.`chatroom_id`)
+		WHERE `chatroom_id` NOT LIKE 'dm-%'
+		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;
-CREATE TRIGGER `chat_messages_version_delete` AFTER DELETE ON `chat_messages` BEGIN
-	UPDATE `chat_room_versions` SET `version` = `version` + 1 WHERE `project_code` = OLD.`project_code` AND `chatroom_id` = OLD.`chatroom_id`;
+CREATE TRIGGER `chat_messages_version_delete` AFTER DELETE ON `chat_messages` WHEN OLD.`chatroom_id` NOT LIKE 'dm-%' BEGIN
+	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
+		VALUES (OLD.`project_code`, OLD.`chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;
 CREATE TRIGGER `chat_reactions_version_insert` AFTER INSERT ON `chat_reactions` BEGIN
-	UPDATE `chat_room_versions` SET `version` = `version` + 1
-		WHERE (`project_code`, `chatroom_id`) = (SELECT `project_code`, `chatroom_id` FROM `chat_messages` WHERE `id_chatroom_message` = NEW.`id_chatroom_message`);
+	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
+		SELECT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+		FROM `chat_messages` WHERE `id_chatroom_message` = NEW.`id_chatroom_message` AND `chatroom_id` NOT LIKE 'dm-%'
+		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;
 CREATE TRIGGER `chat_reactions_version_update` AFTER UPDATE ON `chat_reactions` BEGIN
-	UPDATE `chat_room_versions` SET `version` = `version` + 1
-		WHERE (`project_code`, `chatroom_id`) IN (SELECT `project_code`, `chatroom_id` FROM `chat_messages` WHERE `id_chatroom_message` IN (NEW.`id_chatroom_message`, OLD.`id_chatroom_message`));
+	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
+		SELECT DISTINCT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+		FROM `chat_messages` WHERE `id_chatroom_message` IN (NEW.`id_chatroom_message`, OLD.`id_chatroom_message`) AND `chatroom_id` NOT LIKE 'dm-%'
+		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;
 CREATE TRIGGER `chat_reactions_version_delete` AFTER DELETE ON `chat_reactions` BEGIN
-	UPDATE `chat_room_versions` SET `version` = `version` + 1
-		WHERE (`project_code`, `chatroom_id`) = (SELECT `project_code`, `chatroom_id` FROM `chat_messages` WHERE `id_chatroom_message` = OLD.`id_chatroom_message`);
+	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
+		SELECT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+		FROM `chat_messages` WHERE `id_chatroom_message` = OLD.`id_chatroom_message` AND `chatroom_id` NOT LIKE 'dm-%'
+		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+END;
+-- The card's columns (worker/features/profiles/profile-summary.ts summaryColumnsOf) but last access.
+CREATE TRIGGER `profiles_chat_card_version_update` AFTER UPDATE ON `profiles` WHEN
+	OLD.`member_id` IS NOT NEW.`member_id` OR OLD.`project_code` IS NOT NEW.`project_code` OR OLD.`id_profile` IS NOT NEW.`id_profile`
+	OR OLD.`simple_code` IS NOT NEW.`simple_code` OR OLD.`nickname` IS NOT NEW.`nickname` OR OLD.`avator` IS NOT NEW.`avator`
+	OR OLD.`qualify` IS NOT NEW.`qualify` OR OLD.`blur` IS NOT NEW.`blur` OR OLD.`blocked` IS NOT NEW.`blocked`
+	OR OLD.`multi_gender` IS NOT NEW.`multi_gender` OR OLD.`look_for` IS NOT NEW.`look_for` OR OLD.`kyc_status` IS NOT NEW.`kyc_status`
+	OR OLD.`closed` IS NOT NEW.`closed` OR OLD.`is_rainbow` IS NOT NEW.`is_rainbow`
+BEGIN
+	INSERT INTO `chat_card_versions` (`project_code`, `version`)
+		SELECT `project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+		FROM (SELECT NEW.`project_code` AS `project_code` UNION SELECT OLD.`project_code`) WHERE true
+		ON CONFLICT (`project_code`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+END;
+CREATE TRIGGER `profiles_chat_card_version_insert` AFTER INSERT ON `profiles` BEGIN
+	INSERT INTO `chat_card_versions` (`project_code`, `version`)
+		VALUES (NEW.`project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+		ON CONFLICT (`project_code`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+END;
+CREATE TRIGGER `profiles_chat_card_version_delete` AFTER DELETE ON `profiles` BEGIN
+	INSERT INTO `chat_card_versions` (`project_code`, `version`)
+		VALUES (OLD.`project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+		ON CONFLICT (`project_code`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;

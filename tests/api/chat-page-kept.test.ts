@@ -1,15 +1,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
+import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
+import { personalChatroomId } from "../../worker/features/chat/chat.service";
 import { listMessagesJson } from "../../worker/features/chat/chat-page";
-import { SPARE } from "../../worker/features/chat/chat-page-kept";
+import { HIDDEN_LIMIT, MAX_KEPT_ROOMS, SPARE, keptSizes } from "../../worker/features/chat/chat-page-kept";
 import { pageJson, type PageValues } from "../../worker/features/chat/chat-page-sql";
 import { call, expectOk, type Member } from "../support/client";
 import { complete, countingDb, many } from "./home-support";
 
 // The API tests read chat pages on every call (CHAT_PAGE_TTL_SECONDS = 0 in tests/vitest.config.ts), which puts
 // each page together from a window read in that call; these tests keep the window, as deployed. Kept windows live
-// in this isolate's module, keyed by tenant, room and page size: each test has its own tenant.
+// in this isolate's module, keyed by tenant and room: each test has its own tenant.
 const keeping = { ...env, CHAT_PAGE_TTL_SECONDS: "60" } as Env;
 const PAGE = 12;
 
@@ -17,15 +18,21 @@ let seq = 0;
 const post = (m: Member, body: Record<string, unknown>) =>
   call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${m.memberId}`, { as: m, body: { requestId: `kept-${Date.now().toString(36)}-${++seq}`, ...body } });
 const asChatMember = (m: Member) => ({ memberId: m.memberId, memberNo: m.memberNo, projectCode: m.projectCode, kycStatus: 1 });
-const insertInto = (table: "blocks" | "mutes", from: Member, to: Member) =>
+const insertInto = (table: "blocks" | "mutes", from: Member, to: Member | string) =>
   env.DB.prepare(`insert into ${table} (project_code, member_id, target_member_id, created_at) values (?, ?, ?, ?)`)
-    .bind(from.projectCode, from.memberId, to.memberId, Date.now())
+    .bind(from.projectCode, from.memberId, typeof to === "string" ? to : to.memberId, Date.now())
     .run();
 
 /** The page from the kept window (a member, or a visitor for null). */
-async function keptPage(project: string, viewer: Member | null, db?: D1Database) {
+async function keptPage(project: string, viewer: Member | null, db?: D1Database, { pageSize = PAGE, room = PUBLIC_CHATROOM_ID } = {}) {
   const e = db ? ({ ...keeping, DB: db } as Env) : keeping;
-  return JSON.parse(await listMessagesJson(e, project, PUBLIC_CHATROOM_ID, viewer && asChatMember(viewer), { pageSize: PAGE })) as Record<string, unknown>[];
+  return JSON.parse(await listMessagesJson(e, project, room, viewer && asChatMember(viewer), { pageSize })) as Record<string, unknown>[];
+}
+/** Round trips and statements of one kept-page call. */
+async function costOf(project: string, viewer: Member | null, options?: { pageSize?: number; room?: string }) {
+  const counted = countingDb(env.DB);
+  await keptPage(project, viewer, counted.db, options);
+  return { roundTrips: counted.stats.roundTrips, statements: counted.stats.rowsRead.length };
 }
 
 /** The oracle: the same page with every §5/§6 rule in SQL (blocks and mutes as `not exists`, the viewer's rules per row). */
@@ -38,15 +45,23 @@ async function pageByRulesInSql(project: string, viewer: Member | null) {
   return JSON.parse(await pageJson(env, values, shape)) as Record<string, unknown>[];
 }
 
-const version = async (project: string) =>
-  (await env.DB.prepare("select version from chat_room_versions where project_code = ? and chatroom_id = ?").bind(project, PUBLIC_CHATROOM_ID).first<{ version: number }>())?.version ?? 0;
+/** A message from `from` in each room, as the send route stores one. */
+const insertMessages = (project: string, from: Member, rooms: string[]) =>
+  env.DB.batch(rooms.map((room, i) =>
+    env.DB.prepare("insert into chat_messages (project_code, chatroom_id, member_id, member_no, request_id, message, date_add, date_udp) values (?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind(project, room, from.memberId, from.memberNo, `direct-${i}`, `in ${room}`, Date.now(), Date.now())));
+
+const version = async (project: string, room = PUBLIC_CHATROOM_ID) =>
+  (await env.DB.prepare("select version from chat_room_versions where project_code = ? and chatroom_id = ?").bind(project, room).first<{ version: number }>())?.version ?? 0;
+const cardVersion = async (project: string) =>
+  (await env.DB.prepare("select version from chat_card_versions where project_code = ?").bind(project).first<{ version: number }>())?.version ?? 0;
 
 /**
  * A room with more messages than a kept window: 16 posters (the last of them, with `burst`, posts SPARE + 1 more),
  * then a mention, private messages both ways, an image to a stranger, a reaction.
  */
 async function busyRoom(project: string, burst = false) {
-  const members = await many(25, project);
+  const members = await many(26, project);
   for (const [i, m] of members.entries()) if (i !== 3) await complete(m, { kyc_status: 1 });
   const [a, b, d] = members;
   for (const [i, m] of members.slice(4, 20).entries()) expectOk(await post(m, { message: `hello ${i}` }));
@@ -71,15 +86,21 @@ describe("the newest page of a shared room, kept per isolate", () => {
     await insertInto("blocks", members[18]!, blockedBy);
     await insertInto("mutes", muting, members[17]!);
     await insertInto("mutes", muting, d); // d's three messages, and the mention's reaction stays with it
-    // At least SPARE hidden members: the list is cut there, so this reader's page is read with the rules in SQL.
+    // HIDDEN_LIMIT hidden members (posters and members who left): the list is cut there, so this reader's page is
+    // read with the rules in SQL.
     for (const other of members.slice(4, 4 + SPARE)) await insertInto("blocks", manyHidden, other);
+    for (let i = SPARE; i < HIDDEN_LIMIT; i++) await insertInto("blocks", manyHidden, `gone-${i}`);
     // A reader who mutes the member of the burst (more messages than the spare rows) gets the page read with the rules in SQL.
     const mutingChatty = members[24]!;
     await insertInto("mutes", mutingChatty, members[16]!);
+    // SPARE hidden members, few of whom posted among the kept rows: served from the kept window.
+    const severalHidden = members[25]!;
+    for (const other of members.slice(4, 4 + SPARE)) await insertInto("blocks", severalHidden, other);
 
     const readers: [string, Member | null][] = [
       ["sender", a], ["recipient", b], ["third member", d], ["member without avatar", noAvatar], ["blocking", blocking],
-      ["muting", muting], ["blocked by another", blockedBy], ["many hidden", manyHidden], ["muting the burst", mutingChatty], ["visitor", null],
+      ["muting", muting], ["blocked by another", blockedBy], ["several hidden", severalHidden],
+      ["many hidden", manyHidden], ["muting the burst", mutingChatty], ["visitor", null],
     ];
     await keptPage("KCA", members[10]!); // another member's call reads the window
     for (const [name, reader] of readers) {
@@ -89,11 +110,8 @@ describe("the newest page of a shared room, kept per isolate", () => {
       expect(await keptPage("KCA", reader), `${name}, again`).toEqual(oracle);
     }
     // Those two readers' pages were read again with the rules in SQL: a second round trip after the kept one.
-    for (const reader of [manyHidden, mutingChatty]) {
-      const counted = countingDb(env.DB);
-      await keptPage("KCA", reader, counted.db);
-      expect(counted.stats.roundTrips, reader.memberNo).toBe(2);
-    }
+    for (const reader of [manyHidden, mutingChatty]) expect((await costOf("KCA", reader)).roundTrips, reader.memberNo).toBe(2);
+    expect((await costOf("KCA", severalHidden)).roundTrips).toBe(1);
     // Private text shows to its sender (b has not accepted a's request, so b sees the placeholder too) and no one else.
     const forA = await keptPage("KCA", a);
     const forD = await keptPage("KCA", members[10]!);
@@ -173,5 +191,67 @@ describe("the newest page of a shared room, kept per isolate", () => {
     const elsewhere = await keptPage("KCD", other[0]!);
     expect(elsewhere.map((m) => m.message)).toEqual(["elsewhere"]);
     expect(readerPage.some((m) => m.message === "elsewhere")).toBe(false);
+  });
+  it("shows a changed card on the next call (the project's card version), but not a last access", async () => {
+    const members = await busyRoom("KCE");
+    const reader = members[21]!; // posted nothing
+    const poster = members[19]!; // the newest public poster
+    await keptPage("KCE", reader);
+    const card = async () => (await keptPage("KCE", reader)).find((m) => m.memberNo === poster.memberNo)!.profile as Record<string, unknown>;
+    const expectCurrent = async (what: string) => expect(await keptPage("KCE", reader), what).toEqual(await pageByRulesInSql("KCE", reader));
+
+    let before = await cardVersion("KCE");
+    await complete(poster, { nickname: "Renamed" });
+    expect(await cardVersion("KCE")).toBeGreaterThan(before);
+    await expectCurrent("nickname");
+    expect(await card()).toMatchObject({ nickname: "Renamed" });
+
+    // A moderator takes the avatar down; the account closes.
+    before = await cardVersion("KCE");
+    await complete(poster, { avator: "", closed: 1 });
+    expect(await cardVersion("KCE")).toBeGreaterThan(before);
+    await expectCurrent("avatar and closed");
+    expect(await card()).toMatchObject({ avator: "", closed: true });
+
+    // Last access changes on every visit and is left out: the kept rows stay (one statement).
+    before = await cardVersion("KCE");
+    await env.DB.prepare("update profiles set last_access = ? where member_id = ?").bind(Date.now() + 1000, poster.memberId).run();
+    expect(await cardVersion("KCE")).toBe(before);
+    expect(await costOf("KCE", reader)).toEqual({ roundTrips: 1, statements: 1 });
+
+    // Another tenant's cards leave this tenant's version alone.
+    const [elsewhere] = await many(1, "KCF");
+    await complete(elsewhere!, { nickname: "Elsewhere" });
+    expect(await cardVersion("KCE")).toBe(before);
+  });
+
+  it("serves smaller pages from a kept window, reads a larger one again, and gives one-to-one rooms no version", async () => {
+    const members = await busyRoom("KCG", true);
+    const reader = members[21]!; // posted nothing
+    expect(await costOf("KCG", reader)).toEqual({ roundTrips: 1, statements: 2 });
+    expect(await costOf("KCG", reader, { pageSize: 1 })).toEqual({ roundTrips: 1, statements: 1 });
+    expect(await keptPage("KCG", reader, undefined, { pageSize: 1 })).toEqual((await pageByRulesInSql("KCG", reader)).slice(-1));
+    // More than the kept rows can answer: the window is read again, at the new size, and kept.
+    expect(await costOf("KCG", reader, { pageSize: 40 })).toEqual({ roundTrips: 1, statements: 2 });
+    expect(await costOf("KCG", reader, { pageSize: 40 })).toEqual({ roundTrips: 1, statements: 1 });
+    expect(await costOf("KCG", reader)).toEqual({ roundTrips: 1, statements: 1 });
+
+    const [a, b] = members as [Member, Member];
+    const direct = directChatroomId(a.memberNo, b.memberNo);
+    await insertMessages("KCG", a, [direct]);
+    expect(await version("KCG", direct)).toBe(0);
+    expect((await env.DB.prepare("select count(*) as n from chat_room_versions where chatroom_id like 'dm-%'").first<{ n: number }>())?.n).toBe(0);
+  });
+
+  it(`keeps at most ${MAX_KEPT_ROOMS} rooms per isolate, the least recently read going first`, async () => {
+    const [poster] = await many(1, "KCH");
+    const rooms = Array.from({ length: MAX_KEPT_ROOMS + 1 }, (_, i) => personalChatroomId(`9${String(i).padStart(5, "0")}`));
+    await insertMessages("KCH", poster!, rooms);
+    for (const room of rooms) expect((await keptPage("KCH", null, undefined, { room })).map((m) => m.message)).toEqual([`in ${room}`]);
+    expect(keptSizes().rooms).toBe(MAX_KEPT_ROOMS);
+    // The first room went; the last is still kept.
+    expect(await costOf("KCH", null, { room: rooms.at(-1)! })).toEqual({ roundTrips: 1, statements: 1 });
+    expect(await costOf("KCH", null, { room: rooms[0]! })).toEqual({ roundTrips: 1, statements: 2 });
+    expect(keptSizes().chars).toBeGreaterThan(0);
   });
 });

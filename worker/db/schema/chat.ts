@@ -162,15 +162,21 @@ export const chatPushSources = sqliteTable(
 );
 
 /**
- * A version per room, bumped by triggers (migration 0010, WITHOUT ROWID there) on every change a room's page shows:
- * a message posted, edited, deleted or threaded, a reaction. Kept pages (chat-page-kept.ts) compare it.
+ * A version per shared room, bumped by triggers (migration 0010, WITHOUT ROWID there) on every change a room's page
+ * shows: a message posted, edited, deleted or threaded, a reaction. Kept pages (chat-page-kept.ts) compare it.
  */
 export const chatRoomVersions = sqliteTable(
   "chat_room_versions",
   {
     projectCode: text("project_code").notNull(),
     chatroomId: text("chatroom_id").notNull(),
-    version: integer("version").notNull().default(0),
+    version: integer("version").notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectCode, t.chatroomId] })],
 );
+
+/** A version per project of the member cards chat pages show (migration 0010: bumped by triggers on profiles). */
+export const chatCardVersions = sqliteTable("chat_card_versions", {
+  projectCode: text("project_code").primaryKey(),
+  version: integer("version").notNull(),
+});

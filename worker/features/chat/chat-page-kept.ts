@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { compiled } from "../../db/compiled";
 import { flatBatch } from "../../db/flat-batch";
 import { getDb, type Db } from "../../db/client";
-import { chatRoomVersions, profiles } from "../../db/schema";
+import { chatCardVersions, chatRoomVersions, profiles } from "../../db/schema";
 import { hiddenFromSql } from "../social/visibility";
 import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
 
@@ -12,42 +12,69 @@ import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
  * by the reader drop out; the reader's own messages, sent or received, show as the reader sees them (private text,
  * request id, read, blurred); a reader without a qualifying avatar sees other members' cards without avatars.
  *
- * So the room's newest `pageSize + SPARE` messages are kept as anyone sees them, with the room's version (migration
- * 0010: triggers bump it on every message, edit, delete, thread and reaction). Each call reads, in one round trip,
- * the version, the reader's hidden members and avatar right, and the reader's own messages in the kept range
- * written by the page SQL, and puts the page together from the kept rows. A changed version or a kept window older
- * than CHAT_PAGE_TTL_SECONDS reads the window again (with the reader's own messages in the same statement), so the
- * messages are always current and other members' cards (nickname, avatar, last access) at most that old.
- * A reader with SPARE or more hidden members, or whose hidden members took more than the spare rows, gets the page
- * read with every rule in SQL. Measured (tests/bench): the page SQL was ~2 ms of the call's workerd time.
+ * So the room's newest `pageSize + SPARE` messages are kept as anyone sees them, with two versions (migration 0010,
+ * bumped by triggers): the room's, on every message, edit, delete, thread and reaction, and the project's member
+ * cards', on every change to what a card shows but last access. Each call reads, in one round trip, both versions,
+ * the reader's hidden members and avatar right, and the reader's own messages among the kept rows, and puts the page
+ * together from the kept rows. A changed version or a kept window older than CHAT_PAGE_TTL_SECONDS reads the window
+ * again (with the reader's own messages in the same statement). So messages and cards are always current, and the
+ * last access on other members' cards is at most that old; the reader's own rows are read on each call, so their
+ * cards may show a newer last access than the kept rows' for the same member.
+ * A reader with HIDDEN_LIMIT or more hidden members, or whose hidden members took more than the spare rows, gets the
+ * page read with every rule in SQL. Measured (tests/bench): the page SQL was ~2 ms of the call's workerd time.
  */
 
 /** Messages a kept window holds beyond the page, for the readers' hidden members to drop out of. */
 export const SPARE = 10;
+/** Hidden members a reader may have and still get their page from a kept window (more: read with every rule). */
+export const HIDDEN_LIMIT = 100;
 const DEFAULT_TTL_SECONDS = 10;
-/** Windows kept per isolate (room and page size); the oldest read goes first. */
-const MAX_KEPT = 64;
+/**
+ * What an isolate keeps, in rooms and in characters of kept text (both forms of every row: with and without
+ * avatars, though the second is written only for a reader who needs it): the least recently read room goes first.
+ * Measured: ~860 characters a message with one card, so a window for a page of 500 counts ~0.9 M.
+ */
+export const MAX_KEPT_ROOMS = 64;
+const MAX_KEPT_CHARS = 12_000_000;
 
-type KeptRow = { id: number; memberId: string; toMemberId: string | null; shown: string; fields: string; toCard: string | null; card: string | null; hidden?: string };
-type Kept = { version: number; readAt: number; rows: KeptRow[]; full: boolean };
+type KeptRow = {
+  id: number;
+  memberId: string;
+  toMemberId: string | null;
+  /** The ChatMessage as anyone sees it (neither sender nor recipient, avatars visible). */
+  shown: string;
+  /** Where `shown`'s cards start, `…,"toProfile":{…},"profile":{…}}`: the recipient's and the author's. */
+  toCardAt: number;
+  cardAt: number;
+  /** The same as a reader without a qualifying avatar sees it, written for the first such reader. */
+  shownWithoutAvatars?: string;
+};
+type Versions = { version: number; cardVersion: number };
+type Kept = Versions & { readAt: number; rows: KeptRow[]; full: boolean; chars: number };
 const keptWindows = new Map<string, Kept>();
+let keptChars = 0;
 
-/** Seconds an isolate keeps a room's newest page (0: read on every call, as the API tests do). */
+/** What this isolate keeps (tests). */
+export const keptSizes = () => ({ rooms: keptWindows.size, chars: keptChars });
+
+/** How long an isolate keeps a room's newest page, in ms (CHAT_PAGE_TTL_SECONDS; 0: read on every call, as the API tests do). */
 export function chatPageTtlMs(env: Env): number {
   const seconds = Number(env.CHAT_PAGE_TTL_SECONDS ?? DEFAULT_TTL_SECONDS);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
-type Reader = { version: number; hidden: string; canSee: number | null };
+type Reader = Versions & { hidden: string; canSee: number | null };
 
-/** The room's version and, for a member, who is hidden from them and whether they see avatars (§6). */
+/** The room's and the cards' versions and, for a member, who is hidden from them and whether they see avatars (§6). */
 const readerStatement = compiled<PageValues, Db, readonly [ReturnType<typeof readerSelect>]>((db, v) => [readerSelect(db, v)]);
 function readerSelect(db: Db, v: PageValues) {
+  const r = chatRoomVersions;
+  const c = chatCardVersions;
   return db
     .select({
-      version: sql<number>`coalesce((select ${chatRoomVersions.version} from ${chatRoomVersions}
-        where ${and(eq(chatRoomVersions.projectCode, v.projectCode), eq(chatRoomVersions.chatroomId, v.chatroomId))}), 0)`.as("version"),
-      hidden: sql<string>`${hiddenFromSql(v.viewerId, v.at, SPARE)}`.as("hidden"),
+      version: sql<number>`coalesce((select ${r.version} from ${r} where ${and(eq(r.projectCode, v.projectCode), eq(r.chatroomId, v.chatroomId))}), 0)`.as("version"),
+      cardVersion: sql<number>`coalesce((select ${c.version} from ${c} where ${eq(c.projectCode, v.projectCode)}), 0)`.as("card_version"),
+      hidden: sql<string>`${hiddenFromSql(v.viewerId, v.at, HIDDEN_LIMIT)}`.as("hidden"),
       canSee: sql<number | null>`(select ${profiles.avator} <> '' and ${profiles.qualify} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("can_see"),
     })
     .from(sql`(select 1)`);
@@ -60,45 +87,81 @@ const partyShape = { direct: false, viewer: true, byMember: false, before: false
 /** §7 the newest page of a shared room as `viewer` sees it (a member, or a visitor when false), from the kept window. */
 export async function keptPageJson(env: Env, values: PageValues, viewer: boolean): Promise<string> {
   const db = getDb(env);
-  const key = `${values.projectCode}\n${values.chatroomId}\n${values.pageSize}`;
+  const key = `${values.projectCode}\n${values.chatroomId}`;
   const now = Date.now();
   const kept = keptWindows.get(key);
-  if (kept && now - kept.readAt < chatPageTtlMs(env)) {
-    // The reader's own messages (sent or received) in the kept rows are read as they see them; most readers have none.
-    const mine = viewer ? kept.rows.filter((row) => row.memberId === values.viewerId || row.toMemberId === values.viewerId) : [];
-    const [[reader], party] = mine.length
-      ? await flatBatch(env, [...readerStatement(db, values), ...pageStatementsOf(partyShape)(db, { ...values, after: mine.at(-1)!.id - 1, pageSize: mine.length })] as const)
-      : [...(await flatBatch(env, readerStatement(db, values))), [{ page: "[]" }]];
-    if (reader && reader.version === kept.version) {
-      const own = new Map((JSON.parse(party[0]?.page ?? "[]") as { idChatroomMessage: number }[]).map((m) => [m.idChatroomMessage, JSON.stringify(m)]));
+  if (kept && now - kept.readAt < chatPageTtlMs(env) && (!kept.full || kept.rows.length >= values.pageSize + SPARE)) {
+    // The reader's own messages (sent or received) among the rows their page may take are read as they see them;
+    // most readers have none.
+    const mine = viewer ? kept.rows.slice(0, values.pageSize + SPARE).filter((row) => row.memberId === values.viewerId || row.toMemberId === values.viewerId) : [];
+    const [reader, own] = await readerWithOwn(env, db, values, mine);
+    if (reader && reader.version === kept.version && reader.cardVersion === kept.cardVersion) {
+      keep(key, kept);
       return pageOf(kept, values.pageSize, reader, viewer, own) ?? pageJson(env, values, pageShape(viewer));
     }
   }
-  const [rows, [reader]] = await flatBatch(env, [...pageStatementsOf(windowShape(viewer))(db, { ...values, pageSize: values.pageSize + SPARE }), ...readerStatement(db, values)] as const);
-  const fresh = keep(key, { version: reader?.version ?? 0, readAt: now, full: rows.length === values.pageSize + SPARE, rows: rows.map(keptRow) });
+  const size = values.pageSize + SPARE;
+  const [rows, [reader]] = await flatBatch(env, [...pageStatementsOf(windowShape(viewer))(db, { ...values, pageSize: size }), ...readerStatement(db, values)] as const);
+  const fresh = windowOf(rows, reader, now, rows.length === size);
+  // An empty room costs no more to read than to check; keeping it would only push out rooms with messages.
+  if (rows.length) keep(key, fresh);
   const own = new Map(rows.flatMap((row) => (row.party === null ? [] : [[row.id, row.party] as const])));
   return pageOf(fresh, values.pageSize, reader, viewer, own) ?? pageJson(env, values, pageShape(viewer));
 }
 
-function keep(key: string, kept: Kept): Kept {
-  keptWindows.delete(key);
-  keptWindows.set(key, kept);
-  if (keptWindows.size > MAX_KEPT) keptWindows.delete(keptWindows.keys().next().value!);
-  return kept;
+/** The reader and, in the same round trip when they have any, their own messages among `mine` as they see them. */
+async function readerWithOwn(env: Env, db: Db, values: PageValues, mine: KeptRow[]): Promise<[Reader | undefined, ReadonlyMap<number, string>]> {
+  if (!mine.length) {
+    const [[reader]] = await flatBatch(env, readerStatement(db, values));
+    return [reader, new Map()];
+  }
+  const range = { ...values, after: mine.at(-1)!.id - 1, pageSize: mine.length };
+  const [[reader], party] = await flatBatch(env, [...readerStatement(db, values), ...pageStatementsOf(partyShape)(db, range)] as const);
+  return [reader, new Map(party.map((row) => [row.id, row.message]))];
 }
 
-function keptRow(row: { id: number; memberId: string; toMemberId: string | null; fields: string; toCard: string | null; card: string | null }): KeptRow {
-  const shown = `${row.fields.slice(0, -1)},"toProfile":${row.toCard ?? "null"},"profile":${row.card ?? "null"}}`;
-  return { id: row.id, memberId: row.memberId, toMemberId: row.toMemberId, shown, fields: row.fields, toCard: row.toCard, card: row.card };
+type WindowRow = { id: number; memberId: string; toMemberId: string | null; fields: string; toCard: string | null; card: string | null };
+
+function windowOf(rows: WindowRow[], reader: Reader | undefined, readAt: number, full: boolean): Kept {
+  const kept = rows.map(keptRow);
+  const chars = 2 * kept.reduce((sum, row) => sum + row.shown.length, 0);
+  return { version: reader?.version ?? 0, cardVersion: reader?.cardVersion ?? 0, readAt, full, rows: kept, chars };
+}
+
+const TO_CARD = `,"toProfile":`;
+const CARD = `,"profile":`;
+
+function keptRow(row: WindowRow): KeptRow {
+  const head = row.fields.slice(0, -1);
+  const toCard = row.toCard ?? "null";
+  const toCardAt = head.length + TO_CARD.length;
+  const cardAt = toCardAt + toCard.length + CARD.length;
+  return { id: row.id, memberId: row.memberId, toMemberId: row.toMemberId, shown: `${head}${TO_CARD}${toCard}${CARD}${row.card ?? "null"}}`, toCardAt, cardAt };
+}
+
+/** Keeps `kept` as the room's newest read, then lets the least recently read rooms go while over either bound. */
+function keep(key: string, kept: Kept) {
+  const before = keptWindows.get(key);
+  if (before) {
+    keptWindows.delete(key);
+    keptChars -= before.chars;
+  }
+  keptWindows.set(key, kept);
+  keptChars += kept.chars;
+  for (const [oldKey, old] of keptWindows) {
+    if (keptWindows.size <= MAX_KEPT_ROOMS && keptChars <= MAX_KEPT_CHARS) break;
+    keptWindows.delete(oldKey);
+    keptChars -= old.chars;
+  }
 }
 
 /**
- * The page as the reader sees it, oldest first, or null when the kept rows cannot tell: the reader has SPARE or
- * more hidden members (the list is cut there), or they took more messages than the spare rows.
+ * The page as the reader sees it, oldest first, or null when the kept rows cannot tell: the reader has HIDDEN_LIMIT
+ * or more hidden members (the list is cut there), or they took more messages than the spare rows.
  */
 function pageOf(kept: Kept, pageSize: number, reader: Reader | undefined, viewer: boolean, own: ReadonlyMap<number, string>): string | null {
   const hidden = new Set<string>(viewer && reader ? (JSON.parse(reader.hidden) as string[]) : []);
-  if (!reader || hidden.size >= SPARE) return null;
+  if (!reader || hidden.size >= HIDDEN_LIMIT) return null;
   // A member without a profile row sees no avatars (the page SQL's `coalesce(…, 0)`); a visitor sees them.
   const canSee = !viewer || Boolean(reader.canSee);
   const page: string[] = [];
@@ -113,6 +176,10 @@ function pageOf(kept: Kept, pageSize: number, reader: Reader | undefined, viewer
 
 /** §6: the row's cards without avatars and blurred, as a reader without a qualifying avatar sees them. */
 function withoutAvatars(row: KeptRow): string {
-  const hide = (card: string | null) => (card === null ? "null" : JSON.stringify({ ...JSON.parse(card), avator: "", blur: true }));
-  return (row.hidden ??= `${row.fields.slice(0, -1)},"toProfile":${hide(row.toCard)},"profile":${hide(row.card)}}`);
+  if (row.shownWithoutAvatars !== undefined) return row.shownWithoutAvatars;
+  const { shown, toCardAt, cardAt } = row;
+  const hide = (card: string) => (card === "null" ? card : JSON.stringify({ ...JSON.parse(card), avator: "", blur: true }));
+  const toCard = shown.slice(toCardAt, cardAt - CARD.length);
+  const card = shown.slice(cardAt, -1);
+  return (row.shownWithoutAvatars = `${shown.slice(0, toCardAt)}${hide(toCard)}${CARD}${hide(card)}}`);
 }

@@ -31,10 +31,10 @@ export type PageValues = {
   memberNo: string; before: number; after: number; pageSize: number;
 };
 /**
- * `output` "page": the viewer's page as one JSON array (`page`). "party": the same, of only the messages the viewer
- * sent or was sent. "window": the room's newest rows without the viewer's visibility rules, one row each, as any
- * member who is neither sender nor recipient and may see avatars sees them, and, for the viewer's own messages,
- * as the viewer sees them (`party`): what kept pages are made of (chat-page-kept.ts).
+ * `output` "page": the viewer's page as one JSON array (`page`). "party": only the messages the viewer sent or was
+ * sent, one row each (`id`, `message`). "window": the room's newest rows without the viewer's visibility rules, one
+ * row each, as any member who is neither sender nor recipient and may see avatars sees them, and, for the viewer's
+ * own messages, as the viewer sees them (`party`): what kept pages are made of (chat-page-kept.ts).
  */
 type PageShape = { direct: boolean; viewer: boolean; byMember: boolean; before: boolean; after: boolean; output: "page" | "party" | "window" };
 /** The page's statement per shape, rendered once (`compiled`). */
@@ -49,11 +49,12 @@ export function pageStatementsOf<S extends PageShape>(shape: S): (db: Db, values
 }
 
 type Limited = ReturnType<typeof limitedOf>;
-type PageQueries<O extends PageShape["output"]> = O extends "window" ? readonly [ReturnType<typeof windowSelect>] : readonly [ReturnType<typeof pageSelect>];
+type PageQueries<O extends PageShape["output"]> = readonly [ReturnType<(typeof selects)[O]>];
+const selects = { page: pageSelect, party: partySelect, window: windowSelect };
 
 function pageQueries(db: Db, v: PageValues, shape: PageShape) {
   const l = limitedOf(db, v, shape);
-  return shape.output === "window" ? ([windowSelect(db, l, rulesFor(l, v, shape))] as const) : ([pageSelect(db, l, rulesFor(l, v, shape))] as const);
+  return [selects[shape.output](db, l, rulesFor(l, v, shape))] as const;
 }
 
 /**
@@ -84,6 +85,7 @@ function limitedOf(db: Db, v: PageValues, shape: PageShape) {
   if (shape.after) conditions.push(gt(m.idChatroomMessage, v.after));
 
   const id = m.idChatroomMessage;
+  const isRecipient = shape.viewer ? sql`coalesce(${m.toMemberId} = ${v.viewerId}, 0)` : sql`0`;
   const query = db
     .select({
       id,
@@ -102,10 +104,15 @@ function limitedOf(db: Db, v: PageValues, shape: PageShape) {
       dateAdd: m.dateAdd,
       dateUdp: m.dateUdp,
       isSender: (shape.viewer ? sql`${m.memberId} = ${v.viewerId}` : sql`0`).as("is_sender"),
-      isRecipient: (shape.viewer ? sql`coalesce(${m.toMemberId} = ${v.viewerId}, 0)` : sql`0`).as("is_recipient"),
-      // The recipient has not accepted this sender (message request pending or declined).
-      held: sql`coalesce((select q.status from chat_message_requests q where q.member_id = ${m.toMemberId} and q.from_member_id = ${m.memberId}) <> 'accepted', 0)`.as("held"),
-      recipientFollows: sql`exists (select 1 from follows f where f.member_id = ${m.toMemberId} and f.target_member_id = ${m.memberId})`.as("recipient_follows"),
+      isRecipient: isRecipient.as("is_recipient"),
+      // The viewer, as recipient, has not accepted this sender (message request pending or declined), or follows
+      // them: only a recipient's view of a message depends on these, so other rows skip the lookups.
+      held: (shape.viewer
+        ? sql`${isRecipient} and coalesce((select q.status from chat_message_requests q where q.member_id = ${m.toMemberId} and q.from_member_id = ${m.memberId}) <> 'accepted', 0)`
+        : sql`0`).as("held"),
+      recipientFollows: (shape.viewer
+        ? sql`${isRecipient} and exists (select 1 from follows f where f.member_id = ${m.toMemberId} and f.target_member_id = ${m.memberId})`
+        : sql`0`).as("recipient_follows"),
       ...summaryColumnsAs(author, "author_"),
       ...summaryColumnsAs(recipient, "recipient_"),
       nickname: sql`coalesce(${author.nickname}, '')`.as("nickname"),
@@ -179,6 +186,11 @@ const messageJson = (l: Limited, r: Rules) =>
 /** The page as one JSON array, oldest first. */
 function pageSelect(db: Db, l: Limited, rules: { viewer: Rules }) {
   return db.select({ page: sql<string>`json_group_array(${messageJson(l, rules.viewer)} order by ${l.id})`.as("page") }).from(l);
+}
+
+/** The viewer's own messages, one row each, oldest first. */
+function partySelect(db: Db, l: Limited, rules: { viewer: Rules }) {
+  return db.select({ id: l.id, message: sql<string>`${messageJson(l, rules.viewer)}`.as("message") }).from(l).orderBy(l.id);
 }
 
 /**

@@ -36,7 +36,7 @@ export async function listMessagesJson(env: Env, projectCode: string, chatroomId
     before: Boolean(options.before),
     after: options.after !== undefined,
   };
-  if (!shape.direct && !shape.byMember && !shape.before && !shape.after) return keptPageJson(env, values, Boolean(member));
+  if (!shape.direct && !shape.byMember && !shape.before && !shape.after) return keptPageJson(env, values, shape.viewer);
   return pageJson(env, values, shape);
 }
 

@@ -16,16 +16,20 @@ export function notBlockedWith(viewerMemberId: string | SQLWrapper | null | unde
     and (b.expires_at is null or b.expires_at > ${at}))`;
 }
 
+// Live blocks with the viewer either way, in `blocks b`, and the other member of each.
+const liveBlocksWith = (viewerMemberId: SQLWrapper | string, at: SQLWrapper | number) =>
+  sql`(b.member_id = ${viewerMemberId} or b.target_member_id = ${viewerMemberId}) and (b.expires_at is null or b.expires_at > ${at})`;
+const otherOfBlock = (viewerMemberId: SQLWrapper | string) => sql`case when b.member_id = ${viewerMemberId} then b.target_member_id else b.member_id end`;
+
 /**
  * The members with a live block with the viewer, either way (those `notBlockedWith` hides), as a select of
  * `memberId`: for callers that apply the rule to rows they already hold (the kept home lists).
  */
 export function blockedWith(db: Db, viewerMemberId: string, at = Date.now()) {
-  const other = sql<string>`case when ${blocks.memberId} = ${viewerMemberId} then ${blocks.targetMemberId} else ${blocks.memberId} end`;
   return db
-    .select({ memberId: other.as("other_member_id") })
-    .from(blocks)
-    .where(sql`(${blocks.memberId} = ${viewerMemberId} or ${blocks.targetMemberId} = ${viewerMemberId}) and (${blocks.expiresAt} is null or ${blocks.expiresAt} > ${at})`)
+    .select({ memberId: sql<string>`${otherOfBlock(viewerMemberId)}`.as("other_member_id") })
+    .from(sql`${blocks} b`)
+    .where(liveBlocksWith(viewerMemberId, at))
     .$dynamic();
 }
 
@@ -36,8 +40,7 @@ export function blockedWith(db: Db, viewerMemberId: string, at = Date.now()) {
  */
 export function hiddenFromSql(viewerMemberId: SQLWrapper | string, at: SQLWrapper | number, limit: number): SQL {
   return sql`(select json_group_array(hidden_member_id) from (
-    select case when b.member_id = ${viewerMemberId} then b.target_member_id else b.member_id end as hidden_member_id from blocks b
-      where (b.member_id = ${viewerMemberId} or b.target_member_id = ${viewerMemberId}) and (b.expires_at is null or b.expires_at > ${at})
+    select ${otherOfBlock(viewerMemberId)} as hidden_member_id from ${blocks} b where ${liveBlocksWith(viewerMemberId, at)}
     union select m.target_member_id from mutes m where m.member_id = ${viewerMemberId} and (m.expires_at is null or m.expires_at > ${at})
     limit ${sql.raw(String(limit))}))`;
 }
