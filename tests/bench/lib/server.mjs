@@ -1,8 +1,12 @@
 // Starts `wrangler dev` (the wrangler the vite plugin depends on) on loopback and waits until it answers.
 import { spawn } from "node:child_process";
+import { connect } from "node:net";
 import { BIN, ROOT, log, sleep } from "./util.mjs";
 
 export async function startWrangler({ name, config, port, persistTo, readyPath = "/", logFile }) {
+  // A server stopped just before (fan-out restarts both) can hold its port for a moment after wrangler exits: its
+  // workerd answered the readiness check below, then went away under the first sockets (bare room "socket failed").
+  await portFree(port, name);
   const args = ["dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo,
     "--log-level", "warn", "--show-interactive-dev-session=false", "--inspector-port", String(port + 1000)];
   const child = spawn(`${BIN}/wrangler`, args, {
@@ -36,4 +40,18 @@ async function stop(child) {
   try { process.kill(-child.pid, "SIGTERM"); } catch { /* already gone */ }
   for (let i = 0; i < 30 && child.exitCode === null; i++) await sleep(100);
   if (child.exitCode === null) try { process.kill(-child.pid, "SIGKILL"); } catch { /* already gone */ }
+}
+
+/** Waits until nothing listens on `port` on loopback (up to 15 s). */
+async function portFree(port, name) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const listening = await new Promise((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port }, () => { socket.destroy(); resolve(true); });
+      socket.on("error", () => resolve(false));
+    });
+    if (!listening) return;
+    await sleep(200);
+  }
+  throw new Error(`${name}: port ${port} still in use after 15 s`);
 }

@@ -1,5 +1,6 @@
 // Pages: first-load JavaScript (gzip) per route, server render time, Lighthouse mobile performance and accessibility
 // (the `lighthouse` package driving the system Chromium, default mobile emulation and simulated throttling).
+import { existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -44,6 +45,9 @@ async function renderTimes(base, path, headers, runs) {
 }
 
 export async function runPagesSuite({ base, code, lighthouseRuns = true, renderRuns = 20 }) {
+  // chrome-launcher reports a missing binary as an unhandled 'error' event, which ends the bench without stopping
+  // its servers: say what is missing instead.
+  if (lighthouseRuns && !existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (as .ci/run does) or set CHROMIUM_PATH`);
   const pages = [];
   const skipped = [];
   let chrome = null;
