@@ -4,8 +4,8 @@ import { connect } from "node:net";
 import { BIN, ROOT, log, sleep } from "./util.mjs";
 
 export async function startWrangler({ name, config, port, persistTo, readyPath = "/", logFile }) {
-  // A server stopped just before (fan-out restarts both) can hold its port for a moment after wrangler exits: its
-  // workerd answered the readiness check below, then went away under the first sockets (bare room "socket failed").
+  // A server still on the port (left by a crashed run, or stopped just before and not yet gone) would answer the
+  // readiness check below in the new one's place: a run measured its bare room's sockets against such a server.
   await portFree(port, name);
   const args = ["dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo,
     "--log-level", "warn", "--show-interactive-dev-session=false", "--inspector-port", String(port + 1000)];
