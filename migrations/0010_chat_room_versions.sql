@@ -11,6 +11,8 @@
 --
 -- A version is the time of the change in milliseconds, or one more than the last when changes share a millisecond:
 -- it only grows, also across a restore of the database to an earlier point, so a kept version is never met again.
+-- That rule lives once per table, in the INSTEAD OF trigger of a view (`chat_room_bumps`, `chat_card_bumps`); the
+-- triggers on messages, reactions and profiles insert the rooms or projects to bump into the view.
 CREATE TABLE `chat_room_versions` (
 	`project_code` text NOT NULL,
 	`chatroom_id` text NOT NULL,
@@ -21,44 +23,38 @@ CREATE TABLE `chat_card_versions` (
 	`project_code` text PRIMARY KEY NOT NULL,
 	`version` integer NOT NULL
 ) WITHOUT ROWID;
-INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
-	SELECT DISTINCT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM `chat_messages` WHERE `chatroom_id` NOT LIKE 'dm-%';
-INSERT INTO `chat_card_versions` (`project_code`, `version`)
-	SELECT DISTINCT `project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM `profiles`;
-CREATE TRIGGER `chat_messages_version_insert` AFTER INSERT ON `chat_messages` WHEN NEW.`chatroom_id` NOT LIKE 'dm-%' BEGIN
+CREATE VIEW `chat_room_bumps` AS SELECT `project_code`, `chatroom_id` FROM `chat_room_versions`;
+CREATE TRIGGER `chat_room_bumps_insert` INSTEAD OF INSERT ON `chat_room_bumps` WHEN NEW.`chatroom_id` NOT LIKE 'dm-%' BEGIN
 	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
 		VALUES (NEW.`project_code`, NEW.`chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
 		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;
-CREATE TRIGGER `chat_messages_version_update` AFTER UPDATE ON `chat_messages` BEGIN
-	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
-		SELECT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
-		FROM (SELECT NEW.`project_code` AS `project_code`, NEW.`chatroom_id` AS `chatroom_id` UNION SELECT OLD.`project_code`, OLD.`chatroom_id`)
-		WHERE `chatroom_id` NOT LIKE 'dm-%'
-		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+CREATE VIEW `chat_card_bumps` AS SELECT `project_code` FROM `chat_card_versions`;
+CREATE TRIGGER `chat_card_bumps_insert` INSTEAD OF INSERT ON `chat_card_bumps` BEGIN
+	INSERT INTO `chat_card_versions` (`project_code`, `version`)
+		VALUES (NEW.`project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+		ON CONFLICT (`project_code`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
 END;
-CREATE TRIGGER `chat_messages_version_delete` AFTER DELETE ON `chat_messages` WHEN OLD.`chatroom_id` NOT LIKE 'dm-%' BEGIN
-	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
-		VALUES (OLD.`project_code`, OLD.`chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
-		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+INSERT INTO `chat_room_bumps` (`project_code`, `chatroom_id`) SELECT DISTINCT `project_code`, `chatroom_id` FROM `chat_messages`;
+INSERT INTO `chat_card_bumps` (`project_code`) SELECT DISTINCT `project_code` FROM `profiles`;
+CREATE TRIGGER `chat_messages_version_insert` AFTER INSERT ON `chat_messages` BEGIN
+	INSERT INTO `chat_room_bumps` VALUES (NEW.`project_code`, NEW.`chatroom_id`);
+END;
+CREATE TRIGGER `chat_messages_version_update` AFTER UPDATE ON `chat_messages` BEGIN
+	INSERT INTO `chat_room_bumps` SELECT NEW.`project_code`, NEW.`chatroom_id` UNION SELECT OLD.`project_code`, OLD.`chatroom_id`;
+END;
+CREATE TRIGGER `chat_messages_version_delete` AFTER DELETE ON `chat_messages` BEGIN
+	INSERT INTO `chat_room_bumps` VALUES (OLD.`project_code`, OLD.`chatroom_id`);
 END;
 CREATE TRIGGER `chat_reactions_version_insert` AFTER INSERT ON `chat_reactions` BEGIN
-	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
-		SELECT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
-		FROM `chat_messages` WHERE `id_chatroom_message` = NEW.`id_chatroom_message` AND `chatroom_id` NOT LIKE 'dm-%'
-		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+	INSERT INTO `chat_room_bumps` SELECT `project_code`, `chatroom_id` FROM `chat_messages` WHERE `id_chatroom_message` = NEW.`id_chatroom_message`;
 END;
 CREATE TRIGGER `chat_reactions_version_update` AFTER UPDATE ON `chat_reactions` BEGIN
-	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
-		SELECT DISTINCT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
-		FROM `chat_messages` WHERE `id_chatroom_message` IN (NEW.`id_chatroom_message`, OLD.`id_chatroom_message`) AND `chatroom_id` NOT LIKE 'dm-%'
-		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+	INSERT INTO `chat_room_bumps` SELECT DISTINCT `project_code`, `chatroom_id` FROM `chat_messages`
+		WHERE `id_chatroom_message` IN (NEW.`id_chatroom_message`, OLD.`id_chatroom_message`);
 END;
 CREATE TRIGGER `chat_reactions_version_delete` AFTER DELETE ON `chat_reactions` BEGIN
-	INSERT INTO `chat_room_versions` (`project_code`, `chatroom_id`, `version`)
-		SELECT `project_code`, `chatroom_id`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
-		FROM `chat_messages` WHERE `id_chatroom_message` = OLD.`id_chatroom_message` AND `chatroom_id` NOT LIKE 'dm-%'
-		ON CONFLICT (`project_code`, `chatroom_id`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+	INSERT INTO `chat_room_bumps` SELECT `project_code`, `chatroom_id` FROM `chat_messages` WHERE `id_chatroom_message` = OLD.`id_chatroom_message`;
 END;
 -- The card's columns (worker/features/profiles/profile-summary.ts summaryColumnsOf) but last access.
 CREATE TRIGGER `profiles_chat_card_version_update` AFTER UPDATE ON `profiles` WHEN
@@ -68,18 +64,11 @@ CREATE TRIGGER `profiles_chat_card_version_update` AFTER UPDATE ON `profiles` WH
 	OR OLD.`multi_gender` IS NOT NEW.`multi_gender` OR OLD.`look_for` IS NOT NEW.`look_for` OR OLD.`kyc_status` IS NOT NEW.`kyc_status`
 	OR OLD.`closed` IS NOT NEW.`closed` OR OLD.`is_rainbow` IS NOT NEW.`is_rainbow`
 BEGIN
-	INSERT INTO `chat_card_versions` (`project_code`, `version`)
-		SELECT `project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
-		FROM (SELECT NEW.`project_code` AS `project_code` UNION SELECT OLD.`project_code`) WHERE true
-		ON CONFLICT (`project_code`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+	INSERT INTO `chat_card_bumps` SELECT NEW.`project_code` UNION SELECT OLD.`project_code`;
 END;
 CREATE TRIGGER `profiles_chat_card_version_insert` AFTER INSERT ON `profiles` BEGIN
-	INSERT INTO `chat_card_versions` (`project_code`, `version`)
-		VALUES (NEW.`project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
-		ON CONFLICT (`project_code`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+	INSERT INTO `chat_card_bumps` VALUES (NEW.`project_code`);
 END;
 CREATE TRIGGER `profiles_chat_card_version_delete` AFTER DELETE ON `profiles` BEGIN
-	INSERT INTO `chat_card_versions` (`project_code`, `version`)
-		VALUES (OLD.`project_code`, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
-		ON CONFLICT (`project_code`) DO UPDATE SET `version` = max(`version` + 1, excluded.`version`);
+	INSERT INTO `chat_card_bumps` VALUES (OLD.`project_code`);
 END;

@@ -49,7 +49,7 @@ async function pageByRulesInSql(project: string, viewer: Member | null) {
 const insertMessages = (project: string, from: Member, rooms: string[]) =>
   env.DB.batch(rooms.map((room, i) =>
     env.DB.prepare("insert into chat_messages (project_code, chatroom_id, member_id, member_no, request_id, message, date_add, date_udp) values (?, ?, ?, ?, ?, ?, ?, ?)")
-      .bind(project, room, from.memberId, from.memberNo, `direct-${i}`, `in ${room}`, Date.now(), Date.now())));
+      .bind(project, room, from.memberId, from.memberNo, `inserted-${i}`, `in ${room}`, Date.now(), Date.now())));
 
 const version = async (project: string, room = PUBLIC_CHATROOM_ID) =>
   (await env.DB.prepare("select version from chat_room_versions where project_code = ? and chatroom_id = ?").bind(project, room).first<{ version: number }>())?.version ?? 0;
