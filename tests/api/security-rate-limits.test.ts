@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
+import { grantCoins } from "./market-support";
 import { call, expectFailure, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "../support/client";
 
 /**
@@ -55,6 +56,15 @@ describe("session limits", () => {
   it("OTP per member: 5 a minute", async () => {
     const m = await signUp();
     await firstRefusal(5, () => call("POST", `/private/core/otp/${m.memberId}`, { as: m, body: { otp: "000000" } }));
+  });
+
+  it("wallet transfer code guesses per member: 5 a minute", async () => {
+    const m = await signUp();
+    const to = await signUp();
+    await grantCoins(m, 100);
+    await firstRefusal(5, (i) =>
+      call("POST", `/private/core/wallet/transfer/${m.memberId}`, { as: m, body: { simpleCode: to.memberNo, amount: 100, otp: String(100000 + i) } }),
+    );
   });
 
   it("password change per member: 5 a minute", async () => {

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { verifyOtp, type SessionMember } from "../../worker/features/session/session.service";
+import type { AppError } from "../../worker/http/app-error";
 import { call, expectFailure, expectOk, fetchWorker, login, signUp, uniqueEmail } from "../support/client";
 
 describe("envelope and routing", () => {
@@ -202,14 +204,89 @@ describe("passwords", () => {
 });
 
 describe("one-time codes", () => {
-  it("issues a code by mail, verifies it once, and answers 100003 for a wrong or used code", async () => {
+  const mailedCode = async (email: string) =>
+    (await env.DB.prepare("select body from mail_outbox where to_email = ? order by id desc").bind(email).first<{ body: string }>())?.body.match(/(\d{6})/)?.[1];
+
+  it("issues a code by mail and verifies it once; a wrong or spent code is its own error and the session stays valid", async () => {
     const member = await signUp();
     expectOk(await call("POST", `/private/core/otp/${member.memberId}`, { as: member, body: {} }));
-    const mail = await env.DB.prepare("select body from mail_outbox where to_email = ? order by id desc").bind(member.email).first<{ body: string }>();
-    const code = mail?.body.match(/(\d{6})/)?.[1];
-    expectFailure(await call("POST", `/private/core/otp/${member.memberId}`, { as: member, body: { otp: code === "000000" ? "111111" : "000000" } }), 401, "100003");
+    const code = await mailedCode(member.email);
+    expectFailure(await call("POST", `/private/core/otp/${member.memberId}`, { as: member, body: { otp: code === "000000" ? "111111" : "000000" } }), 400, "400103");
     expectOk(await call("POST", `/private/core/otp/${member.memberId}`, { as: member, body: { otp: code } }));
-    expectFailure(await call("POST", `/private/core/otp/${member.memberId}`, { as: member, body: { otp: code } }), 401, "100003");
+    expectFailure(await call("POST", `/private/core/otp/${member.memberId}`, { as: member, body: { otp: code } }), 400, "400104");
+    // Neither refusal ended the session.
+    expectOk(await call("GET", `/private/core/profiles/${member.memberId}`, { as: member }));
+  });
+
+  it("counts parallel wrong guesses atomically: never more than five, and then even the right code is refused", async () => {
+    const m = await signUp();
+    expectOk(await call("POST", `/private/core/otp/${m.memberId}`, { as: m, body: {} }));
+    const code = (await mailedCode(m.email))!;
+    const wrong = code === "000000" ? "111111" : "000000";
+    const member = { memberId: m.memberId, memberNo: m.memberNo, projectCode: "SMP", sessionId: m.sessionId } as SessionMember;
+    // Straight at the service: the route's rate limit (5 a minute) would otherwise hide the race.
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => verifyOtp(env, member, wrong)));
+    const codes = outcomes.map((o) => (o.status === "rejected" ? (o.reason as AppError).entry.code : "passed"));
+    expect(codes.filter((c) => c === "400103")).toHaveLength(5);
+    expect(codes.filter((c) => c === "400104")).toHaveLength(25);
+    const row = await env.DB.prepare("select attempts from otp_codes where member_id = ?").bind(m.memberId).first<{ attempts: number }>();
+    expect(row?.attempts).toBe(5);
+    await expect(verifyOtp(env, member, code)).rejects.toMatchObject({ entry: { code: "400104" } });
+  });
+
+  it("lets only one of two parallel right guesses spend the code", async () => {
+    const m = await signUp();
+    expectOk(await call("POST", `/private/core/otp/${m.memberId}`, { as: m, body: {} }));
+    const code = (await mailedCode(m.email))!;
+    const member = { memberId: m.memberId, memberNo: m.memberNo, projectCode: "SMP", sessionId: m.sessionId } as SessionMember;
+    const outcomes = await Promise.allSettled([verifyOtp(env, member, code), verifyOtp(env, member, code), verifyOtp(env, member, code)]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+  });
+});
+
+describe("password reset links", () => {
+  const mailedToken = async (email: string) =>
+    (await env.DB.prepare("select body from mail_outbox where to_email = ? order by id desc").bind(email).first<{ body: string }>())?.body.match(/token=([A-Za-z0-9]+)/)?.[1];
+  const reset = (token: string | undefined, newPassword: string) => call("POST", "/public/core/members/SMP/reset/password", { body: { token, newPassword } });
+
+  it("builds the link from the configured origin, not from the request's Host", async () => {
+    const member = await signUp();
+    const response = await fetchWorker("/api/v7/public/core/members/SMP/forget/password", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Host: "evil.example", "X-Forwarded-Host": "evil.example" },
+      body: JSON.stringify({ email: member.email }),
+    });
+    expect(response.status).toBe(200);
+    const mail = await env.DB.prepare("select body from mail_outbox where to_email = ? order by id desc").bind(member.email).first<{ body: string }>();
+    expect(mail?.body).toContain(`${env.PUBLIC_ORIGIN}/smp/reset-password?token=`);
+    expect(mail?.body).not.toContain("evil.example");
+  });
+
+  it("is spent by one of two parallel uses", async () => {
+    const member = await signUp();
+    expectOk(await call("POST", "/public/core/members/SMP/forget/password", { body: { email: member.email } }));
+    const token = await mailedToken(member.email);
+    const [a, b] = await Promise.all([reset(token, "parallel password a"), reset(token, "parallel password b")]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    const winner = a.status === 200 ? "parallel password a" : "parallel password b";
+    expectOk(await login("SMP", member.email, winner));
+  });
+
+  it("dies with a password change and with a newer link", async () => {
+    const member = await signUp();
+    expectOk(await call("POST", "/public/core/members/SMP/forget/password", { body: { email: member.email } }));
+    const beforeChange = await mailedToken(member.email);
+    expectOk(await call("PUT", `/private/core/members/password/${member.memberId}`, { as: member, body: { oldPassword: member.password, newPassword: "changed password 1" } }));
+    expectFailure(await reset(beforeChange, "too late password"), 400, "400102");
+
+    expectOk(await call("POST", "/public/core/members/SMP/forget/password", { body: { email: member.email } }));
+    const older = await mailedToken(member.email);
+    expectOk(await call("POST", "/public/core/members/SMP/forget/password", { body: { email: member.email } }));
+    const newer = await mailedToken(member.email);
+    expect(newer).not.toBe(older);
+    expectFailure(await reset(older, "older link password"), 400, "400102");
+    expectOk(await reset(newer, "newer link password"));
+    expectOk(await login("SMP", member.email, "newer link password"));
   });
 });
 

@@ -51,22 +51,25 @@ describe("wallet transfer {simpleCode, amount, otp}", () => {
     const withId = { simpleCode: to.memberNo, amount: 100, otp: otp2, requestId: "pay-rent-0001" };
     expectOk(await transfer(from, from.memberId, withId));
     expect(expectOk(await transfer(from, from.memberId, withId)).replayed).toBe(true);
+    // A spent code cannot pay for another transfer, even before it expires.
+    const third = await member();
+    expectFailure(await transfer(from, from.memberId, { simpleCode: third.memberNo, amount: 100, otp: otp2 }), 400, "400104");
     // The same requestId for a different transfer is refused, nothing moves.
     expectFailure(await transfer(from, from.memberId, { ...withId, amount: 500 }), 409, "409307");
     expect(await mcoin(from.memberId)).toBe(7);
     expect(await mcoin(to.memberId)).toBe(3);
   });
 
-  it("refuses without enough coins, with a wrong code (100003), or a bad amount — and moves nothing", async () => {
+  it("refuses without enough coins, with a wrong code (400103), or a bad amount — and moves nothing", async () => {
     const from = await member();
     const to = await member();
     await grantCoins(from, 2);
     const otp = await otpFor(from);
     expectFailure(await transfer(from, from.memberId, { simpleCode: to.memberNo, amount: 300, otp }), 409, "409306");
     expectFailure(await transfer(from, from.memberId, { simpleCode: to.memberNo, amount: 150, otp }), 400, "400304");
-    // The code survived the refusals above; a wrong code is 100003 and moves nothing.
+    // The code survived the refusals above; a wrong code is 400103 (the session stays valid) and moves nothing.
     const wrong = otp === "000000" ? "111111" : "000000";
-    expectFailure(await transfer(from, from.memberId, { simpleCode: to.memberNo, amount: 100, otp: wrong }), 401, "100003");
+    expectFailure(await transfer(from, from.memberId, { simpleCode: to.memberNo, amount: 100, otp: wrong }), 400, "400103");
     for (const bad of [
       {},
       { simpleCode: to.memberNo, amount: -100, otp },

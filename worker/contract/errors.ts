@@ -25,6 +25,8 @@ export const errors = {
   passwordMismatch: { code: "400101", status: 400, message: "Password does not match" },
   wrongOldPassword: { code: "403101", status: 403, message: "Current password is incorrect" },
   resetTokenInvalid: { code: "400102", status: 400, message: "This reset link is invalid or has expired" },
+  otpWrong: { code: "400103", status: 400, message: "The confirmation code is wrong" },
+  otpExpired: { code: "400104", status: 400, message: "The confirmation code has expired or was tried too often; ask for a new one" },
   referralUnknown: { code: "404101", status: 404, message: "Referral code not found" },
   accountSuspended: {
     code: "403102",

@@ -52,6 +52,8 @@ export const otpCodes = sqliteTable("otp_codes", {
   codeHash: text("code_hash").notNull(),
   expiresAt: integer("expires_at").notNull(),
   attempts: integer("attempts").notNull().default(0),
+  /** What the code was spent for (a transfer's idempotency key, or one verification); null while unspent. */
+  spentFor: text("spent_for"),
 });
 
 /** Local development mail: readable with `wrangler d1 execute DB --local` (README). */

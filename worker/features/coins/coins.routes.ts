@@ -17,7 +17,7 @@ export const coinsPrivate = new Hono<AppEnv>()
   /**
    * §7 transfer {simpleCode, amount, otp}: the OTP comes from `POST /core/otp/{memberId}`. A retry of a
    * transfer already made (same requestId, or same code, recipient and amount) replays it without
-   * needing the spent code again; a wrong or expired code is 100003 (§7, the client goes to login).
+   * needing the spent code again; a wrong code is 400103 and a spent or exhausted one 400104 (the session stays valid).
    */
   .post("/core/wallet/transfer/:memberId", validate("json", TransferBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
@@ -33,7 +33,9 @@ export const coinsPrivate = new Hono<AppEnv>()
     }
     // Checked before the code is spent, so a short balance does not burn it; the batch re-checks atomically.
     if ((await coins.coinInfo(c.env, member.memberId)).mcoin < body.amount / 100) throw new AppError("insufficientCoins");
-    await verifyOtp(c.env, member, body.otp);
+    // Each code guess is sensitive (replays above need no code, so they do not count).
+    await rateLimit(c.env.RL_SENSITIVE, `transfer:${member.memberId}`);
+    await verifyOtp(c.env, member, body.otp, idempotencyKey);
     return c.json(ok(await coins.moveCoins(c.env, member, { toMemberId, amount: body.amount, idempotencyKey })));
   })
   .get("/core/wallet/transfers/:memberId", validate("query", TransferListQuery), async (c) => {

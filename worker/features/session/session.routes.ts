@@ -70,7 +70,8 @@ export const sessionPublic = new Hono<AppEnv>()
     const { email } = c.req.valid("json");
     await rateLimitAddress(c, "reset");
     await rateLimit(c.env.RL_SENSITIVE, `reset:${projectCode}:${email}`);
-    await session.forgetPassword(c.env, { projectCode, email, origin: new URL(c.req.url).origin });
+    // The link is built from the configured origin, never from the request's Host header (which a caller chooses).
+    await session.forgetPassword(c.env, { projectCode, email, origin: c.env.PUBLIC_ORIGIN });
     return c.json(ok({ sent: true }));
   })
   .post("/core/members/:project/reset/password", validate("json", ResetPasswordBody), async (c) => {

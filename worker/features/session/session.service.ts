@@ -191,12 +191,12 @@ export async function forgetPassword(env: Env, input: { projectCode: string; ema
     .get();
   if (!member) return;
   const token = randomString(40);
-  await db.insert(passwordResets).values({
-    tokenHash: await sha256Hex(token),
-    memberId: member.id,
-    projectCode: input.projectCode,
-    expiresAt: now() + RESET_TTL,
-  });
+  const at = now();
+  // A newer link outdates every earlier one.
+  await db.batch([
+    outdateResets(env, member.id, at),
+    db.insert(passwordResets).values({ tokenHash: await sha256Hex(token), memberId: member.id, projectCode: input.projectCode, expiresAt: at + RESET_TTL }),
+  ]);
   const link = `${input.origin}/${input.projectCode.toLowerCase()}/reset-password?token=${token}`;
   await sendMail(env, {
     projectCode: input.projectCode,
@@ -206,33 +206,47 @@ export async function forgetPassword(env: Env, input: { projectCode: string; ema
   });
 }
 
-/** Consumes a reset link once; every session of the member ends. */
+/**
+ * Consumes a reset link once: one conditional update both checks the link (unused, unexpired, this tenant) and
+ * spends it, so two requests racing with the same link cannot both pass. Every session of the member and every
+ * other outstanding link end with it.
+ */
 export async function resetPassword(env: Env, input: { projectCode: string; token: string; newPassword: string }) {
   const db = getDb(env);
   const tokenHash = await sha256Hex(input.token);
-  const reset = await db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get();
-  if (!reset || reset.usedAt || reset.expiresAt < now() || reset.projectCode !== input.projectCode) {
-    throw new AppError("resetTokenInvalid");
-  }
+  const passwordHash = await hashPassword(input.newPassword);
   const at = now();
+  const spent = await db
+    .update(passwordResets)
+    .set({ usedAt: at })
+    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, at), eq(passwordResets.projectCode, input.projectCode)))
+    .returning({ memberId: passwordResets.memberId })
+    .get();
+  if (!spent) throw new AppError("resetTokenInvalid");
   await db.batch([
-    db.update(passwordResets).set({ usedAt: at }).where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt))),
-    db.update(members).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(members.id, reset.memberId)),
-    db.update(sessions).set({ endedAt: at }).where(and(eq(sessions.memberId, reset.memberId), isNull(sessions.endedAt))),
+    db.update(members).set({ passwordHash }).where(eq(members.id, spent.memberId)),
+    db.update(sessions).set({ endedAt: at }).where(and(eq(sessions.memberId, spent.memberId), isNull(sessions.endedAt))),
+    outdateResets(env, spent.memberId, at),
   ]);
 }
+
+/** Spends every outstanding reset link of a member: a password change or a newer link outdates them. */
+const outdateResets = (env: Env, memberId: string, at: number) =>
+  getDb(env).update(passwordResets).set({ usedAt: at }).where(and(eq(passwordResets.memberId, memberId), isNull(passwordResets.usedAt)));
 
 /** Changes the password; every other session of the member ends. */
 export async function changePassword(env: Env, member: SessionMember, input: { oldPassword: string; newPassword: string }) {
   const db = getDb(env);
   const row = await db.select({ passwordHash: members.passwordHash }).from(members).where(eq(members.id, member.memberId)).get();
   if (!row || !(await verifyPassword(input.oldPassword, row.passwordHash))) throw new AppError("wrongOldPassword");
+  const at = now();
   await db.batch([
     db.update(members).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(members.id, member.memberId)),
     db
       .update(sessions)
-      .set({ endedAt: now() })
+      .set({ endedAt: at })
       .where(and(eq(sessions.memberId, member.memberId), isNull(sessions.endedAt), ne(sessions.id, member.sessionId))),
+    outdateResets(env, member.memberId, at),
   ]);
 }
 
@@ -245,7 +259,7 @@ export async function issueOtp(env: Env, member: SessionMember) {
   await db
     .insert(otpCodes)
     .values({ memberId: member.memberId, codeHash, expiresAt, attempts: 0 })
-    .onConflictDoUpdate({ target: otpCodes.memberId, set: { codeHash, expiresAt, attempts: 0 } });
+    .onConflictDoUpdate({ target: otpCodes.memberId, set: { codeHash, expiresAt, attempts: 0, spentFor: null } });
   const email = await db.select({ email: members.email }).from(members).where(eq(members.id, member.memberId)).get();
   if (email) {
     await sendMail(env, {
@@ -258,17 +272,32 @@ export async function issueOtp(env: Env, member: SessionMember) {
   return { expire: new Date(expiresAt).toISOString() };
 }
 
-/** Verifies and consumes a code. Invalid or expired → 100003 (§7: the client goes to login). */
-export async function verifyOtp(env: Env, member: SessionMember, code: string) {
+/**
+ * Verifies a code and spends it for `purpose`. One conditional update both checks the budget (live, unspent or
+ * spent for this same purpose, fewer than OTP_MAX_ATTEMPTS attempts) and counts this attempt, so parallel guesses
+ * cannot all pass the check before any of them counts. The right code is then spent by one conditional update:
+ * twin requests of one transfer (same idempotency key) pass together, any other use is refused. A wrong or spent
+ * code is an error of its own: the session stays valid (100003 would send the member to log in).
+ */
+export async function verifyOtp(env: Env, member: SessionMember, code: string, purpose = `verify:${randomString(16)}`) {
   const db = getDb(env);
-  const row = await db.select().from(otpCodes).where(eq(otpCodes.memberId, member.memberId)).get();
-  if (!row || row.expiresAt < now() || row.attempts >= OTP_MAX_ATTEMPTS) throw new AppError("sessionInvalid");
+  const usable = and(eq(otpCodes.memberId, member.memberId), sql`(${otpCodes.spentFor} is null or ${otpCodes.spentFor} = ${purpose})`);
+  const counted = await db
+    .update(otpCodes)
+    .set({ attempts: sql`${otpCodes.attempts} + 1` })
+    .where(and(usable, gt(otpCodes.expiresAt, now()), sql`${otpCodes.attempts} < ${OTP_MAX_ATTEMPTS}`))
+    .returning({ codeHash: otpCodes.codeHash })
+    .get();
+  if (!counted) throw new AppError("otpExpired");
   const candidate = await sha256Hex(`${member.memberId}:${code}`);
-  if (!timingSafeEqualHex(candidate, row.codeHash)) {
-    await db.update(otpCodes).set({ attempts: sql`${otpCodes.attempts} + 1` }).where(eq(otpCodes.memberId, member.memberId));
-    throw new AppError("sessionInvalid");
-  }
-  await db.delete(otpCodes).where(eq(otpCodes.memberId, member.memberId));
+  if (!timingSafeEqualHex(candidate, counted.codeHash)) throw new AppError("otpWrong");
+  const spent = await db
+    .update(otpCodes)
+    .set({ spentFor: purpose })
+    .where(and(usable, eq(otpCodes.codeHash, counted.codeHash)))
+    .returning({ memberId: otpCodes.memberId })
+    .get();
+  if (!spent) throw new AppError("otpExpired");
 }
 
 const jwtKey = (env: Env) => new TextEncoder().encode(env.JWT_SECRET);
