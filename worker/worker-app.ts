@@ -3,6 +3,7 @@ import { api } from "./http/api";
 import { answerStaleSessionsWith } from "./http/auth";
 import { createApp } from "./http/app";
 import { notFound } from "./http/envelope";
+import { cancelUnreadBody } from "./http/plain-address";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
 import type { AppEnv } from "./http/types";
 import { routeRoomRequest } from "./rooms";
@@ -18,6 +19,7 @@ export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
  */
 export function createWorkerApp(pages?: PageHandler) {
   const app = createApp();
+  app.use(cancelUnreadBody);
   app.use("/api/*", apiSecurityHeaders);
   app.route("/api/v6", api);
   app.route("/api/v7", api);

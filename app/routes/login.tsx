@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/login";
 import type { SessionInfo } from "../../worker/contract/session";
 import { MessageDialog } from "../components/alert-dialog";
@@ -14,6 +15,12 @@ import { errorText } from "../lib/error-text";
 type HotProfile = { simpleCode: string; nickname: string; avator: string };
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
+
+/**
+ * A submit before hydration posts here (the form says `method="post"`, so a password never lands in the URL,
+ * history or logs); the body is not read and the page is shown again, hydrated, to submit through the API.
+ */
+export const action = ({ request }: Route.ActionArgs) => redirectBack(request);
 
 /** §9: 30 hot profiles are fetched on login, the first 11 shown. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -52,7 +59,7 @@ export default function Login({ loaderData, params }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      <form onSubmit={submit} className="form" noValidate={false}>
+      <form method="post" onSubmit={submit} className="form" noValidate={false}>
         <label className="field">
           <span>{t("email")}</span>
           <input name="username" type="email" autoComplete="email" required />

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/registration";
 import type { SessionInfo } from "../../worker/contract/session";
 import { MessageDialog } from "../components/alert-dialog";
@@ -10,6 +11,12 @@ import { api } from "../lib/api";
 import { errorText } from "../lib/error-text";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
+
+/**
+ * A submit before hydration posts here (the form says `method="post"`, so a password never lands in the URL,
+ * history or logs); the body is not read and the page is shown again, hydrated, to submit through the API.
+ */
+export const action = ({ request }: Route.ActionArgs) => redirectBack(request);
 
 export default function Registration({ params }: Route.ComponentProps) {
   const { t } = useTranslation("session");
@@ -34,7 +41,7 @@ export default function Registration({ params }: Route.ComponentProps) {
 
   return (
     <AuthCard title={t("registration.title")}>
-      <form onSubmit={submit} className="form">
+      <form method="post" onSubmit={submit} className="form">
         <label className="field">
           <span>{t("email")}</span>
           <input name="username" type="email" autoComplete="email" required />

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
+import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/reset-password";
 import { MessageDialog } from "../components/alert-dialog";
 import { AuthCard } from "../features/session/auth-card";
@@ -8,6 +9,12 @@ import { api } from "../lib/api";
 import { errorText } from "../lib/error-text";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
+
+/**
+ * A submit before hydration posts here (the form says `method="post"`, so a password never lands in the URL,
+ * history or logs); the body is not read and the page is shown again, hydrated, to submit through the API.
+ */
+export const action = ({ request }: Route.ActionArgs) => redirectBack(request);
 
 /** Without a token: ask for the e-mail. With the token from the mail: choose a new password. */
 export default function ResetPassword({ params }: Route.ComponentProps) {
@@ -33,7 +40,7 @@ export default function ResetPassword({ params }: Route.ComponentProps) {
 
   return (
     <AuthCard title={t("reset.title")}>
-      <form onSubmit={submit} className="form">
+      <form method="post" onSubmit={submit} className="form">
         {token ? (
           <>
             <label className="field">

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkerApp } from "../../worker/worker-app";
-import type { Member, Reply } from "../support/client";
+import { call, expectFailure, signUp, type Member, type Reply } from "../support/client";
 import {
   buildFixture,
   mountedRoutes,
@@ -227,4 +227,20 @@ describe("hostile input on every route", () => {
       });
     });
   }
+});
+
+describe("control characters in the address", () => {
+  it("answers a NUL, newline or escape in a query or path with a 400 envelope before any route runs", async () => {
+    const member = await signUp();
+    for (const path of [
+      "/public/core/profiles/SMP/search?keyword=a%00b",
+      "/public/core/profiles/SMP/search?keyword=%0d%0aSet-Cookie:x=1",
+      "/public/core/profiles/SMP/member/1%1b[31m",
+      "/public/core/profiles/SMP/search?keyword=%E0%A4%A",
+    ]) {
+      expectFailure(await call("GET", path), 400, "400000");
+      expectFailure(await call("GET", path, { as: member }), 400, "400000");
+    }
+    expectFailure(await call("GET", `/private/core/profiles/${member.memberId}?x=%00`, { as: member }), 400, "400000");
+  });
 });

@@ -43,7 +43,7 @@ describe("session limits", () => {
 
   it("sign-up per email: 10 a minute", async () => {
     const email = uniqueEmail("burst");
-    await firstRefusal(10, () => call("POST", "/public/core/members/SMP", { body: { username: email, password: "correct horse battery" } }));
+    await firstRefusal(10, () => call("POST", "/public/core/members/SMP", { body: { username: email, password: "correct horse battery", adult: true } }));
   });
 
   it("password reset per email: 5 a minute, and the answer does not reveal whether the account exists", async () => {

@@ -54,7 +54,7 @@ describe("sign-up", () => {
   it("refuses the same email twice in one project with 409 'User has already existed'", async () => {
     const email = uniqueEmail();
     await signUp("SMP", { email });
-    const again = await call("POST", "/public/core/members/SMP", { body: { username: email.toUpperCase(), password: "another password" } });
+    const again = await call("POST", "/public/core/members/SMP", { body: { username: email.toUpperCase(), password: "another password", adult: true } });
     expect(expectFailure(again, 409, "409001").returnMessage).toBe("User has already existed");
   });
 
@@ -68,7 +68,7 @@ describe("sign-up", () => {
 
   it("validates input and changes nothing", async () => {
     const before = await env.DB.prepare("select count(*) as n from members").first<{ n: number }>();
-    for (const body of [{}, { username: "not-an-email", password: "long enough" }, { username: uniqueEmail(), password: "short" }, { username: uniqueEmail(), password: "long enough", adult: false }]) {
+    for (const body of [{}, { username: "not-an-email", password: "long enough" }, { username: uniqueEmail(), password: "short" }, { username: uniqueEmail(), password: "long enough", adult: false }, { username: uniqueEmail(), password: "long enough" }]) {
       const reply = await call("POST", "/public/core/members/SMP", { body });
       expectFailure(reply, 400, "400000");
       expect(Array.isArray(reply.body.issues)).toBe(true);
@@ -81,7 +81,7 @@ describe("sign-up", () => {
     const referrer = await signUp("ABC");
     const { referral_code } = (await env.DB.prepare("select referral_code from members where id = ?").bind(referrer.memberId).first<{ referral_code: string }>())!;
     const reply = await call("POST", "/public/core/members/referral-signup", {
-      body: { username: uniqueEmail(), password: "correct horse", referralCode: referral_code },
+      body: { username: uniqueEmail(), password: "correct horse", referralCode: referral_code, adult: true },
     });
     const info = expectOk(reply);
     expect(info.projectCode).toBe("ABC");
@@ -89,7 +89,8 @@ describe("sign-up", () => {
     expect(row?.referral_count).toBe(1);
     const referred = await env.DB.prepare("select referred_by from members where id = ?").bind(info.memberId).first<{ referred_by: string }>();
     expect(referred?.referred_by).toBe(referrer.memberId);
-    expectFailure(await call("POST", "/public/core/members/referral-signup", { body: { username: uniqueEmail(), password: "correct horse", referralCode: "NOPE1234" } }), 404);
+    expectFailure(await call("POST", "/public/core/members/referral-signup", { body: { username: uniqueEmail(), password: "correct horse", referralCode: "NOPE1234", adult: true } }), 404);
+    expectFailure(await call("POST", "/public/core/members/referral-signup", { body: { username: uniqueEmail(), password: "correct horse", referralCode: referral_code } }), 400);
   });
 });
 

@@ -220,7 +220,7 @@ export const publicRoutes: Record<string, PublicCase> = {
     request: async () => {
       const referrer = await signUp("SMP");
       const row = await env.DB.prepare("select referral_code from members where id = ?").bind(referrer.memberId).first<{ referral_code: string }>();
-      return { body: { username: uniqueEmail("ref"), password: "correct horse battery", referralCode: row!.referral_code } };
+      return { body: { username: uniqueEmail("ref"), password: "correct horse battery", referralCode: row!.referral_code, adult: true } };
     },
   },
   "POST /public/core/members/:project": {

@@ -5,8 +5,8 @@ export * from "./session.constants";
 export const SignUpBody = z.object({
   username: Email,
   password: NewPassword,
-  /** The form's adult-only confirmation (§1: registration is for adults 18 and over). */
-  adult: z.literal(true).optional(),
+  /** The form's adult-only confirmation (§1: registration is for adults 18 and over): required, never implied. */
+  adult: z.literal(true, { error: "Confirm that you are 18 or over" }),
 });
 export const ReferralSignUpBody = SignUpBody.extend({ referralCode: z.string().trim().min(1).max(32) });
 export const LoginBody = z.object({ username: Email, password: LoginPassword });

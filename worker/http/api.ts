@@ -15,6 +15,7 @@ import { chatPrivate, chatPublic } from "../features/chat/chat.routes";
 import { privacyPrivate } from "../features/privacy/privacy.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
+import { refuseControlCharacters } from "./plain-address";
 import type { AppEnv } from "./types";
 
 /**
@@ -47,6 +48,7 @@ const privateApi = new Hono<AppEnv>()
   .route("/", chatPrivate);
 
 export const api = new Hono<AppEnv>()
+  .use(refuseControlCharacters)
   .route("/public", publicApi)
   .route("/private", privateApi)
   .all("*", notFound);
