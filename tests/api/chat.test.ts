@@ -286,6 +286,27 @@ describe("connections, reminders, web push, counts, presence", () => {
     expect(ss.events.some((e) => e.type === "presence.update" && e.member.memberNo === shy.memberNo)).toBe(false);
     [sf, ss, shySocket].forEach((s) => s.close());
   });
+
+  it("refreshes presence both ways on a block: neither sees the other come and go, and an unblock shows them again", async () => {
+    const [blocker, blocked] = [await signUp(), await signUp()];
+    const sBlocked = (await openSocket(blocked, "presence", "SMP~presence")) as TestSocket;
+    await sBlocked.next((e) => e.type === "presence.snapshot");
+    const sBlocker = (await openSocket(blocker, "presence", "SMP~presence")) as TestSocket;
+    await sBlocker.next((e) => e.type === "presence.snapshot");
+    await sBlocked.next((e) => e.type === "presence.update" && e.member.memberNo === blocker.memberNo && e.member.online);
+    const { idBlock } = expectOk(await call("POST", "/private/core/blocks", { as: blocker, body: { targetMemberNo: blocked.memberNo } }));
+    // Each is told the other went offline, within the socket wait.
+    await sBlocked.next((e) => e.type === "presence.update" && e.member.memberNo === blocker.memberNo && !e.member.online, 2000);
+    await sBlocker.next((e) => e.type === "presence.update" && e.member.memberNo === blocked.memberNo && !e.member.online, 2000);
+    // Coming and going after the block reaches neither.
+    const again = (await openSocket(blocker, "presence", "SMP~presence")) as TestSocket;
+    await again.next((e) => e.type === "presence.snapshot");
+    expect(again.events.find((e) => e.type === "presence.snapshot").members.some((m: any) => m.memberNo === blocked.memberNo)).toBe(false);
+    again.close();
+    expectOk(await call("DELETE", `/private/core/blocks/${idBlock}`, { as: blocker }));
+    await sBlocked.next((e) => e.type === "presence.update" && e.member.memberNo === blocker.memberNo && e.member.online, 2000);
+    [sBlocked, sBlocker].forEach((s) => s.close());
+  });
 });
 
 describe("posting stamps the sender's latest speech once", () => {

@@ -30,7 +30,7 @@ import { roomName } from "../../rooms/socket-auth";
 import * as chat from "./chat.service";
 import { lastMessage, listMessages, listMessagesJson } from "./chat-page";
 import { publishDeleted, publishMessage, publishReaction, publishThread, refreshInbox } from "./chat-publish";
-import { listPresence } from "./presence.service";
+import { listPresence, refreshPresence } from "./presence.service";
 
 const RoomParam = z.object({ id: ChatroomId });
 const ProjectQuery = z.object({ project: z.string() });
@@ -167,16 +167,7 @@ export const chatPrivate = new Hono<AppEnv>()
   .put("/sns/chat-settings", validate("json", ContactSettingsBody), async (c) => {
     const member = c.get("member");
     const settings = await chat.saveContactSettings(c.env, member, c.req.valid("json"));
-    c.executionCtx.waitUntil(
-      (async () => {
-        try {
-          const presence = await getServerByName(c.env.Presence, roomName(member.projectCode, "presence"));
-          await presence.rulesChanged(member.memberId);
-        } catch (error) {
-          console.warn(JSON.stringify({ level: "warn", message: "presence refresh failed", error: String(error) }));
-        }
-      })(),
-    );
+    c.executionCtx.waitUntil(refreshPresence(c.env, member.projectCode, [member.memberId]));
     return c.json(ok(settings));
   })
   .get("/sns/public-keys/:memberNo", async (c) => c.json(ok(await chat.publicKeyOf(c.env, c.get("member"), parsed(MemberNoField, c.req.param("memberNo"))))))

@@ -4,6 +4,8 @@ import { getDb } from "../../db/client";
 import { iso, HOUR } from "../../lib/time";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { contactSettings } from "./chat.service";
+import { getServerByName } from "partyserver";
+import { roomName } from "../../rooms/socket-auth";
 
 /** "Recently active" for the public-chat side list and latest online: seen within a day. */
 export const RECENT_WINDOW = 24 * HOUR;
@@ -61,4 +63,17 @@ export async function listPresence(env: Env, projectCode: string, viewerId: stri
     const profile = summaries.get(r.memberId);
     return profile ? [{ profile, online: Boolean(r.online), lastSeen: iso(r.lastSeenAt)! }] : [];
   });
+}
+
+/**
+ * Tells the tenant's Presence room that who may see these members changed (their audience setting, a block either
+ * way), so those who may no longer see them are told they went offline at once. Best effort: a failure is logged.
+ */
+export async function refreshPresence(env: Env, projectCode: string, memberIds: readonly string[]) {
+  try {
+    const presence = await getServerByName(env.Presence, roomName(projectCode, "presence"));
+    for (const memberId of memberIds) await presence.rulesChanged(memberId);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: "presence refresh failed", error: String(error) }));
+  }
 }

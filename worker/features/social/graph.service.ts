@@ -1,3 +1,4 @@
+import { refreshPresence } from "../chat/presence.service";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
@@ -250,6 +251,8 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
     db.delete(favourites).where(pair(favourites.memberId, favourites.targetMemberId)),
     db.delete(friendships).where(pair(friendships.requesterId, friendships.addresseeId)),
   ]);
+  // Presence both ways: neither sees the other come and go from now on.
+  ctx.waitUntil(refreshPresence(env, projectCode, [me, them]));
   const count = await blockCountOf(env, them, at);
   if (count >= BLOCK_UNQUALIFY_AT) {
     await db.update(profiles).set({ qualify: false, updatedAt: at }).where(eq(profiles.memberId, them));
@@ -299,8 +302,9 @@ export async function unblock(env: Env, member: SessionMember, idBlock: number) 
   const deleted = await getDb(env)
     .delete(blocks)
     .where(and(eq(blocks.idBlock, idBlock), eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode)))
-    .returning({ idBlock: blocks.idBlock });
+    .returning({ idBlock: blocks.idBlock, targetMemberId: blocks.targetMemberId });
   if (deleted.length === 0) throw new AppError("notFound");
+  await refreshPresence(env, member.projectCode, [member.memberId, deleted[0]!.targetMemberId]);
   return { idBlock, unblocked: true };
 }
 
