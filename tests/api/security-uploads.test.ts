@@ -3,6 +3,7 @@ import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { describe, expect, it } from "vitest";
 import { sniffImage } from "../../worker/features/media/image-sniff";
 import { MAX_UPLOAD_BYTES } from "../../worker/features/media/image-pipeline";
+import { MAX_IMAGE_PIXELS } from "../../worker/contract/media";
 import { createWorkerApp } from "../../worker/worker-app";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member, type Reply } from "../support/client";
 import { mountedRoutes, rowCounts } from "../support/route-matrix";
@@ -251,3 +252,93 @@ for (const door of doors) {
     });
   });
 }
+
+/** A real single-colour PNG of side × side (IDAT deflated row by row: the test never holds the raw pixels). */
+async function singleColourPng(side: number) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Uint8Array) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(enc.encode(type), 4);
+    out.set(data, 8);
+    view.setUint32(8 + data.length, crc(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const header = new Uint8Array(13);
+  new DataView(header.buffer).setUint32(0, side);
+  new DataView(header.buffer).setUint32(4, side);
+  header.set([8, 6, 0, 0, 0], 8);
+  const row = new Uint8Array(1 + side * 4).fill(0x80);
+  row[0] = 0;
+  const deflate = new CompressionStream("deflate");
+  const compressed = new Response(deflate.readable).arrayBuffer();
+  const writer = deflate.writable.getWriter();
+  for (let y = 0; y < side; y++) await writer.write(row);
+  await writer.close();
+  return bytesOf(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", new Uint8Array(await compressed)), chunk("IEND", new Uint8Array()));
+}
+
+describe("uploads stay within an isolate's memory", () => {
+  const filesDoor = (m: Member) => `/api/v7/private/core/files/${m.memberId}`;
+  const post = (m: Member, body: BodyInit, headers: Record<string, string> = {}) =>
+    fetchWorker(filesDoor(m), { method: "POST", headers: { ...m.headers, ...headers }, body, duplex: "half" } as RequestInit);
+
+  it("refuses a 120 KB single-colour 6000×6000 PNG (144 MB decoded) by its declared size, before decoding", async () => {
+    const m = await signUp();
+    const bomb = await singleColourPng(6000);
+    expect(bomb.length).toBeLessThan(300_000);
+    expect(sniffImage(bomb)).toMatchObject({ width: 6000, height: 6000 });
+    const before = await rowCounts();
+    const response = await post(m, form(bomb, "flat.png", "image/png"));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ returnCode: "413000" });
+    expect(await rowCounts()).toEqual(before);
+    // The cap sits where the decoder's measured peak fits an isolate (tests/bench/decoder-memory.mjs).
+    expect(MAX_IMAGE_PIXELS).toBeLessThanOrEqual(2048 * 2048 + 100_000);
+  });
+
+  it("counts a body without a declared length as it streams, and cuts it off at the cap", async () => {
+    const m = await signUp();
+    const multipart = new Response(form(png(64, 64), "small.png", "image/png"));
+    const type = multipart.headers.get("Content-Type")!;
+    const small = new Uint8Array(await multipart.arrayBuffer());
+    const streamOf = (parts: Uint8Array[]) =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = parts.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      });
+    const ok = await post(m, streamOf([small.slice(0, 100), small.slice(100)]), { "Content-Type": type });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    const megabyte = new Uint8Array(1024 * 1024);
+    const endless = await post(m, streamOf(Array.from({ length: Math.ceil(MAX_UPLOAD_BYTES / megabyte.length) + 2 }, () => megabyte)), { "Content-Type": type });
+    expect(endless.status).toBe(413);
+  });
+
+  it("checks the upload budget before reading a byte of the body", async () => {
+    const m = await signUp();
+    let reply: Response | undefined;
+    for (let i = 0; i < 45 && reply?.status !== 429; i++) reply = await post(m, form(new Uint8Array([1, 2, 3]), "x.png", "image/png"));
+    expect(reply?.status).toBe(429);
+    // An endless body: read, it would end in a 413 at the cap; a 429 proves the budget came first.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(1024 * 1024));
+      },
+    });
+    const refused = await post(m, endless, { "Content-Type": "multipart/form-data; boundary=x" });
+    expect(refused.status).toBe(429);
+  });
+});

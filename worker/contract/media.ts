@@ -7,3 +7,12 @@ export const MEDIA_PREFIX = "/media/";
 export type MediaKind = "avatar" | "photo" | "cover" | "album" | "ai";
 export const mediaUrl = (key: string) => `${MEDIA_PREFIX}${key}`;
 export const mediaKeyFromUrl = (url: string) => (url.startsWith(MEDIA_PREFIX) ? url.slice(MEDIA_PREFIX.length) : null);
+
+/**
+ * The most pixels an uploaded image may declare. Decoding takes some 2–3 × 4 bytes a pixel at its peak (the codec's
+ * WASM memory plus the copy handed back; tests/bench/decoder-memory.mjs measures it), and a Worker isolate has
+ * 128 MB for every request it serves: 4.2 MP (2048 × 2048) peaked at ~48 MB with the codec's own start-up
+ * (16 MP: ~133 MB, 36 MP: ~150–300 MB, more than the whole isolate). Pages scale larger pictures down
+ * before uploading (app/lib/upload.ts), so a phone photo still goes through.
+ */
+export const MAX_IMAGE_PIXELS = 4_200_000;

@@ -8,6 +8,7 @@ import { clientAddress, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
+import { readUploadForm } from "../media/upload-body";
 import * as albums from "./albums.service";
 
 const PublicAlbumParam = z.object({ project: z.string(), idAlbum: numeric().pipe(z.number().int().positive()) });
@@ -48,12 +49,9 @@ export const albumsPrivate = new Hono<AppEnv>()
   })
   .post("/sns/albums/:idAlbum/files", validate("param", IdAlbumParam), async (c) => {
     const member = c.get("member");
-    const form = await c.req.parseBody().catch(() => {
-      throw new AppError("badRequest", { message: "Expected multipart form data with a file" });
-    });
-    if (!(form.file instanceof File)) throw new AppError("badRequest", { message: "Expected multipart form data with a file" });
-    await rateLimit(c.env.RL_UPLOAD, `upload:${member.memberId}`);
-    return c.json(ok(await albums.uploadFile(c.env, member, c.req.valid("param").idAlbum, form.file)));
+    const file = (await readUploadForm(c)).get("file");
+    if (!(file instanceof File)) throw new AppError("badRequest", { message: "Expected multipart form data with a file" });
+    return c.json(ok(await albums.uploadFile(c.env, member, c.req.valid("param").idAlbum, file)));
   })
   .post("/sns/photos", validate("json", CreatePhotoBody), async (c) => c.json(ok(await albums.createPhoto(c.env, c.get("member"), c.req.valid("json")))))
   .delete("/sns/photos/:idPhoto", validate("param", IdPhotoParam), async (c) =>

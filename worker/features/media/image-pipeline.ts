@@ -1,5 +1,5 @@
 import type { MediaKind } from "../../contract/media";
-import { mediaUrl } from "../../contract/media";
+import { MAX_IMAGE_PIXELS, mediaUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { randomString } from "../../lib/crypto";
 import { cropPixels, decodeImage, encodeJpeg, encodePng, resizePixels, type Pixels } from "./codecs";
@@ -7,8 +7,8 @@ import { jpegReachesEnd, sniffImage } from "./image-sniff";
 
 /** Upload body cap (413 above it). */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
-/** Declared pixel cap: refuses decompression bombs before decoding. */
-export const MAX_DECLARED_PIXELS = 40_000_000;
+/** Declared pixel cap: refuses decompression bombs, and anything too big to decode within an isolate, before decoding. */
+export const MAX_DECLARED_PIXELS = MAX_IMAGE_PIXELS;
 /** §5 sizes. */
 export const AVATAR_SIZE = 300;
 export const PHOTO_MAX_SIDE = 600;

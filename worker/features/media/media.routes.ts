@@ -7,7 +7,6 @@ import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { AppError } from "../../http/app-error";
 import { requireSession } from "../../http/auth";
-import { rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
@@ -16,6 +15,7 @@ import { viewerFor } from "../profiles/profile-summary";
 import { actionStatement } from "../profiles/profiles.service";
 import * as banners from "./banners.service";
 import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";
+import { readUploadForm } from "./upload-body";
 
 type Ctx = Context<AppEnv>;
 
@@ -26,15 +26,7 @@ type Ctx = Context<AppEnv>;
  */
 async function upload(c: Ctx): Promise<UploadInfo> {
   const member = c.get("member");
-  await rateLimit(c.env.RL_UPLOAD, `upload:${member.memberId}`);
-  const declared = Number(c.req.header("Content-Length") ?? 0);
-  if (declared > MAX_UPLOAD_BYTES + 64 * 1024) throw new AppError("tooLarge");
-  let form: FormData;
-  try {
-    form = await c.req.formData();
-  } catch {
-    throw new AppError("uploadMissing");
-  }
+  const form = await readUploadForm(c);
   const file = form.get("file") ?? form.get("image");
   if (!file || typeof file === "string") throw new AppError("uploadMissing");
   const kindResult = UploadKind.safeParse(form.get("type") ?? "photo");

@@ -5,6 +5,7 @@ import { AppError } from "../../http/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
+import { readUploadForm } from "../media/upload-body";
 import * as tasks from "./tasks.service";
 
 /** §7 Tasks: every call is private; the tenant is the session's. Paths are listed in worker/contract/tasks.ts. */
@@ -26,13 +27,10 @@ export const tasksPrivate = new Hono<AppEnv>()
   .put("/sns/missions", validate("json", SaveMissionBody), async (c) => c.json(ok(await tasks.saveMission(c.env, c.get("member"), c.req.valid("json")))))
   .post("/sns/missions/cover", async (c) => {
     const member = c.get("member");
-    const form = await c.req.parseBody().catch(() => {
-      throw new AppError("badRequest", { message: "Expected multipart form data with id and file" });
-    });
-    const id = MissionIdBody.safeParse({ id: form.id });
-    const file = form.file;
+    const form = await readUploadForm(c);
+    const id = MissionIdBody.safeParse({ id: form.get("id") });
+    const file = form.get("file");
     if (!id.success || !(file instanceof File)) throw new AppError("badRequest", { message: "Expected multipart form data with id and file" });
-    await rateLimit(c.env.RL_UPLOAD, `upload:${member.memberId}`);
     return c.json(ok(await tasks.saveCover(c.env, member, id.data.id, file)));
   })
   .post("/sns/missions/submit", validate("json", MissionIdBody), async (c) => {
