@@ -130,3 +130,58 @@ describe("feature limits", () => {
     await firstRefusal(5, () => call("DELETE", `/private/core/members/${n.memberId}`, { as: n, body: { password: "not the password" } }));
   });
 });
+
+describe("social and room limits (per member and action)", () => {
+  const target = async () => {
+    const t = await signUp();
+    return t.memberNo;
+  };
+
+  it("follows and unfollows, friend requests and rejections, favourites, blocks and mutes: 20 a minute each", async () => {
+    const m = await signUp();
+    const someone = await target();
+    await firstRefusal(20, (i) => call(i % 2 ? "DELETE" : "POST", `/private/core/follows/${someone}`, { as: m }));
+    // A budget is per action: the same member may still favourite, block and mute.
+    await firstRefusal(20, (i) => call(i % 2 ? "DELETE" : "POST", i % 2 ? `/private/core/favourites/${someone}` : "/private/core/favourites", { as: m, body: i % 2 ? undefined : { targetMemberNo: someone } }));
+    await firstRefusal(20, () => call("POST", "/private/core/friends/request", { as: m, body: { targetMemberNo: someone } }));
+    await firstRefusal(20, () => call("POST", "/private/core/mutes", { as: m, body: { targetMemberNo: someone, duration: "24h" } }));
+    await firstRefusal(20, async () => call("POST", "/private/core/blocks", { as: m, body: { targetMemberNo: await target() } }));
+    const reporter = await signUp();
+    await firstRefusal(20, () => call("POST", "/private/core/reports", { as: reporter, body: { targetMemberNo: someone, reason: "spam" } }));
+  });
+
+  it("reactions, edits, deletes and mark-read (each fans out to a room): 30 per 10 s each", async () => {
+    const m = await signUp();
+    await env.DB.prepare("update profiles set nickname = 'Reactor', avator = '/media/x.jpg', qualify = 1 where member_id = ?").bind(m.memberId).run();
+    const sent = expectOk(
+      await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${m.memberId}`, { as: m, body: { message: "react to me", requestId: `rl-react-${m.memberNo}` } }),
+    );
+    const id = sent.idChatroomMessage;
+    await firstRefusal(30, (i) => call("PUT", `/private/sns/chatroom/messages/${m.memberId}/${id}/react`, { as: m, body: { replyPayload: { type: "emoji", reactEmoji: i % 2 ? "👍" : "❤️" } } }));
+    await firstRefusal(30, (i) => call("PUT", `/private/sns/chatroom/messages/${m.memberId}/${id}`, { as: m, body: { message: `edit ${i}` } }));
+    await firstRefusal(30, () => call("PUT", `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/read`, { as: m, body: {} }));
+    await firstRefusal(30, () => call("DELETE", `/private/sns/chatroom/messages/${m.memberId}/999999999`, { as: m }));
+  });
+
+  it("profile views: 120 a minute per visitor address, 30 per 10 s per member", async () => {
+    const owner = await signUp();
+    const headers = { "CF-Connecting-IP": "198.51.100.23" };
+    await firstRefusal(120, () => call("GET", `/public/core/profiles/SMP/member/${owner.memberNo}`, { headers }));
+    expectFailure(await call("GET", `/public/core/profiles/SMP/page/${owner.memberNo}`, { headers }), 429, "429000");
+    const viewer = await signUp();
+    await firstRefusal(30, () => call("GET", `/private/core/profiles/SMP/page/${owner.memberNo}`, { as: viewer }));
+  });
+
+  it("a follow/unfollow or request/reject loop notifies its target once a day", async () => {
+    const [looper, target] = [await signUp(), await signUp()];
+    for (let i = 0; i < 4; i++) {
+      expectOk(await call("POST", `/private/core/follows/${target.memberNo}`, { as: looper }));
+      expectOk(await call("DELETE", `/private/core/follows/${target.memberNo}`, { as: looper }));
+      expectOk(await call("POST", "/private/core/friends/request", { as: looper, body: { targetMemberNo: target.memberNo } }));
+      expectOk(await call("POST", "/private/core/friends/reject", { as: target, body: { targetMemberNo: looper.memberNo } }));
+    }
+    await new Promise((r) => setTimeout(r, 300)); // notices are sent after the response
+    const rows = await env.DB.prepare("select type, count(*) as n from notifications where member_id = ? group by type").bind(target.memberId).all<{ type: string; n: number }>();
+    expect(Object.fromEntries(rows.results.map((r) => [r.type, r.n]))).toEqual({ follow: 1, friendRequest: 1 });
+  });
+});

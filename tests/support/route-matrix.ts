@@ -315,9 +315,10 @@ export const privateRoutes: Record<string, RouteCase> = {
   "POST /private/core/follows/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), noBody: true, ...anyMember },
   "DELETE /private/core/follows/:memberNo": {
     request: async (f) => {
-      const target = await f.member();
-      expectOk(await call("POST", `/private/core/follows/${target.memberNo}`, { as: f.owner }));
-      return { params: { memberNo: target.memberNo } };
+      // A fresh follower per request: the hostile suite's many calls would spend one member's follow budget.
+      const [actor, target] = [await f.fresh(), await f.member()];
+      expectOk(await call("POST", `/private/core/follows/${target.memberNo}`, { as: actor }));
+      return { as: actor, params: { memberNo: target.memberNo } };
     },
     ...anyMember,
   },
@@ -344,10 +345,10 @@ export const privateRoutes: Record<string, RouteCase> = {
   },
   "DELETE /private/core/friends/:memberNo": {
     request: async (f) => {
-      const friend = await f.member();
-      expectOk(await call("POST", "/private/core/friends/request", { as: friend, body: { targetMemberNo: f.owner.memberNo } }));
-      expectOk(await call("POST", "/private/core/friends/accept", { as: f.owner, body: { targetMemberNo: friend.memberNo } }));
-      return { params: { memberNo: friend.memberNo } };
+      const [actor, friend] = [await f.fresh(), await f.member()];
+      expectOk(await call("POST", "/private/core/friends/request", { as: friend, body: { targetMemberNo: actor.memberNo } }));
+      expectOk(await call("POST", "/private/core/friends/accept", { as: actor, body: { targetMemberNo: friend.memberNo } }));
+      return { as: actor, params: { memberNo: friend.memberNo } };
     },
     ...anyMember,
   },
@@ -355,9 +356,9 @@ export const privateRoutes: Record<string, RouteCase> = {
   "POST /private/core/favourites": { request: async (f) => ({ body: { targetMemberNo: (await f.member()).memberNo } }), ...anyMember },
   "DELETE /private/core/favourites/:memberNo": {
     request: async (f) => {
-      const target = await f.member();
-      expectOk(await call("POST", "/private/core/favourites", { as: f.owner, body: { targetMemberNo: target.memberNo } }));
-      return { params: { memberNo: target.memberNo } };
+      const [actor, target] = [await f.fresh(), await f.member()];
+      expectOk(await call("POST", "/private/core/favourites", { as: actor, body: { targetMemberNo: target.memberNo } }));
+      return { as: actor, params: { memberNo: target.memberNo } };
     },
     ...anyMember,
   },

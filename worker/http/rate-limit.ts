@@ -1,4 +1,4 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "./app-error";
 import type { AppEnv } from "./types";
 
@@ -19,3 +19,14 @@ export async function rateLimitAddress(c: Context<AppEnv>, scope: string) {
   const address = clientAddress(c);
   if (address) await rateLimit(c.env.RL_ADDRESS, `${scope}:${address}`);
 }
+
+/**
+ * A route's per-member budget for one action, checked before its body is read (so a flood is refused early):
+ * `RL_SOCIAL` for the calls that reach another member (follows, friends, favourites, blocks, mutes, reports),
+ * `RL_WRITE` for room fan-outs (reactions, edits, deletes, mark-read). README "Rate limits" lists them.
+ */
+export const limitPerMember = (binding: "RL_SOCIAL" | "RL_WRITE", action: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    await rateLimit(c.env[binding], `${action}:${c.get("member").memberId}`);
+    await next();
+  };

@@ -22,7 +22,7 @@ import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { okJsonText } from "../../http/envelope";
 import { AppError } from "../../http/app-error";
-import { rateLimit } from "../../http/rate-limit";
+import { limitPerMember, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
@@ -80,7 +80,7 @@ export const chatPrivate = new Hono<AppEnv>()
     c.executionCtx.waitUntil(publishThread(c.env, member.projectCode, result.parent, result.stored, result.threadCount, result.hiddenFrom));
     return c.json(ok({ ...result.view, idChatroomMessage: result.parent.idChatroomMessage, threadCount: result.threadCount }));
   })
-  .put("/sns/chatroom/messages/:memberId/:id/react", validate("json", ReactBody), async (c) => {
+  .put("/sns/chatroom/messages/:memberId/:id/react", limitPerMember("RL_WRITE", "react"), validate("json", ReactBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const id = parsed(IdParam, c.req.param("id"));
     const result = await chat.reactToMessage(c.env, member, id, c.req.valid("json").replyPayload.reactEmoji);
@@ -91,7 +91,7 @@ export const chatPrivate = new Hono<AppEnv>()
     const member = requireSelf(c, c.req.param("memberId"));
     return c.json(ok(await chat.acceptImage(c.env, member, parsed(IdParam, c.req.param("id")))));
   })
-  .put("/sns/chatroom/messages/:memberId/:id", validate("json", EditMessageBody), async (c) => {
+  .put("/sns/chatroom/messages/:memberId/:id", limitPerMember("RL_WRITE", "edit"), validate("json", EditMessageBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const id = parsed(IdParam, c.req.param("id"));
     const result = await chat.editMessage(c.env, member, id, c.req.valid("json").message);
@@ -104,7 +104,7 @@ export const chatPrivate = new Hono<AppEnv>()
     c.executionCtx.waitUntil(publishMessage(c.env, member.projectCode, edited, "edited"));
     return c.json(ok(chat.viewMessage(edited.stored, { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: true })));
   })
-  .delete("/sns/chatroom/messages/:memberId/:id", validate("query", DeleteQuery), async (c) => {
+  .delete("/sns/chatroom/messages/:memberId/:id", limitPerMember("RL_WRITE", "delete"), validate("query", DeleteQuery), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const id = parsed(IdParam, c.req.param("id"));
     const all = ["true", "1", ""].includes(c.req.valid("query").all ?? "false");
@@ -127,7 +127,7 @@ export const chatPrivate = new Hono<AppEnv>()
     const member = c.get("member");
     return c.json(ok(await lastMessage(c.env, member.projectCode, c.req.valid("param").id, member)));
   })
-  .put("/sns/chatroom/:id/read", validate("param", RoomParam), validate("json", MarkReadBody), async (c) => {
+  .put("/sns/chatroom/:id/read", limitPerMember("RL_WRITE", "read"), validate("param", RoomParam), validate("json", MarkReadBody), async (c) => {
     const member = c.get("member");
     const result = await chat.markRead(c.env, member, c.req.valid("param").id, c.req.valid("json").idChatroomMessage);
     c.executionCtx.waitUntil(refreshInbox(c.env, member.projectCode, member.memberId, member.memberNo));

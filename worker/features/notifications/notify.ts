@@ -1,8 +1,10 @@
+import { and, eq, gt } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { getDb } from "../../db/client";
 import { notifications } from "../../db/schema";
 import type { NotificationItem, NotificationType } from "../../contract/notifications";
 import { roomName } from "../../rooms/socket-auth";
+import { DAY } from "../../lib/time";
 import { isBlockedBetween, isMutedBy } from "../social/visibility";
 
 type Notice = {
@@ -12,6 +14,8 @@ type Notice = {
   type: NotificationType;
   actor?: { memberId: string; memberNo: string } | null;
   params?: Record<string, unknown>;
+  /** At most one such notice from this actor a day: a follow/unfollow or request/reject loop cannot re-notify. */
+  oncePerDay?: boolean;
 };
 
 /**
@@ -26,6 +30,7 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
     if ((await isBlockedBetween(env, actorId, notice.memberId)) || (await isMutedBy(env, notice.memberId, actorId))) return null;
   }
   const createdAt = Date.now();
+  if (actorId && notice.oncePerDay && (await notifiedSince(env, notice, actorId, createdAt - DAY))) return null;
   const params = notice.params ?? {};
   const row = await getDb(env)
     .insert(notifications)
@@ -48,4 +53,15 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
     console.warn(JSON.stringify({ level: "warn", message: "inbox push failed", error: String(error) }));
   }
   return item;
+}
+
+async function notifiedSince(env: Env, notice: Notice, actorId: string, since: number) {
+  const n = notifications;
+  const row = await getDb(env)
+    .select({ id: n.idNotification })
+    .from(n)
+    .where(and(eq(n.memberId, notice.memberId), eq(n.actorMemberId, actorId), eq(n.type, notice.type), gt(n.createdAt, since)))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }

@@ -15,6 +15,7 @@ import {
   ZodiacQuery,
 } from "../../contract/profiles";
 import { AppError } from "../../http/app-error";
+import { rateLimit, rateLimitAddress } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
@@ -49,6 +50,15 @@ async function targetByCode(c: Ctx, project: string, simpleCode: string, viewer:
   if (!target) throw new AppError("notFound");
   if (viewer && viewer.memberId !== target.memberId && (await isBlockedBetween(c.env, viewer.memberId, target.memberId))) throw new AppError("notFound");
   return target;
+}
+
+/**
+ * A view counts (page views rank the hot lists, a member's view leaves a footprint): visitors spend a budget per
+ * address, members per member, so a loop cannot push anyone up the lists (README "Rate limits").
+ */
+async function limitViews(c: Context<AppEnv>, viewerId: string | null) {
+  if (viewerId) await rateLimit(c.env.RL_WRITE, `view:${viewerId}`);
+  else await rateLimitAddress(c, "view");
 }
 
 /** Discovery lists, public profiles, footprints, activity and preferences: readable with or without a session. */
@@ -118,10 +128,12 @@ function readRoutes(scope: Scope) {
     })
     .get("/core/profiles/:project/page/:simpleCode", validate("param", CodeParam), async (c) => {
       const { project, viewerId } = scope.ids(c, c.req.valid("param").project);
+      await limitViews(c, viewerId);
       return c.json(ok(await profilePage(c.env, project, c.req.valid("param").simpleCode, viewerId)));
     })
     .get("/core/profiles/:project/member/:simpleCode", validate("param", CodeParam), async (c) => {
       const { project, viewerId } = scope.ids(c, c.req.valid("param").project);
+      await limitViews(c, viewerId);
       return c.json(ok(await svc.viewProfile(c.env, project, svc.locate.byCode(c.req.valid("param").simpleCode), viewerId)));
     })
     .get("/sns/related-profiles/:project/language/:lang/:lookFor", validate("param", RelatedParam), validate("query", ListQuery(20, 100)), async (c) => {

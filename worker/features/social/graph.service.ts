@@ -64,7 +64,7 @@ export async function follow(ctx: Ctx, projectCode: string, memberNo: string): P
     .values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, createdAt: Date.now() })
     .onConflictDoNothing()
     .returning({ idFollow: follows.idFollow });
-  if (inserted.length > 0) ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "follow", actor: actorOf(member) }));
+  if (inserted.length > 0) ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "follow", actor: actorOf(member), oncePerDay: true }));
   return followInfo(env, projectCode, member, memberNo);
 }
 
@@ -132,7 +132,7 @@ export async function requestFriend(ctx: Ctx, projectCode: string, memberNo: str
       .insert(friendships)
       .values({ projectCode, requesterId: member.memberId, addresseeId: target.memberId, status: "requested", createdAt: at, updatedAt: at })
       .onConflictDoNothing();
-    ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "friendRequest", actor: actorOf(member) }));
+    ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "friendRequest", actor: actorOf(member), oncePerDay: true }));
   }
   return { memberNo: target.memberNo, friendStatus: await friendState(env, member.memberId, target.memberId) };
 }

@@ -16,6 +16,7 @@ import {
   SettingsBody,
   TargetBody,
 } from "../../contract/social";
+import { limitPerMember } from "../../http/rate-limit";
 import { requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
@@ -39,6 +40,8 @@ const ctxOf = (c: Context<AppEnv>) => ({
   },
 });
 const tenant = (c: Context<AppEnv>) => c.get("member").projectCode;
+/** Each call that reaches another member spends the caller's budget for that action (README "Rate limits"). */
+const social = (action: string) => limitPerMember("RL_SOCIAL", action);
 const IdBlockParam = z.object({ idBlock: IdParam });
 const IdGuestbookParam = z.object({ idGuestbook: IdParam });
 const FriendListQuery = PageQuery.extend({ status: z.enum(["friends", "incoming", "requested"]).default("friends") });
@@ -49,8 +52,8 @@ export const socialPrivate = new Hono<AppEnv>()
   .get("/core/follows/:memberNo", validate("param", MemberNoParam), async (c) =>
     c.json(ok(await graph.followInfo(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
-  .post("/core/follows/:memberNo", validate("param", MemberNoParam), async (c) => c.json(ok(await graph.follow(ctxOf(c), tenant(c), c.req.valid("param").memberNo))))
-  .delete("/core/follows/:memberNo", validate("param", MemberNoParam), async (c) =>
+  .post("/core/follows/:memberNo", social("follow"), validate("param", MemberNoParam), async (c) => c.json(ok(await graph.follow(ctxOf(c), tenant(c), c.req.valid("param").memberNo))))
+  .delete("/core/follows/:memberNo", social("follow"), validate("param", MemberNoParam), async (c) =>
     c.json(ok(await graph.unfollow(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   .get("/core/following/:memberId", validate("query", PageQuery), async (c) => {
@@ -71,12 +74,12 @@ export const socialPrivate = new Hono<AppEnv>()
     const q = c.req.valid("query");
     return c.json(ok(await graph.friendList(c.env, c.get("member"), q.status, q.pageSize, q.before)));
   })
-  .post("/core/friends/request", validate("json", TargetBody), async (c) => c.json(ok(await graph.requestFriend(ctxOf(c), tenant(c), c.req.valid("json").targetMemberNo))))
-  .post("/core/friends/accept", validate("json", TargetBody), async (c) => c.json(ok(await graph.acceptFriend(ctxOf(c), tenant(c), c.req.valid("json").targetMemberNo))))
-  .post("/core/friends/reject", validate("json", TargetBody), async (c) =>
+  .post("/core/friends/request", social("friend"), validate("json", TargetBody), async (c) => c.json(ok(await graph.requestFriend(ctxOf(c), tenant(c), c.req.valid("json").targetMemberNo))))
+  .post("/core/friends/accept", social("friend"), validate("json", TargetBody), async (c) => c.json(ok(await graph.acceptFriend(ctxOf(c), tenant(c), c.req.valid("json").targetMemberNo))))
+  .post("/core/friends/reject", social("friend"), validate("json", TargetBody), async (c) =>
     c.json(ok(await graph.rejectFriend(c.env, tenant(c), c.get("member"), c.req.valid("json").targetMemberNo))),
   )
-  .delete("/core/friends/:memberNo", validate("param", MemberNoParam), async (c) =>
+  .delete("/core/friends/:memberNo", social("friend"), validate("param", MemberNoParam), async (c) =>
     c.json(ok(await graph.removeFriend(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   // ── favourites ──
@@ -84,10 +87,10 @@ export const socialPrivate = new Hono<AppEnv>()
     const q = c.req.valid("query");
     return c.json(ok(await graph.favouriteList(c.env, c.get("member"), q.pageSize, q.before)));
   })
-  .post("/core/favourites", validate("json", TargetBody), async (c) =>
+  .post("/core/favourites", social("favourite"), validate("json", TargetBody), async (c) =>
     c.json(ok(await graph.addFavourite(c.env, tenant(c), c.get("member"), c.req.valid("json").targetMemberNo))),
   )
-  .delete("/core/favourites/:memberNo", validate("param", MemberNoParam), async (c) =>
+  .delete("/core/favourites/:memberNo", social("favourite"), validate("param", MemberNoParam), async (c) =>
     c.json(ok(await graph.removeFavourite(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   // ── blocks (§7: GET all, POST {targetMemberNo}, DELETE by idBlock, count) ──
@@ -99,24 +102,24 @@ export const socialPrivate = new Hono<AppEnv>()
     const q = c.req.valid("query");
     return c.json(ok(await graph.blockList(c.env, c.get("member"), q.pageSize, q.before)));
   })
-  .post("/core/blocks", validate("json", BlockBody), async (c) => {
+  .post("/core/blocks", social("block"), validate("json", BlockBody), async (c) => {
     const body = c.req.valid("json");
     return c.json(ok(await graph.block(ctxOf(c), tenant(c), body.targetMemberNo, body.duration)));
   })
-  .delete("/core/blocks/:idBlock", validate("param", IdBlockParam), async (c) => c.json(ok(await graph.unblock(c.env, c.get("member"), c.req.valid("param").idBlock))))
+  .delete("/core/blocks/:idBlock", social("block"), validate("param", IdBlockParam), async (c) => c.json(ok(await graph.unblock(c.env, c.get("member"), c.req.valid("param").idBlock))))
   // ── mutes and reports ──
   .get("/core/mutes", validate("query", PageQuery), async (c) => {
     const q = c.req.valid("query");
     return c.json(ok(await graph.muteList(c.env, c.get("member"), q.pageSize, q.before)));
   })
-  .post("/core/mutes", validate("json", MuteBody), async (c) => {
+  .post("/core/mutes", social("mute"), validate("json", MuteBody), async (c) => {
     const body = c.req.valid("json");
     return c.json(ok(await graph.mute(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.duration)));
   })
-  .delete("/core/mutes/:memberNo", validate("param", MemberNoParam), async (c) =>
+  .delete("/core/mutes/:memberNo", social("mute"), validate("param", MemberNoParam), async (c) =>
     c.json(ok(await graph.unmute(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
-  .post("/core/reports", validate("json", ReportBody), async (c) => {
+  .post("/core/reports", social("report"), validate("json", ReportBody), async (c) => {
     const body = c.req.valid("json");
     return c.json(ok(await graph.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason)));
   })
