@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { api } from "./http/api";
 import { answerStaleSessionsWith } from "./http/auth";
 import { createApp } from "./http/app";
+import { configGuard } from "./http/config-guard";
 import { notFound } from "./http/envelope";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
 import type { AppEnv } from "./http/types";
@@ -18,6 +19,8 @@ export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
  */
 export function createWorkerApp(pages?: PageHandler) {
   const app = createApp();
+  // Before anything else: without its secrets the worker answers every request with 503 (config-guard.ts).
+  app.use("*", configGuard);
   app.use("/api/*", apiSecurityHeaders);
   app.route("/api/v6", api);
   app.route("/api/v7", api);
