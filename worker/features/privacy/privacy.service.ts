@@ -136,16 +136,15 @@ async function withPublicNumbers(env: Env, member: SessionMember, tables: DataEx
     for (const row of rows)
       for (const value of Object.values(row)) if (typeof value === "string") for (const id of value.match(MEMBER_ID_TEXT) ?? []) found.add(id);
   found.delete(member.memberId);
-  const numbers = new Map<string, string | null>([...found].map((id) => [id, null]));
+  // Only real member ids are replaced (a client's request id may happen to have the same shape).
+  const numbers = new Map<string, string | null>();
   if (found.size) {
-    const rows = await env.DB.prepare(
-      "select id, simple_code as memberNo from members where project_code = ?1 and status <> 'deleted' and id in (select value from json_each(?2))",
-    )
-      .bind(member.projectCode, JSON.stringify([...found]))
-      .all<{ id: string; memberNo: string }>();
-    for (const row of rows.results) numbers.set(row.id, row.memberNo);
+    const rows = await env.DB.prepare("select id, project_code as projectCode, simple_code as memberNo, status from members where id in (select value from json_each(?1))")
+      .bind(JSON.stringify([...found]))
+      .all<{ id: string; projectCode: string; memberNo: string; status: string }>();
+    for (const row of rows.results) numbers.set(row.id, row.projectCode === member.projectCode && row.status !== "deleted" ? row.memberNo : null);
   }
-  const publicOf = (value: string) => value.replace(MEMBER_ID_TEXT, (id) => (id === member.memberId ? id : (numbers.get(id) ?? "")));
+  const publicOf = (value: string) => value.replace(MEMBER_ID_TEXT, (id) => (numbers.has(id) ? (numbers.get(id) ?? "") : id));
   const out: DataExport["tables"] = {};
   for (const [name, rows] of Object.entries(tables)) {
     out[name] = rows.map((row) => {
@@ -154,8 +153,8 @@ async function withPublicNumbers(env: Env, member: SessionMember, tables: DataEx
         if (typeof value === "string" && numbers.has(value)) {
           const renamed = MEMBER_COLUMN.test(column) ? column.replace(/_id$/, "_no") : column;
           clean[renamed] = numbers.get(value);
-          if (renamed !== column) delete clean[column];
         } else if (!(column in clean)) {
+          // A stored `member_no` beside a renamed `member_id` says the same; the first one written stays.
           clean[column] = typeof value === "string" ? publicOf(value) : value;
         }
       }
