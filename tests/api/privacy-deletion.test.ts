@@ -271,3 +271,34 @@ describe("the data export", () => {
   });
 });
 
+
+describe("migration 0014", () => {
+  it("gives accounts deleted before it what deletion does now", async () => {
+    // An account deleted the old way: status and nickname changed, everything else left.
+    const [old, other] = [await fullMember("Old"), await fullMember("Witness")];
+    expectOk(await call("POST", `/private/core/follows/${other.memberNo}`, { as: old }));
+    expectOk(await call("POST", `/private/core/follows/${old.memberNo}`, { as: other }));
+    const dm = expectOk(await post(old, { message: "old-private-body-91" }, directChatroomId(old.memberNo, other.memberNo)));
+    expectOk(await call("POST", "/private/cs/feedback/SMP", { as: old, body: { message: "old-feedback-92" } }));
+    await env.DB.batch([
+      env.DB.prepare("update members set status = 'deleted' where id = ?").bind(old.memberId),
+      env.DB.prepare("update profiles set nickname = 'deleted member' where member_id = ?").bind(old.memberId),
+    ]);
+    expectOk(await call("GET", `/public/core/profiles/SMP/member/${old.memberNo}`));
+
+    const migrations = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS;
+    const retention = migrations.find((m) => m.name.startsWith("0014_"))!;
+    const data = retention.queries.filter((q) => !/CREATE INDEX/i.test(q));
+    expect(data.length).toBeGreaterThan(5);
+    await env.DB.batch(data.map((q) => env.DB.prepare(q)));
+
+    expectFailure(await call("GET", `/public/core/profiles/SMP/member/${old.memberNo}`), 404);
+    const profile = await one<Record<string, unknown>>("select * from profiles where member_id = ?", old.memberId);
+    expect(profile).toMatchObject({ multi_gender: null, look_for: 0, kyc_status: 0, birthday: null, zodiac_sign: null, page_views: 0, is_rainbow: 0, avator: "" });
+    expect(profile!.simple_code).toMatch(/^deleted-[0-9a-f]{12}$/);
+    expect(await one("select message from chat_messages where id_chatroom_message = ?", dm.idChatroomMessage)).toEqual({ message: PRIVATE_PLACEHOLDER });
+    expect(await count("select count(*) as n from feedback where member_id = ?", old.memberId)).toBe(0);
+    // Live members are untouched.
+    expect(await one("select simple_code, multi_gender from profiles where member_id = ?", other.memberId)).toEqual({ simple_code: other.memberNo, multi_gender: 2 });
+  });
+});
