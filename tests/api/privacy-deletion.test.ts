@@ -170,6 +170,10 @@ describe("a deleted account", () => {
     const mine = dm.find((m: any) => m.idChatroomMessage === direct.idChatroomMessage);
     expect(mine).toMatchObject({ message: PRIVATE_PLACEHOLDER, payload: null });
     expectBareCard(mine.profile, gone.memberNo);
+    // The survivor's chat list still leads to the conversation, under a bare card.
+    const entry = expectOk(await call("GET", "/private/sns/chatroom/list", { as: other })).find((e: any) => e.profile.nickname === "deleted member");
+    expect(entry.chatroomId).toBe(room);
+    expectBareCard(entry.profile, gone.memberNo);
     // What the other member said stays theirs.
     expect(dm.find((m: any) => m.idChatroomMessage === received.idChatroomMessage).message).toBe(words.received);
     const shared = expectOk(await call("GET", `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=50`, { as: other }));
