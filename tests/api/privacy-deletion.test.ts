@@ -43,6 +43,7 @@ describe("a deleted account", () => {
   let received: { idChatroomMessage: number };
   let threadNote: { idChatroomMessage: number };
   let countBefore: number;
+  let goneIdProfile: number;
   const words = {
     public: "public words that stay",
     privateReply: "whisper-in-public-room-71",
@@ -78,6 +79,7 @@ describe("a deleted account", () => {
     expectOk(await call("POST", "/public/core/members/SMP/forget/password", { body: { email: gone.email } }));
     expect(await count("select count(*) as n from mail_outbox where to_email = ?", gone.email)).toBe(1);
     countBefore = expectOk(await call("GET", "/public/core/members/count/SMP")).count;
+    goneIdProfile = (await one<{ id: number }>("select id_profile as id from profiles where member_id = ?", gone.memberId))!.id;
 
     expect(expectOk(await call("DELETE", `/private/core/members/${gone.memberId}`, { as: gone, body: { password: gone.password } })).deleted).toBe(true);
   });
@@ -115,8 +117,9 @@ describe("a deleted account", () => {
       ["POST", "/private/core/mutes", { targetMemberNo: no }],
       ["POST", "/private/core/reports", { targetMemberNo: no, reason: "x" }],
       ["POST", "/private/core/favourites", { targetMemberNo: no }],
-      // By the private id too (a member never learns it, but it must not answer either).
+      // By the private id too (a member never learns it, but it must not answer either), and by the card's idProfile.
       ["GET", `/private/core/profiles/${gone.memberId}`],
+      ["PUT", `/private/core/profiles/unqualified/${goneIdProfile}`],
     ];
     for (const [method, path, body] of asOther) {
       const reply = await call(method, path, { as: other, body });

@@ -454,11 +454,14 @@ export async function membersCount(env: Env, projectCode: string) {
 export async function markUnqualified(env: Env, reporterId: string, projectCode: string, idProfile: number) {
   const db = getDb(env);
   const target = await db
-    .select({ memberId: profiles.memberId, idProfile: profiles.idProfile })
+    .select({ memberId: profiles.memberId, idProfile: profiles.idProfile, simpleCode: profiles.simpleCode })
     .from(profiles)
     .where(and(eq(profiles.projectCode, projectCode), eq(profiles.idProfile, idProfile)))
     .get();
-  if (!target || target.memberId === reporterId || (await isBlockedBetween(env, reporterId, target.memberId))) throw new AppError("notFound");
+  // A deleted account's card still carries its idProfile; it gathers no counts again.
+  if (!target || isDeletedCode(target.simpleCode) || target.memberId === reporterId || (await isBlockedBetween(env, reporterId, target.memberId))) {
+    throw new AppError("notFound");
+  }
   const at = Date.now();
   await db.batch([
     db.insert(unqualifiedReports).values({ idProfile, reporterId, createdAt: at }).onConflictDoNothing(),
