@@ -1,5 +1,6 @@
 import { liftExpiredSafety } from "./features/social/safety-jobs";
 import { freeIdleSubmembers, settleListings } from "./features/market/market.service";
+import { purgeExpired } from "./features/privacy/retention";
 /** Cron trigger (wrangler.toml [triggers]): each feature's housekeeping job, run in turn. */
 export type ScheduledJob = (env: Env, at: number) => Promise<void>;
 
@@ -11,8 +12,20 @@ const jobs: ScheduledJob[] = [
     await freeIdleSubmembers(env, at);
     await settleListings(env, at);
   },
+  // privacy: delete sessions, reset links, codes, outbox mail, reminders and search marks whose lifetime is over.
+  purgeExpired,
 ];
 
+/** One job failing does not keep the others (the purge above all) from running; the run still fails after them. */
 export async function runScheduledJobs(env: Env, at = Date.now()) {
-  for (const job of jobs) await job(env, at);
+  const failures: unknown[] = [];
+  for (const job of jobs) {
+    try {
+      await job(env, at);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", message: "scheduled job failed", error: String(error) }));
+      failures.push(error);
+    }
+  }
+  if (failures.length) throw new AggregateError(failures, "scheduled jobs failed");
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { api } from "./http/api";
 import { answerStaleSessionsWith } from "./http/auth";
 import { createApp } from "./http/app";
+import { configGuard } from "./http/config-guard";
 import { notFound } from "./http/envelope";
 import { cancelUnreadBody } from "./http/plain-address";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
@@ -19,6 +20,8 @@ export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
  */
 export function createWorkerApp(pages?: PageHandler) {
   const app = createApp();
+// Before anything else: without its secrets the worker answers every request with 503 (config-guard.ts).
+  app.use("*", configGuard);
   app.use(cancelUnreadBody);
   app.use("/api/*", apiSecurityHeaders);
   app.route("/api/v6", api);

@@ -125,9 +125,12 @@ describe("account deletion", () => {
     expect(shown.message).toBe("words that outlive the account");
     expect(JSON.stringify(shown)).toContain("deleted member");
     expect(JSON.stringify(listed)).not.toContain(`+81-${owner.memberNo}`);
-    // The public profile no longer shows anything of them.
+    // The public profile no longer shows anything of them: their old number and their id are not found
+    // (tests/api/privacy-deletion.test.ts walks every lookup).
     const publicProfile = await call("GET", `/private/core/profiles/${owner.memberId}`, { as: other });
     expect(JSON.stringify(publicProfile.body)).not.toContain(`Nick${owner.memberNo}`);
+    expectFailure(publicProfile, 404);
+    expectFailure(await call("GET", `/public/core/profiles/SMP/member/${owner.memberNo}`), 404);
   });
 });
 

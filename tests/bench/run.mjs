@@ -89,8 +89,11 @@ function prepareConfig() {
   const config = JSON.parse(readFileSync(file, "utf8"));
   config.d1_databases[0].migrations_dir = MIGRATIONS_COPY;
   writeFileSync(file, JSON.stringify(config));
-  // Socket tickets need a signing secret; the bench has its own.
-  writeFileSync(path.join(BUILD, "server/.dev.vars"), "JWT_SECRET=bench-secret-0123456789abcdef0123456789abcdef\n");
+  // The worker refuses every request without its secrets (worker/http/config-guard.ts); the bench has its own.
+  writeFileSync(
+    path.join(BUILD, "server/.dev.vars"),
+    "JWT_SECRET=bench-secret-0123456789abcdef0123456789abcdef\nSEAL_SECRET=bench-seal-0123456789abcdef0123456789abcdef\n",
+  );
   return file;
 }
 

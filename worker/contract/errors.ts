@@ -18,6 +18,8 @@ export const errors = {
   unsupportedMedia: { code: "415000", status: 415, message: "Only png, jpg and jpeg images are accepted" },
   rateLimited: { code: "429000", status: 429, message: "Too many requests, please try again later" },
   internal: { code: "500000", status: 500, message: "Something went wrong" },
+  // The worker runs without a required secret (worker/http/config-guard.ts): every request gets this.
+  notConfigured: { code: "503000", status: 503, message: "Service unavailable: the server is not configured" },
 
   // session (§7 Session, §8)
   loginFailed: { code: "401001", status: 401, message: "Incorrect email or password" },

@@ -106,7 +106,7 @@ export const chatReminders = sqliteTable(
     remindAt: integer("remind_at").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("chat_reminders_member").on(t.memberId, t.remindAt)],
+  (t) => [index("chat_reminders_member").on(t.memberId, t.remindAt), index("chat_reminders_remind").on(t.remindAt)],
 );
 
 /** Message requests: a stranger's first private message waits here until the recipient accepts. */

@@ -72,7 +72,7 @@ export const keywordSearches = sqliteTable(
     memberId: text("member_id").notNull(),
     day: text("day").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectCode, t.keyword, t.memberId, t.day] })],
+  (t) => [primaryKey({ columns: [t.projectCode, t.keyword, t.memberId, t.day] }), index("keyword_searches_day").on(t.day)],
 );
 
 /**

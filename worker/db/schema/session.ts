@@ -36,32 +36,50 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     endedAt: integer("ended_at"),
   },
-  (t) => [uniqueIndex("sessions_token").on(t.tokenHash), index("sessions_member").on(t.memberId)],
+  (t) => [
+    uniqueIndex("sessions_token").on(t.tokenHash),
+    index("sessions_member").on(t.memberId),
+    // The daily purge (migration 0014) finds spent sessions through these.
+    index("sessions_expires").on(t.expiresAt),
+    index("sessions_ended").on(t.endedAt),
+  ],
 );
 
-export const passwordResets = sqliteTable("password_resets", {
-  tokenHash: text("token_hash").primaryKey(),
-  memberId: text("member_id").notNull(),
-  projectCode: text("project_code").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  usedAt: integer("used_at"),
-});
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    memberId: text("member_id").notNull(),
+    projectCode: text("project_code").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("password_resets_expires").on(t.expiresAt)],
+);
 
-export const otpCodes = sqliteTable("otp_codes", {
-  memberId: text("member_id").primaryKey(),
-  codeHash: text("code_hash").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  attempts: integer("attempts").notNull().default(0),
-  /** What the code was spent for (a transfer's idempotency key, or one verification); null while unspent. */
-  spentFor: text("spent_for"),
-});
+export const otpCodes = sqliteTable(
+  "otp_codes",
+  {
+    memberId: text("member_id").primaryKey(),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** What the code was spent for (a transfer's idempotency key, or one verification); null while unspent. */
+    spentFor: text("spent_for"),
+  },
+  (t) => [index("otp_codes_expires").on(t.expiresAt)],
+);
 
-/** Local development mail: readable with `wrangler d1 execute DB --local` (README). */
-export const mailOutbox = sqliteTable("mail_outbox", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  projectCode: text("project_code").notNull(),
-  toEmail: text("to_email").notNull(),
-  subject: text("subject").notNull(),
-  body: text("body").notNull(),
-  createdAt: integer("created_at").notNull(),
-});
+/** Local development mail: readable with `wrangler d1 execute DB --local` (README); purged after 7 days. */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    toEmail: text("to_email").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("mail_outbox_created").on(t.createdAt), index("mail_outbox_to").on(t.projectCode, t.toEmail)],
+);

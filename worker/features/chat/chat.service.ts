@@ -702,8 +702,11 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
   for (const other of others) {
     const profile = summaries.get(other);
     if (!profile) continue;
-    const chatroomId = directChatroomId(member.memberNo, profile.simpleCode);
     const last = stored.get(lastByOther.get(other) ?? -1);
+    // The room is named by the numbers its messages were sent under: a deleted account's profile no longer carries
+    // its number, and the conversation stays readable under its old name.
+    const otherNo = last ? (last.memberId === other ? last.memberNo : last.toMemberNo) : null;
+    const chatroomId = directChatroomId(member.memberNo, otherNo ?? profile.simpleCode);
     entries.push({
       chatroomId,
       idConnection: connectionOf.get(other) ?? null,

@@ -5,9 +5,11 @@ import type { AccountDeleted, DataExport } from "../../contract/privacy";
 import { mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
 import * as schema from "../../db/schema";
-import { members, profiles, sessions } from "../../db/schema";
+import { aiImages, albumPhotos, albumUploads, mailOutbox, mediaUploads, members, profiles, sessions } from "../../db/schema";
 import { AppError } from "../../http/app-error";
+import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
 import { randomString, verifyPassword } from "../../lib/crypto";
+import { newDeletedCode } from "../../lib/ids";
 import { iso, now } from "../../lib/time";
 import type { SessionMember } from "../session/session.service";
 
@@ -30,8 +32,9 @@ const EXPORT_ROW_CAP = 5000;
 
 /**
  * Shared content and ledgers survive the account: others' conversations keep their messages (shown as
- * 'deleted member'), missions keep their task, ledgers keep their history, moderation keeps its reports.
- * Every other row that names the member is deleted.
+ * 'deleted member', private bodies erased by `erasures`), missions keep their task, ledgers keep their history,
+ * moderation keeps its reports (reasons erased). Every other row that names the member is deleted: feedback, guestbook
+ * entries either way (only the two members ever read them, and one is gone), reminders, requests, visits...
  */
 const KEEP_TABLES = new Set([
   "members",
@@ -40,10 +43,8 @@ const KEEP_TABLES = new Set([
   "chat_messages",
   "chat_threads",
   "chat_reactions",
-  "guestbook_entries",
   "tasks",
   "missions",
-  "feedback",
   "coin_ledger",
   "wallet_transfers",
   "hierarchy_history",
@@ -51,7 +52,6 @@ const KEEP_TABLES = new Set([
   "bidding_loops",
   "reports",
   "unqualified_reports",
-  "mail_outbox",
 ]);
 
 /** What deleted members are called wherever their messages remain (§ issue 10: 'deleted member'). */
@@ -116,22 +116,115 @@ export async function exportData(env: Env, member: SessionMember): Promise<DataE
     memberId: member.memberId,
     memberNo: member.memberNo,
     projectCode: member.projectCode,
-    tables: out,
+    tables: await withPublicNumbers(env, member, out),
     media,
   };
 }
 
+/** The shape of a private account id (`newMemberId`), wherever it sits in a value (JSON parameters included). */
+const MEMBER_ID_TEXT = /\bm[A-Za-z0-9]{23}\b/g;
+
 /**
- * Deletes the account after checking the password: one atomic D1 batch wipes the profile, ends every session,
- * marks the member deleted (freeing the email) and removes every member-centric row; then the member's R2
- * media go. Messages stay and show 'deleted member'.
+ * The export names other members only by their public member number: another member's private id (a follow's
+ * target, a message's sender, a referrer, an id inside JSON parameters) is the key to their private paths, so it is
+ * replaced by their number — or by null (inside text: nothing) when their account is deleted or in another tenant.
+ * A member column (`*_member_id`, `visitor_id`…) holding another member's id is renamed to `*_no`.
+ */
+async function withPublicNumbers(env: Env, member: SessionMember, tables: DataExport["tables"]): Promise<DataExport["tables"]> {
+  const found = new Set<string>();
+  for (const rows of Object.values(tables))
+    for (const row of rows)
+      for (const value of Object.values(row)) if (typeof value === "string") for (const id of value.match(MEMBER_ID_TEXT) ?? []) found.add(id);
+  found.delete(member.memberId);
+  // Only real member ids are replaced (a client's request id may happen to have the same shape).
+  const numbers = new Map<string, string | null>();
+  if (found.size) {
+    const rows = await env.DB.prepare("select id, project_code as projectCode, simple_code as memberNo, status from members where id in (select value from json_each(?1))")
+      .bind(JSON.stringify([...found]))
+      .all<{ id: string; projectCode: string; memberNo: string; status: string }>();
+    for (const row of rows.results) numbers.set(row.id, row.projectCode === member.projectCode && row.status !== "deleted" ? row.memberNo : null);
+  }
+  const publicOf = (value: string) => value.replace(MEMBER_ID_TEXT, (id) => (numbers.has(id) ? (numbers.get(id) ?? "") : id));
+  const out: DataExport["tables"] = {};
+  for (const [name, rows] of Object.entries(tables)) {
+    out[name] = rows.map((row) => {
+      const clean: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(row)) {
+        if (typeof value === "string" && numbers.has(value)) {
+          const renamed = MEMBER_COLUMN.test(column) ? column.replace(/_id$/, "_no") : column;
+          clean[renamed] = numbers.get(value);
+        } else if (!(column in clean)) {
+          // A stored `member_no` beside a renamed `member_id` says the same; the first one written stays.
+          clean[column] = typeof value === "string" ? publicOf(value) : value;
+        }
+      }
+      return clean;
+    });
+  }
+  return out;
+}
+
+/** R2 keys of the member's media: everything under their prefix, plus any upload a feature recorded elsewhere. */
+async function mediaKeysOf(env: Env, member: SessionMember) {
+  const db = getDb(env);
+  const keys = new Set((await listMedia(env, member)).map((o) => o.key));
+  const recorded = await db.batch([
+    db.select({ key: mediaUploads.key }).from(mediaUploads).where(eq(mediaUploads.memberId, member.memberId)),
+    db.select({ key: albumUploads.mediaKey }).from(albumUploads).where(eq(albumUploads.memberId, member.memberId)),
+    db.select({ key: albumPhotos.mediaKey }).from(albumPhotos).where(eq(albumPhotos.memberId, member.memberId)),
+    db.select({ key: aiImages.mediaKey }).from(aiImages).where(eq(aiImages.memberId, member.memberId)),
+  ]);
+  for (const rows of recorded) for (const row of rows) if (row.key) keys.add(row.key);
+  return [...keys];
+}
+
+/**
+ * What the member wrote that others still hold, erased in the deletion batch (README Decisions "Deleting an
+ * account"): a private message or private thread reply they sent keeps its place in the conversation with the
+ * placeholder others already see (§6), so the recipient keeps nothing readable; a shared-room message whose only
+ * content was an image (now removed from R2) is deleted; their reports keep no reason; their missions keep no text
+ * or cover, the missions they reviewed no remark. Messages others sent to them stay their senders' own words.
+ */
+function erasures(env: Env, member: SessionMember) {
+  const statements = [
+    `update chat_messages set message = ?3, payload = '{}'
+      where project_code = ?2 and member_id = ?1 and (is_private = 1 or to_member_id is not null)`,
+    `update chat_messages set deleted = 1, message = '', payload = '{}'
+      where project_code = ?2 and member_id = ?1 and is_private = 0 and to_member_id is null
+        and json_valid(payload) and json_extract(payload, '$.type') in ('img', 'encodedImage')`,
+    "update chat_threads set message = ?3 where project_code = ?2 and member_id = ?1 and is_private = 1",
+    "update reports set reason = '' where project_code = ?2 and member_id = ?1",
+    "update missions set description = '', remark = '', cover = '' where project_code = ?2 and member_id = ?1",
+    "update missions set review_remark = '' where project_code = ?2 and reviewer_member_id = ?1",
+    // The tenant's member count leaves the account out (lists and counts exclude it), once.
+    `update project_counters set members = max(members - 1, 0)
+      where project_code = ?2 and exists (select 1 from members where id = ?1 and status <> 'deleted')`,
+  ];
+  // D1 wants exactly the parameters a statement numbers.
+  return statements.map((sql) =>
+    sql.includes("?3") ? env.DB.prepare(sql).bind(member.memberId, member.projectCode, PRIVATE_PLACEHOLDER) : env.DB.prepare(sql).bind(member.memberId, member.projectCode),
+  );
+}
+
+/**
+ * Deletes the account after checking the password: one atomic D1 batch wipes the profile (nothing of the member
+ * is left on it: no role, orientation, sign, counts, dates or number), ends every session, marks the member deleted
+ * (freeing the email), erases what they wrote that others hold (`erasures`), removes every member-centric row and
+ * the mail sent to them; then the member's R2 media go. The old member number answers 404 everywhere; their
+ * remaining public messages show a bare 'deleted member' card.
  */
 export async function deleteAccount(env: Env, member: SessionMember, password: string): Promise<AccountDeleted> {
   const db = getDb(env);
-  const row = await db.select({ passwordHash: members.passwordHash }).from(members).where(eq(members.id, member.memberId)).get();
+  const row = await db
+    .select({ passwordHash: members.passwordHash, email: members.email })
+    .from(members)
+    .where(eq(members.id, member.memberId))
+    .get();
   if (!row || !(await verifyPassword(password, row.passwordHash))) throw new AppError("wrongOldPassword");
 
   const at = now();
+  // Read before the batch removes the rows that name them.
+  const mediaKeys = await mediaKeysOf(env, member);
   const cleanup = memberTables()
     .filter((t) => !KEEP_TABLES.has(t.name))
     .map((table) => {
@@ -141,10 +234,23 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
   const wipe = db
     .update(profiles)
     .set({
+      simpleCode: newDeletedCode(),
       nickname: DELETED_NICKNAME,
       introduction: "",
       avator: "",
       qualify: false,
+      blur: false,
+      blocked: false,
+      unqualifiedCount: 0,
+      multiGender: null,
+      genderLocked: false,
+      lookFor: 0,
+      muted: false,
+      kycStatus: 0,
+      birthday: null,
+      zodiacSign: null,
+      closed: true,
+      isRainbow: false,
       safeword: "",
       phone: "",
       mobile: "",
@@ -162,25 +268,38 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
       geohash: null,
       latitude: null,
       longitude: null,
-      birthday: null,
-      closed: true,
-      updatedAt: at,
+      biddingCount: 0,
+      pageViews: 0,
+      lastAccess: null,
+      lastChatAt: null,
+      createdAt: 0,
+      updatedAt: 0,
     })
     .where(eq(profiles.memberId, member.memberId));
   const retire = db
     .update(members)
-    .set({ status: "deleted", email: `deleted.${member.memberId}@deleted.invalid`, passwordHash: `deleted:${randomString(32)}`, referredBy: null })
+    .set({
+      status: "deleted",
+      email: `deleted.${member.memberId}@deleted.invalid`,
+      passwordHash: `deleted:${randomString(32)}`,
+      referralCode: newDeletedCode(),
+      referredBy: null,
+      referralCount: 0,
+      lastLoginAt: null,
+    })
     .where(eq(members.id, member.memberId));
   const endSessions = db.update(sessions).set({ endedAt: at }).where(and(eq(sessions.memberId, member.memberId), isNull(sessions.endedAt)));
+  // Reset links and one-time codes sent to the address (the local outbox; production mail is not stored).
+  const mail = db.delete(mailOutbox).where(and(eq(mailOutbox.projectCode, member.projectCode), eq(mailOutbox.toEmail, row.email)));
 
-  // One D1 batch, which is atomic: a failure anywhere leaves the account exactly as it was.
-  const raw = [wipe, retire, endSessions].map((query) => {
+  // One D1 batch, which is atomic: a failure anywhere leaves the account exactly as it was. The erasures (the member
+  // count among them) read the account's status, so they come before `retire`.
+  const prepared = (query: { toSQL(): { sql: string; params: unknown[] } }) => {
     const { sql, params } = query.toSQL();
     return env.DB.prepare(sql).bind(...params);
-  });
-  await env.DB.batch([...raw, ...cleanup]);
+  };
+  await env.DB.batch([...erasures(env, member), ...[wipe, mail, retire, endSessions].map(prepared), ...cleanup]);
 
-  const media = await listMedia(env, member);
-  for (let i = 0; i < media.length; i += 1000) await env.MEDIA.delete(media.slice(i, i + 1000).map((o) => o.key));
-  return { deleted: true, mediaRemoved: media.length };
+  for (let i = 0; i < mediaKeys.length; i += 1000) await env.MEDIA.delete(mediaKeys.slice(i, i + 1000));
+  return { deleted: true, mediaRemoved: mediaKeys.length };
 }

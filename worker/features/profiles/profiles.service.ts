@@ -8,6 +8,7 @@ import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
 import { mediaKeyFromUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
+import { DELETED_CODE_PREFIX, isDeletedCode } from "../../lib/ids";
 import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
@@ -208,7 +209,8 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
   function finish(targets: Rows<0>, viewers: Rows<1>, characterRows: Rows<2>) {
     const found = targets[0];
     const me = viewers[0];
-    if (!found || (viewerId && me?.viewerProject !== projectCode)) throw new AppError("notFound");
+    // A deleted account is not found by its private id either (by number it is never found: `newDeletedCode`).
+    if (!found || isDeletedCode(found.profile.simpleCode) || (viewerId && me?.viewerProject !== projectCode)) throw new AppError("notFound");
     let target = found.profile;
     const own = viewerId === target.memberId;
     const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
@@ -260,13 +262,14 @@ function viewStatements(db: Db, v: ViewValues, by: Locate["by"], member: boolean
   const viewerId = member ? v.viewerId : null;
   const where = targetWhere(v.projectCode, by, v.target);
   const targetId = targetIdOf(v.projectCode, by, v.target);
-  // The visit, only where `finish` would show the profile: the target is in the tenant and not the viewer, the
-  // viewer (if any) is a member of the tenant, and no live block stands either way.
+  // The visit, only where `finish` would show the profile: the target is in the tenant, not the viewer and not a
+  // deleted account, the viewer (if any) is a member of the tenant, and no live block stands either way.
   const visited = and(
     where,
     viewerId ? ne(profiles.memberId, viewerId) : undefined,
     viewerId ? sql`exists (select 1 from profiles v where v.member_id = ${viewerId} and v.project_code = ${v.projectCode})` : undefined,
     notBlockedWith(viewerId, profiles.memberId, v.at),
+    sql`${profiles.simpleCode} not like ${sql.raw(`'${DELETED_CODE_PREFIX}%'`)}`,
   );
   return [
     // Relationship columns are named (`rel_*`): D1 batch results are keyed by column name.
@@ -451,11 +454,14 @@ export async function membersCount(env: Env, projectCode: string) {
 export async function markUnqualified(env: Env, reporterId: string, projectCode: string, idProfile: number) {
   const db = getDb(env);
   const target = await db
-    .select({ memberId: profiles.memberId, idProfile: profiles.idProfile })
+    .select({ memberId: profiles.memberId, idProfile: profiles.idProfile, simpleCode: profiles.simpleCode })
     .from(profiles)
     .where(and(eq(profiles.projectCode, projectCode), eq(profiles.idProfile, idProfile)))
     .get();
-  if (!target || target.memberId === reporterId || (await isBlockedBetween(env, reporterId, target.memberId))) throw new AppError("notFound");
+  // A deleted account's card still carries its idProfile; it gathers no counts again.
+  if (!target || isDeletedCode(target.simpleCode) || target.memberId === reporterId || (await isBlockedBetween(env, reporterId, target.memberId))) {
+    throw new AppError("notFound");
+  }
   const at = Date.now();
   await db.batch([
     db.insert(unqualifiedReports).values({ idProfile, reporterId, createdAt: at }).onConflictDoNothing(),
