@@ -89,8 +89,8 @@ function prepareConfig() {
   const config = JSON.parse(readFileSync(file, "utf8"));
   config.d1_databases[0].migrations_dir = MIGRATIONS_COPY;
   writeFileSync(file, JSON.stringify(config));
-  // Socket tickets need a signing secret; the bench has its own.
-  writeFileSync(path.join(BUILD, "server/.dev.vars"), "JWT_SECRET=bench-secret-0123456789abcdef0123456789abcdef\n");
+  // Socket tickets need a signing secret and keyed albums a sealing secret; the bench has its own.
+  writeFileSync(path.join(BUILD, "server/.dev.vars"), "JWT_SECRET=bench-secret-0123456789abcdef0123456789abcdef\nSEAL_SECRET=bench-seal-secret-fedcba9876543210fedcba98765432\n");
   return file;
 }
 

@@ -17,6 +17,7 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             JWT_SECRET: "soak-secret-for-vitest-only-0123456789abcdef",
+            SEAL_SECRET: "soak-seal-secret-for-vitest-only-fedcba987654",
             SOAK_SOCKETS: process.env.SOAK_SOCKETS ?? "1000",
             SOAK_ROOMS: process.env.SOAK_ROOMS ?? "10",
             SOAK_SECONDS: process.env.SOAK_SECONDS ?? "60",
