@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { call, expectFailure, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "../support/client";
+import { socketHeaders } from "../support/socket";
 
 /**
  * Every limited action answers 429 in the §7 envelope (returnCode 429000) once its budget is spent
@@ -103,11 +104,11 @@ describe("feature limits", () => {
     const m = await signUp();
     const ticket = async () => expectOk(await call("POST", "/private/core/sessions/ticket", { as: m, body: { audience: "socket" } })).ticket as string;
     const t = await ticket();
-    await firstRefusal(30, () => fetchWorker(`/parties/member-inbox/SMP~${m.memberId}?ticket=${t}`, { headers: { Upgrade: "websocket" } }));
+    await firstRefusal(30, () => fetchWorker(`/parties/member-inbox/SMP~${m.memberId}`, { headers: socketHeaders(t) }));
     // Another member connects normally.
     const other = await signUp();
     const otherTicket = expectOk(await call("POST", "/private/core/sessions/ticket", { as: other, body: { audience: "socket" } })).ticket;
-    const response = await fetchWorker(`/parties/member-inbox/SMP~${other.memberId}?ticket=${otherTicket}`, { headers: { Upgrade: "websocket" } });
+    const response = await fetchWorker(`/parties/member-inbox/SMP~${other.memberId}`, { headers: socketHeaders(otherTicket) });
     expect(response.status).toBe(101);
     response.webSocket!.accept();
     response.webSocket!.close();
