@@ -21,3 +21,6 @@ CREATE TABLE `chat_media` (
 );
 CREATE INDEX `chat_media_member` ON `chat_media` (`member_id`);
 CREATE INDEX `chat_media_message` ON `chat_media` (`id_chatroom_message`);
+-- Existing keyed albums start with an empty budget row (new ones get theirs when they are created).
+INSERT INTO `album_key_attempts` (`id_album`, `project_code`, `window_start`, `attempts`)
+	SELECT `id_album`, `project_code`, 0, 0 FROM `albums` WHERE `key_hash` IS NOT NULL;

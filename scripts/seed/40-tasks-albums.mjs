@@ -108,6 +108,7 @@ export async function seed(ctx) {
         at(48 - (album.id - albumBase)),
       ),
     );
+    if (keyed) statements.push(env.DB.prepare("insert into album_key_attempts (id_album, project_code, window_start, attempts) values (?, ?, 0, 0)").bind(album.id, project));
     if (album.grant) statements.push(env.DB.prepare("insert into album_grants (id_album, member_id, project_code, created_at) values (?, ?, ?, ?)").bind(album.id, album.grant.id, project, at(40)));
     for (const hue of album.hues) {
       idPhoto++;

@@ -39,7 +39,8 @@ async function verifyKey(album: AlbumRow, secretKey: string) {
 export async function createAlbum(env: Env, member: SessionMember, body: { title: string; secretKey: string }): Promise<Album> {
   const keyed = body.secretKey.length > 0;
   if (keyed && [...body.secretKey].length < ALBUM_KEY_MIN_LENGTH) throw new AppError("albumKeyTooShort");
-  const row = await getDb(env)
+  const db = getDb(env);
+  const insert = db
     .insert(albums)
     .values({
       projectCode: member.projectCode,
@@ -49,9 +50,11 @@ export async function createAlbum(env: Env, member: SessionMember, body: { title
       seedSealed: keyed ? await sealSeed(env, newScrambleSeed()) : null,
       createdAt: now(),
     })
-    .returning()
-    .get();
-  return albumView(env, row, member, "owner");
+    .returning();
+  // A keyed album starts with its (empty) attempt budget row, so a wrong key later only updates a counter.
+  const budget = db.insert(albumKeyAttempts).values({ idAlbum: sql`last_insert_rowid()`, projectCode: member.projectCode, windowStart: 0, attempts: 0 });
+  const [rows] = keyed ? await db.batch([insert, budget]) : [await insert];
+  return albumView(env, rows[0]!, member, "owner");
 }
 
 /** An album of the tenant; one still sealed the old way is re-keyed first (albums-legacy.ts). */
@@ -351,11 +354,18 @@ export async function grant(env: Env, member: SessionMember, idAlbum: number, me
   return listGrants(env, member, idAlbum);
 }
 
-/** Revocation is immediate: access is checked on every read, so a copied link stops working at once. */
+/**
+ * Revocation is immediate: the album and its /private-media files check the grant on every request, so a copied
+ * link stops working at once. A grant that does not exist (never made, or already revoked) is not found.
+ */
 export async function revoke(env: Env, member: SessionMember, idAlbum: number, memberNo: string) {
   const album = await ownAlbum(env, member, idAlbum);
   const memberId = await grantee(env, member, memberNo);
-  await getDb(env).delete(albumGrants).where(and(eq(albumGrants.idAlbum, album.idAlbum), eq(albumGrants.memberId, memberId)));
+  const removed = await getDb(env)
+    .delete(albumGrants)
+    .where(and(eq(albumGrants.idAlbum, album.idAlbum), eq(albumGrants.memberId, memberId)))
+    .returning({ memberId: albumGrants.memberId });
+  if (!removed.length) throw new AppError("notFound");
   return listGrants(env, member, idAlbum);
 }
 

@@ -44,6 +44,11 @@ export function bindChatImageStatement(db: Db, key: string, memberId: string, re
     .where(and(eq(chatMedia.mediaKey, key), eq(chatMedia.memberId, memberId), isNull(chatMedia.idChatroomMessage)));
 }
 
+/** The record of a private image whose message was deleted (its file is deleted after the batch). */
+export function forgetChatImageStatement(db: Db, key: string, memberId: string) {
+  return db.delete(chatMedia).where(and(eq(chatMedia.mediaKey, key), eq(chatMedia.memberId, memberId)));
+}
+
 /**
  * May this member read this private image (re-checked on every request)? Its uploader; or the recipient of the
  * live private message it was sent in, unless a block stands between them. Visitors and other tenants: never.

@@ -3,7 +3,7 @@ import { compiled } from "../../db/compiled";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
 import { privateMediaKeyFromUrl } from "../../contract/media";
-import { bindChatImageStatement, ownUnsentChatImage } from "./chat-media";
+import { bindChatImageStatement, forgetChatImageStatement, ownUnsentChatImage } from "./chat-media";
 import { inJson } from "../../db/in-list";
 import { insertWhere } from "../../db/insert-where";
 import {
@@ -572,10 +572,14 @@ export async function deleteMessage(env: Env, member: ChatMember, id: number, al
   const stored = await ownMessage(env, member, id);
   const db = getDb(env);
   const at = Date.now();
+  // A private image goes with its message: the record and the file (its recipient could no longer load it anyway).
+  const image = stored.payload && (stored.payload.type === "img" || stored.payload.type === "encodedImage") ? privateMediaKeyFromUrl(stored.payload.src) : null;
   await db.batch([
     db.update(chatMessages).set({ deleted: true, message: "", payload: "{}", dateUdp: at }).where(and(eq(chatMessages.idChatroomMessage, id), eq(chatMessages.memberId, member.memberId))),
     ...(all ? [db.update(chatThreads).set({ deleted: true }).where(eq(chatThreads.idChatroomMessage, id))] : []),
+    ...(image ? [forgetChatImageStatement(db, image, member.memberId)] : []),
   ]);
+  if (image) await env.MEDIA.delete(image);
   return { chatroomId: stored.chatroomId, idChatroomMessage: id };
 }
 
