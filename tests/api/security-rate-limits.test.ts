@@ -68,11 +68,12 @@ describe("feature limits", () => {
   it("album key attempts per viewer and album: 5 a minute, then even the right key waits", async () => {
     const [owner, guesser] = [await signUp(), await signUp()];
     const album = expectOk(await call("POST", "/private/sns/albums", { as: owner, body: { title: "locked", secretKey: "right-key-123" } }));
-    await firstRefusal(5, (i) => call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=wrong-${i}`, { as: guesser }));
-    expectFailure(await call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=right-key-123`, { as: guesser }), 429, "429000");
-    // Another viewer's budget is their own.
+    const unlock = (as: typeof owner, secretKey: string) => call("POST", `/private/sns/albums/${album.idAlbum}/unlock`, { as, body: { secretKey } });
+    await firstRefusal(5, (i) => unlock(guesser, `wrong-${i}`));
+    expectFailure(await unlock(guesser, "right-key-123"), 429, "429000");
+    // Another viewer's limit is their own (the album's hourly budget across viewers: tests/api/privacy-albums.test.ts).
     const fresh = await signUp();
-    expectOk(await call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=right-key-123`, { as: fresh }));
+    expectOk(await unlock(fresh, "right-key-123"));
   });
 
   it("chat sends per member: 30 per 10 s", async () => {
