@@ -9,6 +9,7 @@ import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers
 import type { AppEnv } from "./http/types";
 import { routeRoomRequest } from "./rooms";
 import { mediaServe } from "./features/media/media-serve.routes";
+import { privateMediaServe } from "./features/media/private-media.routes";
 import { storageApi } from "./features/media/media.routes";
 import { aiOutput } from "./features/ai/ai.routes";
 
@@ -29,6 +30,8 @@ export function createWorkerApp(pages?: PageHandler) {
   app.route("/api/v3", storageApi);
   app.all("/api/*", notFound);
   app.route("/media", mediaServe);
+  // Keyed albums' files and private messages' images: checked on every request, never cached.
+  app.route("/private-media", privateMediaServe);
   // §7 AI: GET /output/{file} sits outside /api; 404 (envelope) until the image is ready.
   app.route("/output", aiOutput);
 

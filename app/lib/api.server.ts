@@ -18,7 +18,15 @@ export function sessionHeaders(request: Request): Record<string, string> | null 
   return memberId && token ? { "X-Member-ID": memberId, "X-Access-Token": token } : null;
 }
 
-type CallOptions = { method?: string; body?: unknown; private?: boolean };
+type CallOptions = {
+  method?: string;
+  body?: unknown;
+  private?: boolean;
+  /** Extra request headers (e.g. a cookie the API reads besides the session). */
+  headers?: Record<string, string>;
+  /** Sees the API's response headers (e.g. a Set-Cookie the page passes on). */
+  onHeaders?: (headers: Headers) => void;
+};
 
 /**
  * Loaders and actions call the API in-process. Private calls forward the page's session; a missing
@@ -37,6 +45,7 @@ export async function callApi<T>(context: AppLoadContext, request: Request, path
     for (const [k, v] of Object.entries(session)) headers.set(k, v);
   }
   if (options.body !== undefined) headers.set("Content-Type", "application/json");
+  for (const [k, v] of Object.entries(options.headers ?? {})) headers.set(k, v);
   const url = new URL(`/api/v7/${options.private ? "private" : "public"}${path}`, request.url);
   const response = await context.api(
     new Request(url, {
@@ -45,6 +54,7 @@ export async function callApi<T>(context: AppLoadContext, request: Request, path
       body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
     }),
   );
+  options.onHeaders?.(response.headers);
   const body = (await response.json()) as Envelope<T>;
   if (options.private && (body.returnCode === "100003" || body.returnCode === "401000")) throw redirect(loginPath(request));
   return body;

@@ -2,6 +2,7 @@ import PartySocket from "partysocket";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ClientEvent, ServerEvent } from "../../worker/contract/realtime";
 import type { Envelope } from "../../worker/contract/envelope";
+import { socketProtocols } from "../../worker/contract/session.constants";
 import { readSession } from "./session-keys";
 
 export type SocketStatus = "connecting" | "open" | "closed";
@@ -87,10 +88,11 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
     host: location.host,
     party: options.party,
     room: options.room,
-    query: async () => {
-      const ticket = await socketTicket();
+    // The ticket travels in Sec-WebSocket-Protocol, never in the URL (logs, history); a fresh one per attempt.
+    protocols: async () => socketProtocols(await socketTicket()),
+    query: () => {
       const since = options.lastSeenId?.();
-      return since != null && since > 0 ? { ticket, since: String(since) } : { ticket };
+      return since != null && since > 0 ? { since: String(since) } : {};
     },
     maxRetries: Infinity,
   });

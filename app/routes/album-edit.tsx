@@ -12,6 +12,7 @@ import { uploadWithProgress } from "../lib/upload";
 import { useSeed } from "../features/albums/use-seed";
 import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
+import { leaveKeyOutOfAddress } from "../features/albums/album-key.server";
 import { errorText } from "../lib/error-text";
 import { pageTitle } from "../i18n/page-title";
 import "../features/albums/albums.css";
@@ -21,11 +22,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = Number(params.idAlbum);
   if (!Number.isInteger(id) || id < 1) throw new Response("Not found", { status: 404 });
+  const secretKey = new URL(request.url).searchParams.get("secretKey");
+  if (secretKey !== null) throw await leaveKeyOutOfAddress(context, request, params.projectCode, id, secretKey);
   const album = await loadApi<Album>(context, request, ALBUM_PATHS.album(id), { private: true });
   // Editing is the owner's; anyone else sees the public view with its unlock field.
   if (album.access !== "owner") throw redirect(`/${params.projectCode}/albums/${id}`);
   const grants = album.locked ? await loadApi<AlbumGrant[]>(context, request, ALBUM_PATHS.grants(id), { private: true }) : [];
-  return { album, grants, secretKey: new URL(request.url).searchParams.get("secretKey") };
+  return { album, grants };
 }
 
 /** §2 albums/{id}/edit: share link with copy (copied toast 1 s), photo upload with progress, delete; grants. */
@@ -34,7 +37,7 @@ export default function AlbumEditPage({ loaderData, params }: Route.ComponentPro
   const toast = useToast();
   const revalidator = useRevalidator();
   const { album, grants } = loaderData;
-  const seed = useSeed(album, loaderData.secretKey);
+  const seed = useSeed(album);
   const [progress, setProgress] = useState<number | null>(null);
   const [shareUrl, setShareUrl] = useState(`/${params.projectCode}/albums/${album.idAlbum}`);
   const [grantNo, setGrantNo] = useState("");

@@ -1,28 +1,33 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/album";
-import { ALBUM_PATHS } from "../../worker/contract/albums.constants";
+import { ALBUM_PATHS, albumUnlockCookie } from "../../worker/contract/albums.constants";
 import type { Album } from "../../worker/contract/albums";
 import { AlbumImage } from "../features/albums/album-image";
 import { useSeed } from "../features/albums/use-seed";
 import { api } from "../lib/api";
-import { callApi, loadApi, sessionHeaders } from "../lib/api.server";
+import { callApi, loadApi, readCookie, sessionHeaders } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import { readSession } from "../lib/session-keys";
 import "../features/albums/albums.css";
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Velvet · ${data.album.title}` : "Velvet" }];
 
-/** §6: visitors may view public albums; members also get the owner's and grantees' access. */
+/**
+ * §6: visitors may view public albums; members also get the owner's and grantees' access. A key proven in this
+ * browser within the last half hour (the album's HttpOnly unlock cookie) opens it again on reload.
+ */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = Number(params.idAlbum);
   if (!Number.isInteger(id) || id < 1) throw new Response("Not found", { status: 404 });
   const project = params.projectCode.toUpperCase();
+  const unlock = readCookie(request, albumUnlockCookie(id));
+  const headers = unlock ? { Cookie: `${albumUnlockCookie(id)}=${unlock}` } : undefined;
   if (sessionHeaders(request)) {
-    const body = await callApi<Album>(context, request, ALBUM_PATHS.album(id), { private: true });
+    const body = await callApi<Album>(context, request, ALBUM_PATHS.album(id), { private: true, headers });
     if ("info" in body) return { album: body.info };
   }
-  return { album: await loadApi<Album>(context, request, ALBUM_PATHS.publicAlbum(project, id)) };
+  return { album: await loadApi<Album>(context, request, ALBUM_PATHS.publicAlbum(project, id), { headers }) };
 }
 
 /** §2 albums/{idAlbum}: the public view with an unlock field for keyed albums. */
@@ -30,21 +35,20 @@ export default function AlbumPage({ loaderData, params }: Route.ComponentProps) 
   const { t } = useTranslation("albums");
   const [album, setAlbum] = useState<Album>(loaderData.album);
   const [key, setKey] = useState("");
-  const [usedKey, setUsedKey] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const seed = useSeed(album, usedKey);
+  const seed = useSeed(album);
 
+  /** The key goes to the server in the body (never the address); the answer sets the unlock cookie for the files. */
   async function unlock(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
     setError(null);
-    const query = `?secretKey=${encodeURIComponent(key)}`;
-    const path = readSession() ? `/private${ALBUM_PATHS.album(album.idAlbum)}${query}` : `/public${ALBUM_PATHS.publicAlbum(params.projectCode.toUpperCase(), album.idAlbum)}${query}`;
-    const body = await api<Album>(path);
+    const path = readSession() ? `/private${ALBUM_PATHS.unlock(album.idAlbum)}` : `/public${ALBUM_PATHS.publicUnlock(params.projectCode.toUpperCase(), album.idAlbum)}`;
+    const body = await api<Album>(path, { body: { secretKey: key } });
     setBusy(false);
     if ("info" in body) {
-      setUsedKey(key);
+      setKey("");
       setAlbum(body.info);
     } else setError(errorText(t, body));
   }

@@ -23,8 +23,9 @@ export default function AlbumsPage({ loaderData, params }: Route.ComponentProps)
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const toast = useToast();
-  const open = (idAlbum: number, secretKey: string) =>
-    navigate(`/${params.projectCode}/albums/${idAlbum}/edit${secretKey ? `?secretKey=${encodeURIComponent(secretKey)}` : ""}`);
+  // The owner's own albums: the server gives the owner the seed, so the key asked for (§2) never goes into the
+  // address (where history and logs would keep it).
+  const open = (idAlbum: number) => navigate(`/${params.projectCode}/albums/${idAlbum}/edit`);
 
   async function remove(album: AlbumListItem) {
     const body = await api(`/private${ALBUM_PATHS.album(album.idAlbum)}`, { method: "DELETE" });
@@ -57,7 +58,7 @@ export default function AlbumsPage({ loaderData, params }: Route.ComponentProps)
                 {t("photoCount", { count: album.photoCount ?? 0 })}
               </p>
               <div className="row">
-                <OpenAlbumDialog title={album.title} locked={album.locked} onOpen={(key) => open(album.idAlbum, key)} />
+                <OpenAlbumDialog title={album.title} locked={album.locked} onOpen={() => open(album.idAlbum)} />
                 <ConfirmDelete label={t("deleteNamed", { title: album.title })} question={t("deleteQuestion")} onConfirm={() => void remove(album)} />
               </div>
             </li>

@@ -1,9 +1,10 @@
 // Tasks and albums (issue 6): tasks from several members, the demo member's missions in every state
-// (P, F to review, C), an open album and a keyed album (key "velvet") whose photos are stored scrambled.
+// (P, F to review, C), an open album and a keyed album (key "velvet-rope") whose photos are stored scrambled, with a
+// random seed sealed under SEAL_SECRET, as private media (/private-media, kind `keyed`).
 import { PhotonImage } from "@cf-wasm/photon/node";
 import { hashPassword } from "../../worker/lib/crypto.ts";
-import { scramblePixels, scrambleSeed } from "../../worker/lib/scramble.ts";
-import { sealSeed } from "../../worker/features/albums/album-seal.ts";
+import { scramblePixels } from "../../worker/lib/scramble.ts";
+import { newScrambleSeed, sealSeed } from "../../worker/features/albums/album-seal.ts";
 import { createRandom } from "./random.mjs";
 
 const TASKS = [
@@ -89,13 +90,13 @@ export async function seed(ctx) {
   const albumBase = (await env.DB.prepare("select coalesce(max(id_album), 0) as n from albums").first())?.n ?? 0;
   const albums = [
     { id: albumBase + 1, owner: demo, title: "Rope garden", key: "", hues: [[200, 120, 160], [120, 160, 210], [170, 200, 120]] },
-    { id: albumBase + 2, owner: demo, title: "After dark", key: "velvet", hues: [[210, 90, 140], [150, 110, 220]] },
-    { id: albumBase + 3, owner: members[1], title: "Private portraits", key: "noir", hues: [[220, 160, 90]], grant: demo },
+    { id: albumBase + 2, owner: demo, title: "After dark", key: "velvet-rope", hues: [[210, 90, 140], [150, 110, 220]] },
+    { id: albumBase + 3, owner: members[1], title: "Private portraits", key: "noir-silk", hues: [[220, 160, 90]], grant: demo },
   ];
   let idPhoto = (await env.DB.prepare("select coalesce(max(id_photo), 0) as n from album_photos").first())?.n ?? 0;
   for (const album of albums) {
     const keyed = album.key.length > 0;
-    const seed = keyed ? await scrambleSeed(album.key) : null;
+    const seed = keyed ? newScrambleSeed() : null;
     statements.push(
       env.DB.prepare("insert into albums (id_album, project_code, member_id, title, key_hash, seed_sealed, created_at) values (?, ?, ?, ?, ?, ?, ?)").bind(
         album.id,
@@ -103,22 +104,25 @@ export async function seed(ctx) {
         album.owner.id,
         album.title,
         keyed ? await hashPassword(album.key) : null,
-        keyed ? await sealSeed(env.JWT_SECRET, seed) : null,
+        keyed ? await sealSeed(env.SEAL_SECRET, seed) : null,
         at(48 - (album.id - albumBase)),
       ),
     );
+    if (keyed) statements.push(env.DB.prepare("insert into album_key_attempts (id_album, project_code, window_start, attempts) values (?, ?, 0, 0)").bind(album.id, project));
     if (album.grant) statements.push(env.DB.prepare("insert into album_grants (id_album, member_id, project_code, created_at) values (?, ?, ?, ?)").bind(album.id, album.grant.id, project, at(40)));
     for (const hue of album.hues) {
       idPhoto++;
       const width = 480, height = 360;
       const pixels = photo(width, height, hue, random);
-      const key = `${project}/${album.owner.memberNo}/album/seedalbum${String(idPhoto).padStart(3, "0")}.${keyed ? "png" : "jpg"}`;
+      const key = keyed
+        ? `${project}/${album.owner.memberNo}/keyed/seedalbum${String(idPhoto).padStart(3, "0")}.png`
+        : `${project}/${album.owner.memberNo}/album/seedalbum${String(idPhoto).padStart(3, "0")}.jpg`;
       const bytes = keyed ? encode(scramblePixels(pixels, width, height, seed), width, height, true) : encode(pixels, width, height, false);
       await env.MEDIA.put(key, bytes, { httpMetadata: { contentType: keyed ? "image/png" : "image/jpeg" } });
       statements.push(
         env.DB.prepare("insert into album_uploads (media_key, id_album, project_code, member_id, scrambled, created_at) values (?, ?, ?, ?, ?, ?)").bind(key, album.id, project, album.owner.id, keyed ? 1 : 0, at(40)),
         env.DB.prepare("insert into album_photos (id_photo, id_album, project_code, member_id, file_path, media_key, description, created_at) values (?, ?, ?, ?, ?, ?, '', ?)").bind(
-          idPhoto, album.id, project, album.owner.id, `/media/${key}`, key, at(40 - idPhoto),
+          idPhoto, album.id, project, album.owner.id, `${keyed ? "/private-media/" : "/media/"}${key}`, key, at(40 - idPhoto),
         ),
       );
     }

@@ -6,6 +6,7 @@ import { listMessagesJson } from "../../worker/features/chat/chat-page";
 import { HIDDEN_LIMIT, MAX_KEPT_ROOMS, SPARE, keptSizes } from "../../worker/features/chat/chat-page-kept";
 import { pageJson, type PageValues } from "../../worker/features/chat/chat-page-sql";
 import { call, expectOk, type Member } from "../support/client";
+import { privateImage } from "../support/route-matrix";
 import { complete, countingDb, many } from "./home-support";
 
 // The API tests read chat pages on every call (CHAT_PAGE_TTL_SECONDS = 0 in tests/vitest.config.ts), which puts
@@ -68,7 +69,7 @@ async function busyRoom(project: string, burst = false) {
   if (burst) for (let i = 0; i <= SPARE; i++) expectOk(await post(members[16]!, { message: `burst ${i}` }));
   const mention = expectOk(await post(d!, { message: "@b hello", toMemberNo: b!.memberNo }));
   expectOk(await post(a!, { message: "just for b", isPrivate: true, toMemberNo: b!.memberNo }));
-  expectOk(await post(d!, { message: "", isPrivate: true, toMemberNo: b!.memberNo, payload: { type: "img", src: `/media/${project}/${d!.memberNo}/photo/x.jpg` } }));
+  expectOk(await post(d!, { message: "", isPrivate: true, toMemberNo: b!.memberNo, payload: { type: "img", src: await privateImage(d!) } }));
   expectOk(await post(b!, { message: "answer to a", isPrivate: true, toMemberNo: a!.memberNo }));
   expectOk(await call("PUT", `/private/sns/chatroom/messages/${b!.memberId}/${mention.idChatroomMessage}/react`, { as: b, body: { replyPayload: { reactEmoji: "🔥" } } }));
   return members;

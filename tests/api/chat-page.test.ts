@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { call, expectOk, signUp, type Member } from "../support/client";
+import { privateImage } from "../support/route-matrix";
 
 // A chat page is written by SQLite (worker/features/chat/chat-page-sql.ts) while one message is made by `viewMessage`
 // (chat-view.ts; also what the room pushes). These tests hold the two views of every message equal, per viewer.
@@ -77,7 +78,7 @@ describe("a chat page as SQLite writes it", () => {
     const b = await withAvatar(await signUp());
     const room = directChatroomId(a.memberNo, b.memberNo);
     const first = expectOk(await post(a, { message: "first" }, room));
-    expectOk(await post(a, { message: "", payload: { type: "img", src: `/media/SMP/${a.memberNo}/photo/y.jpg` } }, room));
+    expectOk(await post(a, { message: "", payload: { type: "img", src: await privateImage(a) } }, room));
     expectOk(await post(b, { message: "reply" }, room));
     expectOk(await call("PUT", `/private/sns/chatroom/${room}/read`, { as: b, body: { idChatroomMessage: first.idChatroomMessage } }));
     const forB = await expectPageMatchesDetails({ name: "recipient", member: b }, room, 3);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { personalChatroomId } from "../../worker/features/chat/chat.service";
 import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { privateImage } from "../support/route-matrix";
 import { openSocket, type TestSocket } from "../support/socket";
 
 let seq = 0;
@@ -175,7 +176,7 @@ describe("private messages, requests and the inbox", () => {
     const [a, b] = [await signUp(), await signUp()];
     expectOk(await call("PUT", "/private/sns/chat-settings", { as: b, body: { acceptFrom: "everyone" } }));
     const room = directChatroomId(a.memberNo, b.memberNo);
-    const m = expectOk(await post(a, { message: "", payload: { type: "img", src: `/media/SMP/${a.memberNo}/photo/p.jpg` } }, room));
+    const m = expectOk(await post(a, { message: "", payload: { type: "img", src: await privateImage(a) } }, room));
     expect(m.blurred).toBe(false);
     const seen = expectOk(await list(b, room)).find((x: any) => x.idChatroomMessage === m.idChatroomMessage);
     expect(seen.blurred).toBe(true);

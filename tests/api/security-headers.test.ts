@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, expectFailure, expectOk, fetchWorker, signUp } from "../support/client";
-import { openSocket, type TestSocket } from "../support/socket";
+import { openSocket, socketHeaders, type TestSocket } from "../support/socket";
 
 /** Headers of the API, media and socket doors, and the session cookie's attributes (issue 10 §5). */
 const workerFetch = (request: Request) =>
@@ -72,9 +72,11 @@ describe("sockets", () => {
     const member = await signUp();
     const ticket = expectOk(await call("POST", "/private/core/sessions/ticket", { as: member, body: { audience: "socket" } })).ticket;
     const inbox = `SMP~${member.memberId}`;
-    const response = await fetchWorker(`/parties/member-inbox/${inbox}?ticket=${ticket}`, { headers: { Upgrade: "websocket" } });
+    const response = await fetchWorker(`/parties/member-inbox/${inbox}`, { headers: socketHeaders(ticket) });
     expect(response.status).toBe(101);
     expect(response.headers.get("Content-Security-Policy")).toBeNull();
+    // The 101 names our protocol only: the ticket is never echoed.
+    expect(response.headers.get("Sec-WebSocket-Protocol")).toBe("velvet.v1");
     response.webSocket!.accept();
     response.webSocket!.close();
     const socket = (await openSocket(member, "member-inbox", inbox)) as TestSocket;
@@ -85,7 +87,7 @@ describe("sockets", () => {
   it("refuse a forged identity header and a ticket of the wrong audience", async () => {
     const member = await signUp();
     const api = expectOk(await call("POST", "/private/core/sessions/ticket", { as: member, body: { audience: "api" } })).ticket;
-    const wrongAudience = await fetchWorker(`/parties/member-inbox/SMP~${member.memberId}?ticket=${api}`, { headers: { Upgrade: "websocket" } });
+    const wrongAudience = await fetchWorker(`/parties/member-inbox/SMP~${member.memberId}`, { headers: socketHeaders(api) });
     expect(wrongAudience.status).toBe(401);
     const forged = await fetchWorker(`/parties/member-inbox/SMP~${member.memberId}`, {
       headers: { Upgrade: "websocket", "x-velvet-member": JSON.stringify({ memberId: member.memberId, memberNo: member.memberNo, projectCode: "SMP", kycStatus: 1 }), "x-partykit-props": "{}" },

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { grantCoins } from "./market-support";
 import { call, expectFailure, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "../support/client";
+import { socketHeaders } from "../support/socket";
 
 /**
  * Every limited action answers 429 in the §7 envelope (returnCode 429000) once its budget is spent
@@ -77,11 +78,12 @@ describe("feature limits", () => {
   it("album key attempts per viewer and album: 5 a minute, then even the right key waits", async () => {
     const [owner, guesser] = [await signUp(), await signUp()];
     const album = expectOk(await call("POST", "/private/sns/albums", { as: owner, body: { title: "locked", secretKey: "right-key-123" } }));
-    await firstRefusal(5, (i) => call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=wrong-${i}`, { as: guesser }));
-    expectFailure(await call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=right-key-123`, { as: guesser }), 429, "429000");
-    // Another viewer's budget is their own.
+    const unlock = (as: typeof owner, secretKey: string) => call("POST", `/private/sns/albums/${album.idAlbum}/unlock`, { as, body: { secretKey } });
+    await firstRefusal(5, (i) => unlock(guesser, `wrong-${i}`));
+    expectFailure(await unlock(guesser, "right-key-123"), 429, "429000");
+    // Another viewer's limit is their own (the album's hourly budget across viewers: tests/api/privacy-albums.test.ts).
     const fresh = await signUp();
-    expectOk(await call("GET", `/private/sns/albums/${album.idAlbum}?secretKey=right-key-123`, { as: fresh }));
+    expectOk(await unlock(fresh, "right-key-123"));
   });
 
   it("chat sends per member: 30 per 10 s", async () => {
@@ -113,11 +115,11 @@ describe("feature limits", () => {
     const m = await signUp();
     const ticket = async () => expectOk(await call("POST", "/private/core/sessions/ticket", { as: m, body: { audience: "socket" } })).ticket as string;
     const t = await ticket();
-    await firstRefusal(30, () => fetchWorker(`/parties/member-inbox/SMP~${m.memberId}?ticket=${t}`, { headers: { Upgrade: "websocket" } }));
+    await firstRefusal(30, () => fetchWorker(`/parties/member-inbox/SMP~${m.memberId}`, { headers: socketHeaders(t) }));
     // Another member connects normally.
     const other = await signUp();
     const otherTicket = expectOk(await call("POST", "/private/core/sessions/ticket", { as: other, body: { audience: "socket" } })).ticket;
-    const response = await fetchWorker(`/parties/member-inbox/SMP~${other.memberId}?ticket=${otherTicket}`, { headers: { Upgrade: "websocket" } });
+    const response = await fetchWorker(`/parties/member-inbox/SMP~${other.memberId}`, { headers: socketHeaders(otherTicket) });
     expect(response.status).toBe(101);
     response.webSocket!.accept();
     response.webSocket!.close();

@@ -90,16 +90,17 @@ describe("keyed albums", () => {
       expect(text).not.toContain("only with the key");
       expect(text).not.toContain(key);
     }
-    expectFailure(await call("GET", `/private/sns/albums/${idAlbum}?secretKey=wrong-key`, { as: other }), 403);
-    expect(everywhere(await call("GET", `/private/sns/albums/${idAlbum}?secretKey=wrong-key`, { as: other }))).not.toContain(filePath);
+    const unlock = (as: Member, secretKey: string) => call("POST", `/private/sns/albums/${idAlbum}/unlock`, { as, body: { secretKey } });
+    expectFailure(await unlock(other, "wrong-key"), 403);
+    expect(everywhere(await unlock(other, "wrong-key"))).not.toContain(filePath);
     // The stored key is a hash, never the key.
     const row = await env.DB.prepare("select * from albums where id_album = ?").bind(idAlbum).first<Record<string, unknown>>();
     expect(JSON.stringify(row)).not.toContain(key);
     // With the key, the photos open.
-    expect(JSON.stringify(expectOk(await call("GET", `/private/sns/albums/${idAlbum}?secretKey=${key}`, { as: other })))).toContain(filePath);
+    expect(JSON.stringify(expectOk(await unlock(other, key)))).toContain(filePath);
     // Another tenant cannot open it even with the key.
     const foreign = await dressUp(await signUp("ABC"));
-    expect(everywhere(await call("GET", `/private/sns/albums/${idAlbum}?secretKey=${key}`, { as: foreign }))).not.toContain(filePath);
+    expect(everywhere(await unlock(foreign, key))).not.toContain(filePath);
   });
 });
 

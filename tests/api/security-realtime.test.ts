@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { publishMessage } from "../../worker/features/chat/chat-publish";
 import { sendMessage } from "../../worker/features/chat/chat.service";
 import { fetchWorker, call, expectOk, signUp } from "../support/client";
+import { socketHeaders } from "../support/socket";
 import { dressUp } from "../support/route-matrix";
 
 /**
@@ -26,7 +27,7 @@ describe("reconnect replay", () => {
     const id = fanout!.stored.idChatroomMessage;
 
     const ticket = expectOk(await call("POST", "/private/core/sessions/ticket", { as: reader, body: { audience: "socket" } })).ticket;
-    const response = await fetchWorker(`/parties/chat-room/SMP~${room}?ticket=${ticket}&since=${first.idChatroomMessage}`, { headers: { Upgrade: "websocket" } });
+    const response = await fetchWorker(`/parties/chat-room/SMP~${room}?since=${first.idChatroomMessage}`, { headers: socketHeaders(ticket) });
     expect(response.status).toBe(101);
     const socket = response.webSocket!;
     socket.accept();

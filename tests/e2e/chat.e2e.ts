@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { PhotonImage } from "@cf-wasm/photon/node";
 import { md5 } from "js-md5";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,17 @@ function storedRows(sql: string): Record<string, unknown>[] {
   const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
   const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql], { cwd: root, encoding: "utf8" });
   return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]!.results;
+}
+
+/** A small real PNG for the image send. */
+function smallPng() {
+  const size = 32;
+  const pixels = new Uint8Array(size * size * 4);
+  for (let i = 0; i < size * size; i++) pixels.set([80 + (i % 90), 120, 160, 255], i * 4);
+  const image = new PhotonImage(pixels, size, size);
+  const bytes = image.get_bytes();
+  image.free();
+  return Buffer.from(bytes);
 }
 
 describe("chat journey", () => {
@@ -80,6 +92,22 @@ describe("chat journey", () => {
     await see(pb.page.getByRole("list", { name: "Messages" }), secret);
     await see(pb.page.getByRole("button", { name: /Back/ }), /Back/);
     await screenshot(pb.page, "chat-05-direct-recipient-phone");
+
+    // An image in the private conversation is a private upload: both load it through /private-media (the <img>
+    // carries the session cookie); without a session, or at /media, it is not found.
+    await pa.page.locator(".chat-send input[type=file]").setInputFiles({ name: "dm.png", mimeType: "image/png", buffer: smallPng() });
+    const sentImage = pa.page.getByRole("list", { name: "Messages" }).locator("img.chat-image");
+    await sentImage.waitFor();
+    const src = (await sentImage.getAttribute("src"))!;
+    expect(src).toMatch(new RegExp(`^/private-media/SMP/${a.memberNo}/dm/[A-Za-z0-9]{24}\\.jpg$`));
+    const received = pb.page.getByRole("list", { name: "Messages" }).locator(`img[src="${src}"]`);
+    await received.waitFor();
+    for (const image of [sentImage, received]) {
+      await expect.poll(() => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+    }
+    const asVisitor = await fetch(`${baseUrl()}${src}`);
+    expect([asVisitor.status, asVisitor.headers.get("cache-control")]).toEqual([404, "private, no-store"]);
+    expect((await fetch(`${baseUrl()}${src.replace("/private-media/", "/media/")}`)).status).toBe(404);
 
     // Notes page: reply in a thread.
     await gotoHydrated(pb.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);

@@ -122,9 +122,10 @@ describe("session cookie and sockets", () => {
     const opened = await page.evaluate(async () => {
       const headers = { "X-Access-Token": localStorage.getItem("token")!, "X-Member-ID": localStorage.getItem("memberId")!, "Content-Type": "application/json" };
       const reply = (await (await fetch("/api/v7/private/core/sessions/ticket", { method: "POST", headers, body: JSON.stringify({ audience: "socket" }) })).json()) as { info: { ticket: string } };
-      const url = `${location.origin.replace(/^http/, "ws")}/parties/member-inbox/SMP~${localStorage.getItem("memberId")}?ticket=${reply.info.ticket}`;
+      // The ticket goes in Sec-WebSocket-Protocol (the browser's only socket header), never in the URL.
+      const url = `${location.origin.replace(/^http/, "ws")}/parties/member-inbox/SMP~${localStorage.getItem("memberId")}`;
       return new Promise<string>((resolve) => {
-        const socket = new WebSocket(url);
+        const socket = new WebSocket(url, ["velvet.v1", `velvet.ticket.${reply.info.ticket}`]);
         socket.onopen = () => {
           socket.close();
           resolve("open");

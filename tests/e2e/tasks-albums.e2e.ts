@@ -122,7 +122,8 @@ describe("albums journey", () => {
     const ask = owner.page.getByRole("dialog");
     await ask.getByLabel("Secret key").fill("velvet rope");
     await ask.getByRole("button", { name: "Continue" }).click();
-    await owner.page.waitForURL(/\/smp\/albums\/\d+\/edit\?secretKey=velvet%20rope$/);
+    // The key never goes into the address (history, logs): the owner's seed comes from the server.
+    await owner.page.waitForURL(/\/smp\/albums\/\d+\/edit$/);
     await owner.page.waitForSelector("html[data-hydrated]");
     const idAlbum = Number(new URL(owner.page.url()).pathname.split("/")[3]);
 
@@ -136,12 +137,19 @@ describe("albums journey", () => {
     expect(await owner.page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseUrl()}/smp/albums/${idAlbum}`);
     await screenshot(owner.page, "albums-01-edit");
 
-    // The stored file is the scrambled one: far from the original.
-    const filePath = await owner.page.evaluate(async (id) => {
-      const r = await fetch(`/api/v7/public/sns/albums/SMP/${id}?secretKey=velvet%20rope`);
-      return ((await r.json()) as { info: { photos: { filePath: string }[] } }).info.photos[0]!.filePath;
+    // The stored file is the scrambled one: far from the original. It is served only through /private-media, to the
+    // owner's session (the page's cookie), never to a bare request and never at /media.
+    const { filePath, bytes } = await owner.page.evaluate(async (id) => {
+      const headers = { "X-Access-Token": localStorage.getItem("token")!, "X-Member-ID": localStorage.getItem("memberId")! };
+      const r = await fetch(`/api/v7/private/sns/albums/${id}`, { headers });
+      const path = ((await r.json()) as { info: { photos: { filePath: string }[] } }).info.photos[0]!.filePath;
+      return { filePath: path, bytes: [...new Uint8Array(await (await fetch(path)).arrayBuffer())] };
     }, idAlbum);
-    const stored = PhotonImage.new_from_byteslice(new Uint8Array(await (await fetch(`${baseUrl()}${filePath}`)).arrayBuffer()));
+    expect(filePath).toMatch(/^\/private-media\/SMP\/\d+\/keyed\/[A-Za-z0-9]{24}\.png$/);
+    const bare = await fetch(`${baseUrl()}${filePath}`);
+    expect([bare.status, bare.headers.get("cache-control")]).toEqual([404, "private, no-store"]);
+    expect((await fetch(`${baseUrl()}${filePath.replace("/private-media/", "/media/")}`)).status).toBe(404);
+    const stored = PhotonImage.new_from_byteslice(new Uint8Array(bytes));
     const raw = stored.get_raw_pixels();
     stored.free();
     let rawDistance = 0;
@@ -162,7 +170,28 @@ describe("albums journey", () => {
     await visitor.page.locator("canvas[data-unscrambled='true']").waitFor();
     await visitor.page.getByRole("img", { name: "Photo 1 of “After dark”" }).waitFor();
     expect(await canvasDistance(visitor.page, original)).toBeLessThan(1);
+    expect(visitor.page.url()).toBe(`${baseUrl()}/smp/albums/${idAlbum}`);
     await screenshot(visitor.page, "albums-02-unlocked");
+    // The unlock is remembered (HttpOnly cookie) for a reload.
+    await gotoHydrated(visitor.page, `/smp/albums/${idAlbum}`);
+    await visitor.page.locator("canvas[data-unscrambled='true']").waitFor();
+
+    // §2 albums/{id}/edit?secretKey=… still works for old links, but the key leaves the address at once: the owner
+    // lands on the edit page without it; another member lands on the album, unlocked.
+    await gotoHydrated(owner.page, `/smp/albums/${idAlbum}/edit?secretKey=velvet%20rope`);
+    expect(owner.page.url()).toBe(`${baseUrl()}/smp/albums/${idAlbum}/edit`);
+    const b = await apiSignUp();
+    const member = await newPage(browser);
+    await loginThroughPage(member.page, b.email, b.password);
+    await gotoHydrated(member.page, `/smp/albums/${idAlbum}/edit?secretKey=velvet%20rope`);
+    expect(member.page.url()).toBe(`${baseUrl()}/smp/albums/${idAlbum}`);
+    await member.page.locator("canvas[data-unscrambled='true']").waitFor();
+    expect(await canvasDistance(member.page, original)).toBeLessThan(1);
+    // Nowhere in the history either: going back leaves the album for the page before the link.
+    await member.page.goBack();
+    expect(member.page.url()).not.toContain("secretKey");
+    expect(member.consoleErrors).toEqual([]);
+    await member.context.close();
 
     // Delete the photo and the album from the owner's pages.
     await owner.page.getByRole("button", { name: "Delete photo 1" }).click();

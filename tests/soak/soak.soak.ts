@@ -1,6 +1,7 @@
 import { env, evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member } from "../support/client";
+import { socketHeaders } from "../support/socket";
 import { dressUp, pngBytes } from "../support/route-matrix";
 
 /**
@@ -54,8 +55,8 @@ async function ticketFor(member: Member) {
 }
 
 async function connect(client: Client, ticket: string) {
-  const since = client.lastId > 0 || client.seen.size > 0 ? `&since=${client.lastId}` : "&since=0";
-  const response = await fetchWorker(`/parties/chat-room/SMP~${client.room}?ticket=${ticket}${since}`, { headers: { Upgrade: "websocket" } });
+  const since = client.lastId > 0 || client.seen.size > 0 ? `since=${client.lastId}` : "since=0";
+  const response = await fetchWorker(`/parties/chat-room/SMP~${client.room}?${since}`, { headers: socketHeaders(ticket) });
   if (response.status !== 101 || !response.webSocket) {
     errors.push(`connect ${client.room} ${response.status} ${await response.text()}`);
     return;

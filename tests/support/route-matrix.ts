@@ -97,6 +97,13 @@ export function pngBytes() {
   }
   return png;
 }
+/** An image uploaded for a private message (type `private`): its /private-media URL, loadable by sender and recipient only. */
+export async function privateImage(as: Member): Promise<string> {
+  const data = new FormData();
+  data.set("file", new File([pngBytes() as BlobPart], "private.png", { type: "image/png" }));
+  data.set("type", "private");
+  return expectOk(await call("POST", `/private/core/files/${as.memberId}`, { as, body: data })).url as string;
+}
 function photoForm() {
   const data = new FormData();
   data.set("file", new File([pngBytes() as BlobPart], "photo.png", { type: "image/png" }));
@@ -179,7 +186,7 @@ async function strangerImage(f: Fixture) {
   const recipient = await f.member({ kyc: 1 });
   const stranger = await f.member({ kyc: 1 });
   const room = directChatroomId(stranger.memberNo, recipient.memberNo);
-  const src = `/media/SMP/${stranger.memberNo}/photo/strangerimage000000000000.jpg`;
+  const src = await privateImage(stranger);
   const sent = expectOk(await call("POST", `/private/sns/chatrooms/${room}/messages/${stranger.memberId}`, { as: stranger, body: { message: "", payload: { type: "img", src }, requestId: `img-${stranger.memberNo}` } }));
   return { recipient, idChatroomMessage: sent.idChatroomMessage as number };
 }
@@ -252,6 +259,10 @@ export const publicRoutes: Record<string, PublicCase> = {
   // ── albums (worker/features/albums/albums.routes.ts)
   "GET /public/sns/albums/:project/:idAlbum": {
     request: async (f) => ({ params: { project: "SMP", idAlbum: String(await openAlbum(f.owner)) } }),
+  },
+  // A visitor proves the key in the body (never the address): the album with photos and seed, and an unlock cookie.
+  "POST /public/sns/albums/:project/:idAlbum/unlock": {
+    request: async (f) => ({ params: { project: "SMP", idAlbum: String(await keyedAlbum(f.owner)) }, body: { secretKey: "a secret key" } }),
   },
   "GET /public/sns/member-albums/:project/:memberNo": { request: (f) => ({ params: { project: "SMP", memberNo: f.owner.memberNo } }) },
 
@@ -588,6 +599,11 @@ export const privateRoutes: Record<string, RouteCase> = {
   "GET /private/sns/albums": { request: () => ({}), ...anyMember },
   // Another member sees a keyed album as locked, without photos (the read-access suite checks the photos never show).
   "GET /private/sns/albums/:idAlbum": { request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) } }), other: "allowed" },
+  // Another member who holds the key gets in (that is what a key is for); another tenant's album is not found.
+  "POST /private/sns/albums/:idAlbum/unlock": {
+    request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) }, body: { secretKey: "a secret key" } }),
+    other: "allowed",
+  },
   "DELETE /private/sns/albums/:idAlbum": { request: async (f) => ({ params: { idAlbum: String(await keyedAlbum(f.owner)) } }) },
   "GET /private/sns/member-albums/:memberNo": { request: (f) => ({ params: { memberNo: f.owner.memberNo } }), ...anyMember },
   "POST /private/sns/albums/:idAlbum/files": {

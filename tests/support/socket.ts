@@ -1,12 +1,19 @@
+import { socketProtocols } from "../../worker/contract/session.constants";
 import { fetchWorker, call, expectOk, type Member } from "./client";
+
+/** The upgrade headers a browser sends: the ticket in Sec-WebSocket-Protocol, never in the URL. */
+export const socketHeaders = (ticket: string) => ({ Upgrade: "websocket", "Sec-WebSocket-Protocol": socketProtocols(ticket).join(", ") });
 
 export type TestSocket = { socket: WebSocket; events: any[]; next: (predicate?: (e: any) => boolean, timeoutMs?: number) => Promise<any>; close: () => void };
 
-/** Opens a real WebSocket to `/parties/<party>/<name>` with a fresh socket ticket. */
+/**
+ * Opens a real WebSocket to `/parties/<party>/<name>` with a fresh socket ticket. `query` (e.g. `&since=5`) is
+ * appended after `?`.
+ */
 export async function openSocket(member: Member | null, party: string, name: string, query = ""): Promise<TestSocket | Response> {
   let ticket = "";
   if (member) ticket = expectOk(await call("POST", "/private/core/sessions/ticket", { as: member, body: { audience: "socket" } })).ticket;
-  const response = await fetchWorker(`/parties/${party}/${encodeURIComponent(name)}?ticket=${ticket}${query}`, { headers: { Upgrade: "websocket" } });
+  const response = await fetchWorker(`/parties/${party}/${encodeURIComponent(name)}?${query.replace(/^&/, "")}`, { headers: socketHeaders(ticket) });
   if (response.status !== 101 || !response.webSocket) return response;
   const socket = response.webSocket;
   socket.accept();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { pixelPermutation, scramblePixels, scrambleSeed, seedFromHex, seedToHex, unscramblePixels } from "../../worker/lib/scramble";
+import { newScrambleSeed } from "../../worker/features/albums/album-seal";
+import { pixelPermutation, scramblePixels, seedFromHex, seedToHex, unscramblePixels } from "../../worker/lib/scramble";
+
+/** A fixed seed per label (albums get random seeds; the shuffle itself is deterministic per seed). */
+const scrambleSeed = async (label: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(label)));
 
 function image(width: number, height: number) {
   const pixels = new Uint8Array(width * height * 4);
@@ -10,7 +14,7 @@ function image(width: number, height: number) {
 const equalPixels = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 describe("album pixel scramble (§4, §9)", () => {
-  it("round-trips exactly with the right key, pixel for pixel", async () => {
+  it("round-trips exactly with the right seed, pixel for pixel", async () => {
     for (const [w, h] of [[1, 1], [7, 5], [64, 48], [600, 400]] as const) {
       const img = image(w, h);
       const seed = await scrambleSeed("open sesame");
@@ -20,7 +24,7 @@ describe("album pixel scramble (§4, §9)", () => {
     }
   });
 
-  it("does not restore the image with a wrong key", async () => {
+  it("does not restore the image with a wrong seed", async () => {
     const img = image(64, 48);
     const scrambled = scramblePixels(img, 64, 48, await scrambleSeed("open sesame"));
     const wrong = unscramblePixels(scrambled, 64, 48, await scrambleSeed("open sesame!"));
@@ -31,7 +35,13 @@ describe("album pixel scramble (§4, §9)", () => {
     expect(same / (img.length / 4)).toBeLessThan(0.1);
   });
 
-  it("is deterministic per key and only permutes pixels", async () => {
+  it("gives every album a fresh random seed", () => {
+    const seeds = new Set(Array.from({ length: 50 }, () => seedToHex(newScrambleSeed())));
+    expect(seeds.size).toBe(50);
+    for (const hex of seeds) expect(hex).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("is deterministic per seed and only permutes pixels", async () => {
     const a = await scrambleSeed("k1");
     expect(seedToHex(a)).toBe(seedToHex(await scrambleSeed("k1")));
     expect(seedToHex(a)).not.toBe(seedToHex(await scrambleSeed("k2")));

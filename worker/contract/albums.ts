@@ -6,10 +6,11 @@ export * from "./albums.constants";
 
 export const CreateAlbumBody = z.object({
   title: z.string().trim().min(1, "Title is required").max(80),
-  /** Empty or absent: an open album. */
+  /** Empty or absent: an open album; otherwise at least ALBUM_KEY_MIN_LENGTH characters (400803). */
   secretKey: z.string().max(64).optional().default(""),
 });
-export const AlbumQuery = z.object({ secretKey: z.string().max(64).optional() });
+/** The key to prove, in the body (never in the address). */
+export const UnlockBody = z.object({ secretKey: z.string().min(1, "Enter the secret key").max(64) });
 export const IdAlbumParam = z.object({ idAlbum: numeric().pipe(z.number().int().positive()) });
 export const IdPhotoParam = z.object({ idPhoto: numeric().pipe(z.number().int().positive()) });
 export const CreatePhotoBody = z.object({
@@ -21,7 +22,7 @@ export const GrantBody = z.object({ memberNo: z.string().regex(/^\d{1,12}$/, "In
 
 export type Photo = { idPhoto: number; idAlbum: number; filePath: string; description: string };
 
-/** How the caller got in. Key holders unscramble with the key they typed; others get the seed. */
+/** How the caller got in: owner, open album, a live grant, or a key proven to the server (a live unlock). */
 export type AlbumAccess = "owner" | "grant" | "key" | "open";
 
 export type Album = {
@@ -38,7 +39,10 @@ export type Album = {
   access?: AlbumAccess;
   /** Photos are stored scrambled (keyed albums). */
   scrambled?: boolean;
-  /** Hex seed for unscrambling, given to the owner and grantees (key holders derive it from the key). */
+  /**
+   * Hex seed for unscrambling (random per album, never derived from the key), given only after the server checked
+   * the caller: owner, grantee, or key holder.
+   */
   scrambleSeed?: string;
 };
 

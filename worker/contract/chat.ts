@@ -11,8 +11,13 @@ const Text = z.string().max(4000);
 /** §3 payload: text (content, optional replyContent), emoji (emoji, unified), img / encodedImage (src). */
 export const TextPayload = z.object({ type: z.literal("text"), content: Text, replyContent: z.string().max(4000).optional() });
 export const EmojiPayload = z.object({ type: z.literal("emoji"), emoji: z.string().min(1).max(32), unified: z.string().max(64).default("") });
-/** Images are uploaded through the media pipeline first; only our own /media/ keys are accepted. */
-const MediaSrc = z.string().regex(/^\/media\/[A-Z]{3}\/\d{1,12}\/[a-z]+\/[A-Za-z0-9_.-]+$/, "Images must be uploaded first");
+/**
+ * Images are uploaded through the media pipeline first; only our own keys are accepted: /media/ (public rooms) or,
+ * in private messages, /private-media/…/dm/ (an upload of type `private`, served to sender and recipient only).
+ */
+const MediaSrc = z
+  .string()
+  .regex(/^(\/media\/[A-Z]{3}\/\d{1,12}\/[a-z]+\/[A-Za-z0-9_.-]+|\/private-media\/[A-Z]{3}\/\d{1,12}\/dm\/[A-Za-z0-9_-]+\.(jpg|png))$/, "Images must be uploaded first");
 export const ImagePayload = z.object({ type: z.literal("img"), src: MediaSrc });
 export const EncodedImagePayload = z.object({ type: z.literal("encodedImage"), src: MediaSrc });
 /**

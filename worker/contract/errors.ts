@@ -86,6 +86,9 @@ export const errors = {
   albumFileNotAllowed: { code: "400801", status: 400, message: "This file cannot be added to this album" },
   grantSelf: { code: "400802", status: 400, message: "You already own this album" },
   albumNotKeyed: { code: "409803", status: 409, message: "Only albums with a secret key can be shared with named members" },
+  albumKeyTooShort: { code: "400803", status: 400, message: "The secret key must be at least 8 characters" },
+  albumKeyInAddress: { code: "400804", status: 400, message: "Send the secret key in the request body, never in the address" },
+  albumKeyBudget: { code: "429801", status: 429, message: "Too many wrong keys for this album, please try again in an hour" },
 
   // social (issue 4)
   cannotTargetSelf: { code: "400601", status: 400, message: "You cannot do this to yourself" },
@@ -122,6 +125,9 @@ export const errors = {
   chatNotAuthor: { code: "403701", status: 403, message: "Only the author can change this message" },
   chatImageNeedsKyc: { code: "403702", status: 403, message: "Feature limited: sending images in this chatroom requires verification first" },
   chatRequestIdReused: { code: "409701", status: 409, message: "This requestId was already used for another chatroom" },
+  chatPrivateImageRequired: { code: "400706", status: 400, message: "Images in private messages must be uploaded as private images" },
+  chatPrivateImageInPublic: { code: "400707", status: 400, message: "A private image can only be sent in a private message" },
+  chatPrivateImageNotOwned: { code: "400708", status: 400, message: "The image must be your own private upload, not yet sent" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

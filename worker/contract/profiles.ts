@@ -115,4 +115,5 @@ export type ActionStat = { actionHour: number; actionCount: number };
 /** §9 Upload answer. */
 export type UploadInfo = { key: string; url: string; width: number; height: number; graphic: boolean; qualify?: boolean; unqualifiedCount?: number };
 
-export const UploadKind = z.enum(["avatar", "photo"]);
+/** `private`: an image for a private message (stored as kind `dm`, served only by /private-media to sender and recipient). */
+export const UploadKind = z.enum(["avatar", "photo", "private"]);

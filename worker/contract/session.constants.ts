@@ -2,3 +2,11 @@
 
 export const SESSION_COOKIE = "velvet_session";
 export const LANGUAGE_COOKIE = "velvet_language";
+
+/**
+ * Sockets carry their ticket in `Sec-WebSocket-Protocol`, never in the URL (logs, history): the client offers
+ * [SOCKET_PROTOCOL, SOCKET_TICKET_PREFIX + ticket] and the server answers the 101 with SOCKET_PROTOCOL alone.
+ */
+export const SOCKET_PROTOCOL = "velvet.v1";
+export const SOCKET_TICKET_PREFIX = "velvet.ticket.";
+export const socketProtocols = (ticket: string) => [SOCKET_PROTOCOL, `${SOCKET_TICKET_PREFIX}${ticket}`];

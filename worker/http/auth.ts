@@ -61,6 +61,22 @@ export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
   c.res = await retry(again, c.env, executionContext(c));
 });
 
+/**
+ * The caller's member when the request carries a live session (headers, Bearer or cookie), else null — for doors
+ * outside the private API that answer members and visitors differently (/private-media). Never throws: a bad or
+ * ended session is simply no member.
+ */
+export async function optionalMember(c: Context<AppEnv>): Promise<SessionMember | null> {
+  try {
+    const credential = await readCredential(c);
+    const member = await credential.lookup();
+    return member && member.memberId === credential.memberId ? member : null;
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+}
+
 /** The session behind a credential, looked up now (and remembered for the isolate's later reads); 100003 if none. */
 async function lookUp(credential: Credential): Promise<SessionMember> {
   const member = await credential.lookup();

@@ -1,12 +1,5 @@
-// §4/§9: encoded album images use a key-seeded pixel shuffle. No imports: the browser unscrambles
-// on a canvas with the same functions the worker scrambled with.
-
-const encoder = new TextEncoder();
-
-/** 32 seed bytes for a secret key: SHA-256 of the key (domain-separated so it is not the bare hash of the key). */
-export async function scrambleSeed(secretKey: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(`velvet-album-scramble:${secretKey}`)));
-}
+// §4/§9: encoded album images use a seeded pixel shuffle. No imports: the browser unscrambles on a canvas with
+// the same functions the worker scrambled with. The seed is random per album (album-seal.ts), never the key's.
 
 export function seedToHex(seed: Uint8Array): string {
   return [...seed].map((b) => b.toString(16).padStart(2, "0")).join("");

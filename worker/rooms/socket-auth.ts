@@ -1,5 +1,6 @@
 import type { Lobby } from "partyserver";
 import { errors } from "../contract/errors";
+import { SOCKET_PROTOCOL, SOCKET_TICKET_PREFIX } from "../contract/session.constants";
 import { memberFromTicket, type SessionMember } from "../features/session/session.service";
 
 /** Trusted identity header the worker sets after verifying the ticket. Clients can never set it. */
@@ -16,14 +17,36 @@ export type SocketIdentity = Pick<SessionMember, "memberId" | "memberNo" | "proj
 export type RoomGate = (identity: SocketIdentity, lobby: Lobby<Env>) => boolean;
 
 /**
+ * The ticket offered in `Sec-WebSocket-Protocol` (browsers can set no other header on a socket). A ticket in the
+ * query string is not read: it would sit in access logs and browser history.
+ */
+export function ticketOf(request: Request): string | null {
+  const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim());
+  if (!offered.includes(SOCKET_PROTOCOL)) return null;
+  const ticket = offered.find((p) => p.startsWith(SOCKET_TICKET_PREFIX))?.slice(SOCKET_TICKET_PREFIX.length);
+  return ticket || null;
+}
+
+/**
+ * The 101 names the one protocol we speak (a browser fails a socket whose answer names none it offered); the
+ * ticket is never echoed.
+ */
+export function withSocketProtocol(response: Response): Response {
+  if (response.status !== 101 || !response.webSocket) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Sec-WebSocket-Protocol", SOCKET_PROTOCOL);
+  return new Response(null, { status: 101, webSocket: response.webSocket, headers });
+}
+
+/**
  * Runs before every upgrade: strips client-supplied identity and partyserver props, verifies the
- * short-lived socket ticket (`?ticket=`), checks the tenant and the room's own gate.
+ * short-lived socket ticket (`Sec-WebSocket-Protocol`), checks the tenant and the room's own gate.
  */
 export async function authorizeSocket(request: Request, lobby: Lobby<Env>, env: Env, gates: Partial<Record<string, RoomGate>>) {
   const headers = new Headers(request.headers);
   headers.delete(IDENTITY_HEADER);
   headers.delete("x-partykit-props");
-  const ticket = new URL(request.url).searchParams.get("ticket");
+  const ticket = ticketOf(request);
   const member = ticket ? await memberFromTicket(env, ticket, "socket") : null;
   if (!member) return new Response("Unauthorized", { status: 401 });
   // Connect storms per member (RL_WRITE, own key): 429 in the §7 envelope before any room is woken.

@@ -1,7 +1,7 @@
 import { AlertDialog, Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ALBUM_PATHS } from "../../../worker/contract/albums.constants";
+import { ALBUM_KEY_MIN_LENGTH, ALBUM_PATHS } from "../../../worker/contract/albums.constants";
 import type { Album } from "../../../worker/contract/albums";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -36,7 +36,7 @@ export function CreateAlbumDialog({ onCreated }: { onCreated: (album: Album) => 
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">
           <Dialog.Title className="dialog-title">{t("create.title")}</Dialog.Title>
-          <Dialog.Description className="muted">{t("create.hint")}</Dialog.Description>
+          <Dialog.Description className="muted">{t("create.hint", { min: ALBUM_KEY_MIN_LENGTH })}</Dialog.Description>
           <form className="form" onSubmit={submit}>
             <label className="field">
               <span>{t("create.albumTitle")}</span>
@@ -44,7 +44,7 @@ export function CreateAlbumDialog({ onCreated }: { onCreated: (album: Album) => 
             </label>
             <label className="field">
               <span>{t("secretKey")}</span>
-              <input name="secretKey" type="password" maxLength={64} autoComplete="new-password" />
+              <input name="secretKey" type="password" minLength={ALBUM_KEY_MIN_LENGTH} maxLength={64} autoComplete="new-password" />
             </label>
             {error && <p role="alert" className="field-error">{error}</p>}
             <div className="dialog-actions">

@@ -1,6 +1,7 @@
 import { startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
+import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { useToast } from "../../components/toast";
 import { UploadProgress } from "../../components/upload-progress";
 import { errorText } from "../../lib/error-text";
@@ -108,7 +109,9 @@ export function ChatConversation({
     if (!session) return;
     const form = new FormData();
     form.set("file", file);
-    form.set("type", "photo");
+    // An image for a private message is a private upload: only its sender and recipient can load it.
+    const isPrivate = DIRECT_CHATROOM.test(chatroomId) || Boolean(sendOptions?.isPrivate && sendOptions.toMemberNo);
+    form.set("type", isPrivate ? "private" : "photo");
     setImageProgress(0);
     const upload = await uploadWithProgress<{ url: string }>(`/private/core/files/${session.memberId}`, form, setImageProgress);
     setImageProgress(null);

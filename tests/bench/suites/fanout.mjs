@@ -4,12 +4,15 @@
 import { memberId, sessionToken } from "../lib/tenant.mjs";
 import { log, percentile, round, sleep } from "../lib/util.mjs";
 import { PUBLIC_CHATROOM_ID } from "./api.mjs";
+import { SOCKET_PROTOCOL, SOCKET_TICKET_PREFIX } from "../../../worker/contract/session.constants.ts";
 
 const now = () => performance.timeOrigin + performance.now();
 const MARK = /bench#(\w+)#(\d+)#([\d.]+)/;
 
 class Client {
-  constructor(url, run) {
+  /** `target`: a socket URL, or { url, protocols } when the socket carries a ticket (Sec-WebSocket-Protocol). */
+  constructor(target, run) {
+    const { url, protocols } = typeof target === "string" ? { url: target, protocols: undefined } : target;
     this.run = run;
     this.last = 0;
     this.seen = new Set();
@@ -17,10 +20,10 @@ class Client {
     this.duplicates = 0;
     this.latencies = [];
     this.closed = false;
-    this.ws = new WebSocket(url);
+    this.ws = protocols ? new WebSocket(url, protocols) : new WebSocket(url);
     this.open = new Promise((resolve, reject) => {
       this.ws.addEventListener("open", resolve, { once: true });
-      this.ws.addEventListener("error", () => reject(new Error(`socket failed: ${url.replace(/ticket=[^&]+/, "ticket=…")}`)), { once: true });
+      this.ws.addEventListener("error", () => reject(new Error(`socket failed: ${url}`)), { once: true });
     });
     this.ws.addEventListener("close", () => (this.closed = true));
     this.ws.addEventListener("message", (event) => {
@@ -78,7 +81,11 @@ export function chatSide(base, code, sessions) {
         if (!body.info?.ticket) throw new Error(`no socket ticket: HTTP ${res.status} ${body.returnCode}`);
         return body.info.ticket;
       });
-      return Array.from({ length: count }, (_, i) => `${ws}/parties/chat-room/${code}~${PUBLIC_CHATROOM_ID}?ticket=${encodeURIComponent(tickets[i % holders])}`);
+      // The ticket rides in Sec-WebSocket-Protocol, as the browser sends it (never in the URL).
+      return Array.from({ length: count }, (_, i) => ({
+        url: `${ws}/parties/chat-room/${code}~${PUBLIC_CHATROOM_ID}`,
+        protocols: [SOCKET_PROTOCOL, `${SOCKET_TICKET_PREFIX}${tickets[i % holders]}`],
+      }));
     },
     send: async (text) => {
       const i = n++ % sessions;

@@ -180,3 +180,19 @@ export const chatCardVersions = sqliteTable("chat_card_versions", {
   projectCode: text("project_code").primaryKey(),
   version: integer("version").notNull(),
 });
+
+/**
+ * An image uploaded for a private message (R2 kind `dm`, refused by /media). `idChatroomMessage` is the one private
+ * message it was sent in (null until then); /private-media serves it to the uploader and that message's recipient.
+ */
+export const chatMedia = sqliteTable(
+  "chat_media",
+  {
+    mediaKey: text("media_key").primaryKey(),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    idChatroomMessage: integer("id_chatroom_message"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("chat_media_member").on(t.memberId), index("chat_media_message").on(t.idChatroomMessage)],
+);

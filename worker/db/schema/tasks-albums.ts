@@ -41,7 +41,11 @@ export const missions = sqliteTable(
   ],
 );
 
-/** §3 Album. A secret key is kept only as a PBKDF2 hash; the scramble seed only encrypted with a server key. */
+/**
+ * §3 Album. A secret key is kept only as a PBKDF2 hash. A keyed album's scramble seed is random (never derived from
+ * the key) and kept only sealed under SEAL_SECRET (`s2.` prefix; older rows: a key-derived seed sealed under
+ * JWT_SECRET, re-keyed on first use by albums-legacy.ts).
+ */
 export const albums = sqliteTable(
   "albums",
   {
@@ -97,3 +101,15 @@ export const albumGrants = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.idAlbum, t.memberId] }), index("album_grants_member").on(t.memberId)],
 );
+
+/**
+ * Wrong secret keys per keyed album in the current hour, across all members and visitors (README Rate limits).
+ * `attempts` counts reservations: one conditional upsert reserves before the key is checked; a right key gives
+ * its reservation back.
+ */
+export const albumKeyAttempts = sqliteTable("album_key_attempts", {
+  idAlbum: integer("id_album").primaryKey(),
+  projectCode: text("project_code").notNull(),
+  windowStart: integer("window_start").notNull(),
+  attempts: integer("attempts").notNull(),
+});

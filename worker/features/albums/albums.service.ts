@@ -1,30 +1,36 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { albumGrants, albumPhotos, albumUploads, albums, profiles } from "../../db/schema";
+import { albumGrants, albumKeyAttempts, albumPhotos, albumUploads, albums, profiles } from "../../db/schema";
 import type { Album, AlbumAccess, AlbumGrant, AlbumListItem, Photo, UploadedFile } from "../../contract/albums";
-import { mediaKeyFromUrl } from "../../contract/media";
+import { ALBUM_KEY_BUDGET, ALBUM_KEY_MIN_LENGTH, ALBUM_KEY_WINDOW_MS } from "../../contract/albums.constants";
+import { mediaKeyFromUrl, mediaUrl, privateMediaKeyFromUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { hashPassword, verifyPassword } from "../../lib/crypto";
-import { scramblePixels, scrambleSeed, seedToHex } from "../../lib/scramble";
+import { scramblePixels, seedToHex } from "../../lib/scramble";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";
 import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { isBlockedBetween } from "../social/visibility";
-import { openSeed as open, sealSeed as seal } from "./album-seal";
+import { isCurrentSeal, newScrambleSeed, openSeed as open, sealSeed as seal } from "./album-seal";
+import { issueUnlock, unlockIsLive } from "./album-unlock";
+import { rekeyLegacyAlbum } from "./albums-legacy";
 
 type AlbumRow = typeof albums.$inferSelect;
-/** Who is looking: a signed-in member, or a visitor (rate-limited by address). */
-export type AlbumViewer = { member: SessionMember | null; address: string | null };
+/**
+ * Who is looking: a signed-in member, or a visitor (rate-limited by address); `unlock` is the album's unlock
+ * cookie, if the browser holds one (album-unlock.ts).
+ */
+export type AlbumViewer = { member: SessionMember | null; address: string | null; unlock?: string };
 
-const sealSeed = (env: Env, seed: Uint8Array) => seal(env.JWT_SECRET, seed);
-const openSeed = (env: Env, sealed: string) => open(env.JWT_SECRET, sealed);
+const sealSeed = (env: Env, seed: Uint8Array) => seal(env.SEAL_SECRET, seed);
+const openSeed = (env: Env, sealed: string) => open(env.SEAL_SECRET, sealed);
 
 /**
  * Keys are hashed with the same PBKDF2 (100,000 iterations, per-album salt) as passwords rather than a
- * cheap salted SHA-256: album keys are short, member-chosen secrets, and a leaked table must not be a
- * shortcut to guessing them. The cost (~tens of ms) is paid only on a key attempt, which is rate limited.
+ * cheap salted SHA-256: album keys are member-chosen secrets, and a leaked table must not be a shortcut to
+ * guessing them. The cost (~tens of ms) is paid only on a key attempt, which is rate limited and budgeted.
  */
 async function verifyKey(album: AlbumRow, secretKey: string) {
   return album.keyHash ? verifyPassword(secretKey, album.keyHash) : false;
@@ -32,25 +38,30 @@ async function verifyKey(album: AlbumRow, secretKey: string) {
 
 export async function createAlbum(env: Env, member: SessionMember, body: { title: string; secretKey: string }): Promise<Album> {
   const keyed = body.secretKey.length > 0;
-  const row = await getDb(env)
+  if (keyed && [...body.secretKey].length < ALBUM_KEY_MIN_LENGTH) throw new AppError("albumKeyTooShort");
+  const db = getDb(env);
+  const insert = db
     .insert(albums)
     .values({
       projectCode: member.projectCode,
       memberId: member.memberId,
       title: body.title,
       keyHash: keyed ? await hashPassword(body.secretKey) : null,
-      seedSealed: keyed ? await sealSeed(env, await scrambleSeed(body.secretKey)) : null,
+      seedSealed: keyed ? await sealSeed(env, newScrambleSeed()) : null,
       createdAt: now(),
     })
-    .returning()
-    .get();
-  return albumView(env, row, member, "owner");
+    .returning();
+  // A keyed album starts with its (empty) attempt budget row, so a wrong key later only updates a counter.
+  const budget = db.insert(albumKeyAttempts).values({ idAlbum: sql`last_insert_rowid()`, projectCode: member.projectCode, windowStart: 0, attempts: 0 });
+  const [rows] = keyed ? await db.batch([insert, budget]) : [await insert];
+  return albumView(env, rows[0]!, member, "owner");
 }
 
+/** An album of the tenant; one still sealed the old way is re-keyed first (albums-legacy.ts). */
 async function findAlbum(env: Env, projectCode: string, idAlbum: number): Promise<AlbumRow> {
   const row = await getDb(env).select().from(albums).where(and(eq(albums.idAlbum, idAlbum), eq(albums.projectCode, projectCode))).get();
   if (!row) throw new AppError("notFound");
-  return row;
+  return row.seedSealed && !isCurrentSeal(row.seedSealed) ? rekeyLegacyAlbum(env, row) : row;
 }
 
 /** The owner's album (another tenant's → 404, another member's → 403). */
@@ -69,19 +80,45 @@ async function hasGrant(env: Env, idAlbum: number, memberId: string) {
   return Boolean(row);
 }
 
-/**
- * Owner, then open album, then a live grant, then the shared key. A key attempt is rate limited per viewer
- * and album before the hash is checked; a wrong key is refused with nothing about the album.
- */
-async function resolveAccess(env: Env, album: AlbumRow, viewer: AlbumViewer, secretKey: string | undefined): Promise<AlbumAccess | null> {
-  const memberId = viewer.member?.memberId;
+/** Owner, then open album, then a live grant, then a live unlock (a key this viewer proved to the server). */
+async function resolveAccess(env: Env, album: AlbumRow, viewer: AlbumViewer): Promise<AlbumAccess | null> {
+  const memberId = viewer.member?.memberId ?? null;
   if (memberId === album.memberId) return "owner";
   if (!album.keyHash) return "open";
   if (memberId && (await hasGrant(env, album.idAlbum, memberId))) return "grant";
-  if (!secretKey) return null;
-  await rateLimit(env.RL_SENSITIVE, `album-key:${album.idAlbum}:${memberId ?? `addr:${viewer.address ?? "unknown"}`}`);
-  if (await verifyKey(album, secretKey)) return "key";
-  throw new AppError("albumKeyInvalid");
+  if (await unlockIsLive(env, album, memberId, viewer.unlock)) return "key";
+  return null;
+}
+
+/**
+ * Reserves one key attempt in the album's hourly budget, across all members and visitors, in ONE conditional
+ * statement (D1 runs statements one at a time, so parallel guesses cannot all see room left). Returns the window
+ * the attempt counts in, or null when the budget is spent.
+ */
+async function reserveKeyAttempt(env: Env, album: AlbumRow, at: number): Promise<number | null> {
+  const expired = sql`${albumKeyAttempts.windowStart} <= ${at - ALBUM_KEY_WINDOW_MS}`;
+  const row = await getDb(env)
+    .insert(albumKeyAttempts)
+    .values({ idAlbum: album.idAlbum, projectCode: album.projectCode, windowStart: at, attempts: 1 })
+    .onConflictDoUpdate({
+      target: albumKeyAttempts.idAlbum,
+      set: {
+        attempts: sql`case when ${expired} then 1 else ${albumKeyAttempts.attempts} + 1 end`,
+        windowStart: sql`case when ${expired} then ${at} else ${albumKeyAttempts.windowStart} end`,
+      },
+      setWhere: sql`${expired} or ${albumKeyAttempts.attempts} < ${ALBUM_KEY_BUDGET}`,
+    })
+    .returning({ windowStart: albumKeyAttempts.windowStart })
+    .get();
+  return row?.windowStart ?? null;
+}
+
+/** A right key gives its reservation back: the budget counts wrong keys only. */
+async function releaseKeyAttempt(env: Env, album: AlbumRow, windowStart: number) {
+  await getDb(env)
+    .update(albumKeyAttempts)
+    .set({ attempts: sql`${albumKeyAttempts.attempts} - 1` })
+    .where(and(eq(albumKeyAttempts.idAlbum, album.idAlbum), eq(albumKeyAttempts.windowStart, windowStart), sql`${albumKeyAttempts.attempts} > 0`));
 }
 
 async function albumView(env: Env, album: AlbumRow, member: SessionMember | null, access: AlbumAccess | null): Promise<Album> {
@@ -108,17 +145,43 @@ async function albumView(env: Env, album: AlbumRow, member: SessionMember | null
     photos: photos satisfies Photo[],
     access,
     scrambled,
-    ...(scrambled && (access === "owner" || access === "grant") ? { scrambleSeed: seedToHex(await openSeed(env, album.seedSealed!)) } : {}),
+    // Everyone with access to a scrambled album has been checked by now (owner, grantee, live unlock).
+    ...(scrambled && access !== "open" ? { scrambleSeed: seedToHex(await openSeed(env, album.seedSealed!)) } : {}),
   };
 }
 
-/** §7 albums getById. Blocked either way → 404, like another tenant's album. */
-export async function getAlbum(env: Env, projectCode: string, idAlbum: number, viewer: AlbumViewer, secretKey: string | undefined): Promise<Album> {
+/** Blocked either way → 404, like another tenant's album. */
+async function visibleAlbum(env: Env, projectCode: string, idAlbum: number, viewer: AlbumViewer) {
   const album = await findAlbum(env, projectCode, idAlbum);
   if (viewer.member && viewer.member.memberId !== album.memberId && (await isBlockedBetween(env, viewer.member.memberId, album.memberId))) {
     throw new AppError("notFound");
   }
-  return albumView(env, album, viewer.member, await resolveAccess(env, album, viewer, secretKey || undefined));
+  return album;
+}
+
+/** §7 albums getById. A keyed album shows its photos only to the owner, grantees and holders of a live unlock. */
+export async function getAlbum(env: Env, projectCode: string, idAlbum: number, viewer: AlbumViewer): Promise<Album> {
+  const album = await visibleAlbum(env, projectCode, idAlbum, viewer);
+  return albumView(env, album, viewer.member, await resolveAccess(env, album, viewer));
+}
+
+/**
+ * The secret key, proven to the server: rate limited per viewer and album, then one attempt reserved in the
+ * album's hourly budget (429801 when spent, even for the right key, so guessing cannot continue), then the
+ * PBKDF2 check. A right key answers the album with its photos and seed and an unlock for its files.
+ * Owner, open album and grantees need no key: they get their view and no unlock.
+ */
+export async function unlockAlbum(env: Env, projectCode: string, idAlbum: number, viewer: AlbumViewer, secretKey: string): Promise<{ album: Album; unlock: string | null }> {
+  const album = await visibleAlbum(env, projectCode, idAlbum, viewer);
+  const access = await resolveAccess(env, album, viewer);
+  if (access === "owner" || access === "open" || access === "grant") return { album: await albumView(env, album, viewer.member, access), unlock: null };
+  const memberId = viewer.member?.memberId ?? null;
+  await rateLimit(env.RL_SENSITIVE, `album-key:${album.idAlbum}:${memberId ?? `addr:${viewer.address ?? "unknown"}`}`);
+  const window = await reserveKeyAttempt(env, album, Date.now());
+  if (window === null) throw new AppError("albumKeyBudget");
+  if (!(await verifyKey(album, secretKey))) throw new AppError("albumKeyInvalid");
+  await releaseKeyAttempt(env, album, window);
+  return { album: await albumView(env, album, viewer.member, "key"), unlock: await issueUnlock(env, album, memberId) };
 }
 
 /** §7 member-albums getAll: titles for everyone; photo counts only where the viewer has access. */
@@ -176,6 +239,7 @@ export async function deleteAlbum(env: Env, member: SessionMember, idAlbum: numb
     db.delete(albumPhotos).where(eq(albumPhotos.idAlbum, album.idAlbum)),
     db.delete(albumUploads).where(eq(albumUploads.idAlbum, album.idAlbum)),
     db.delete(albumGrants).where(eq(albumGrants.idAlbum, album.idAlbum)),
+    db.delete(albumKeyAttempts).where(eq(albumKeyAttempts.idAlbum, album.idAlbum)),
     db.delete(albums).where(eq(albums.idAlbum, album.idAlbum)),
   ]);
   await deleteAlbumMedia(env, uploads.map((u) => u.mediaKey));
@@ -183,8 +247,9 @@ export async function deleteAlbum(env: Env, member: SessionMember, idAlbum: numb
 }
 
 /**
- * Upload for one album. A keyed album's photo is shuffled with its key before encoding and stored as
- * lossless PNG, so the unscrambled image never exists in storage and the browser can restore it exactly.
+ * Upload for one album. A keyed album's photo is shuffled with its seed before encoding and stored as lossless
+ * PNG under the private `keyed` kind (served only by /private-media), so the unscrambled image never exists in
+ * storage, the scrambled one is never public, and the browser can restore it exactly.
  */
 export async function uploadFile(env: Env, member: SessionMember, idAlbum: number, file: File): Promise<UploadedFile> {
   const album = await ownAlbum(env, member, idAlbum);
@@ -192,7 +257,7 @@ export async function uploadFile(env: Env, member: SessionMember, idAlbum: numbe
   const stored = await storeImage(env, {
     projectCode: member.projectCode,
     memberNo: member.memberNo,
-    kind: "album",
+    kind: seed ? "keyed" : "album",
     bytes: await file.arrayBuffer(),
     transformPixels: seed
       ? (pixels, width, height) => {
@@ -213,12 +278,12 @@ const OWN_MEDIA = /^(photo|cover|avatar)\/[A-Za-z0-9_-]+\.(jpg|png)$/;
 /**
  * §7 photos create {idAlbum, filePath}. The path must be the member's own server media: an upload made for
  * this album, or (open albums only) one of their own photos. A keyed album accepts only its own scrambled
- * uploads, so no unscrambled copy of its photos is ever reachable.
+ * uploads (/private-media), so no unscrambled or public copy of its photos is ever reachable.
  */
 export async function createPhoto(env: Env, member: SessionMember, body: { idAlbum: number; filePath: string; description: string }): Promise<Photo> {
   const album = await ownAlbum(env, member, body.idAlbum);
   const db = getDb(env);
-  const key = mediaKeyFromUrl(body.filePath);
+  const key = album.keyHash ? privateMediaKeyFromUrl(body.filePath) : mediaKeyFromUrl(body.filePath);
   const prefix = `${member.projectCode}/${member.memberNo}/`;
   if (!key || !key.startsWith(prefix)) throw new AppError("albumFileNotAllowed");
   const upload = await db.select().from(albumUploads).where(eq(albumUploads.mediaKey, key)).get();
@@ -230,7 +295,7 @@ export async function createPhoto(env: Env, member: SessionMember, body: { idAlb
   }
   const row = await db
     .insert(albumPhotos)
-    .values({ idAlbum: album.idAlbum, projectCode: member.projectCode, memberId: member.memberId, filePath: body.filePath, mediaKey: key, description: body.description, createdAt: now() })
+    .values({ idAlbum: album.idAlbum, projectCode: member.projectCode, memberId: member.memberId, filePath: mediaUrl(key), mediaKey: key, description: body.description, createdAt: now() })
     .returning()
     .get();
   return { idPhoto: row.idPhoto, idAlbum: row.idAlbum, filePath: row.filePath, description: row.description };
@@ -289,10 +354,37 @@ export async function grant(env: Env, member: SessionMember, idAlbum: number, me
   return listGrants(env, member, idAlbum);
 }
 
-/** Revocation is immediate: access is checked on every read, so a copied link stops working at once. */
+/**
+ * Revocation is immediate: the album and its /private-media files check the grant on every request, so a copied
+ * link stops working at once. A grant that does not exist (never made, or already revoked) is not found.
+ */
 export async function revoke(env: Env, member: SessionMember, idAlbum: number, memberNo: string) {
   const album = await ownAlbum(env, member, idAlbum);
   const memberId = await grantee(env, member, memberNo);
-  await getDb(env).delete(albumGrants).where(and(eq(albumGrants.idAlbum, album.idAlbum), eq(albumGrants.memberId, memberId)));
+  const removed = await getDb(env)
+    .delete(albumGrants)
+    .where(and(eq(albumGrants.idAlbum, album.idAlbum), eq(albumGrants.memberId, memberId)))
+    .returning({ memberId: albumGrants.memberId });
+  if (!removed.length) throw new AppError("notFound");
   return listGrants(env, member, idAlbum);
+}
+
+/**
+ * May this viewer read this keyed album file (/private-media, re-checked on every request)? The owner, a live
+ * grantee, or a holder of a live unlock; never another tenant or a member blocked either way. `unlockOf` reads
+ * the album's unlock cookie once the album is known.
+ */
+export async function mayReadKeyedFile(env: Env, projectCode: string, mediaKey: string, member: SessionMember | null, unlockOf: (idAlbum: number) => string | undefined) {
+  if (member && member.projectCode !== projectCode) return false;
+  const row = await getDb(env)
+    .select({ album: albums })
+    .from(albumUploads)
+    .innerJoin(albums, eq(albums.idAlbum, albumUploads.idAlbum))
+    .where(and(eq(albumUploads.mediaKey, mediaKey), eq(albums.projectCode, projectCode)))
+    .get();
+  if (!row?.album.keyHash) return false;
+  const album = row.album;
+  if (member && member.memberId !== album.memberId && (await isBlockedBetween(env, member.memberId, album.memberId))) return false;
+  const access = await resolveAccess(env, album, { member, address: null, unlock: unlockOf(album.idAlbum) });
+  return access === "owner" || access === "grant" || access === "key";
 }

@@ -2,6 +2,8 @@ import { and, between, desc, eq, inArray, lt, sql, type SQL, type SQLWrapper } f
 import { compiled } from "../../db/compiled";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
+import { privateMediaKeyFromUrl } from "../../contract/media";
+import { bindChatImageStatement, forgetChatImageStatement, ownUnsentChatImage } from "./chat-media";
 import { inJson } from "../../db/in-list";
 import { insertWhere } from "../../db/insert-where";
 import {
@@ -337,6 +339,23 @@ function normalise(body: { message: string; payload?: Payload }): { message: str
 }
 
 /**
+ * An image in a private message must be the sender's own private upload (/private-media, kind dm), not yet sent;
+ * a private upload never goes into a public message (its readers could not load it, and it is not meant for them).
+ * Returns the upload's key to bind to the message, or null.
+ */
+async function privateImageOf(env: Env, member: ChatMember, payload: Payload, isPrivate: boolean, requestId: string): Promise<string | null> {
+  if (payload.type !== "img" && payload.type !== "encodedImage") return null;
+  const key = privateMediaKeyFromUrl(payload.src);
+  if (!isPrivate) {
+    if (key) throw new AppError("chatPrivateImageInPublic");
+    return null;
+  }
+  if (!key) throw new AppError("chatPrivateImageRequired");
+  if (!(await ownUnsentChatImage(env, member, key, requestId))) throw new AppError("chatPrivateImageNotOwned");
+  return key;
+}
+
+/**
  * §7 POST /sns/chatrooms/{id}/messages/{memberId}. D1 first; the caller then publishes the fan-out.
  * The same requestId twice returns the stored message and publishes nothing.
  */
@@ -351,6 +370,7 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const { message, payload } = normalise(body);
   if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
   if (!recipientNo && (body.isPrivate || payload.type === "encrypted")) throw new AppError("chatPrivateNeedsRecipient");
+  const privateImage = await privateImageOf(env, member, payload, room.kind === "direct" || body.isPrivate, body.requestId);
   const shared = room.kind === "public" || room.kind === "home";
   const send: SendValues = {
     projectCode: member.projectCode,
@@ -403,7 +423,8 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const inbox = isPrivate;
   const mention = { ...messageRow(send), isPrivate, toMemberId: inbox ? recipient.memberId : null, toMemberNo: recipient.memberNo };
   const insert = db.insert(chatMessages).values(mention).onConflictDoNothing().returning();
-  const [insertedRows] = shared ? await db.batch([insert, latestSpeechStamp(db, member.memberId, at)]) : [await insert];
+  const bind = privateImage ? [bindChatImageStatement(db, privateImage, member.memberId, body.requestId)] : [];
+  const [insertedRows] = shared || bind.length ? await db.batch([insert, ...(shared ? [latestSpeechStamp(db, member.memberId, at)] : []), ...bind]) : [await insert];
   const inserted = insertedRows[0];
   const row =
     inserted ??
@@ -551,10 +572,14 @@ export async function deleteMessage(env: Env, member: ChatMember, id: number, al
   const stored = await ownMessage(env, member, id);
   const db = getDb(env);
   const at = Date.now();
+  // A private image goes with its message: the record and the file (its recipient could no longer load it anyway).
+  const image = stored.payload && (stored.payload.type === "img" || stored.payload.type === "encodedImage") ? privateMediaKeyFromUrl(stored.payload.src) : null;
   await db.batch([
     db.update(chatMessages).set({ deleted: true, message: "", payload: "{}", dateUdp: at }).where(and(eq(chatMessages.idChatroomMessage, id), eq(chatMessages.memberId, member.memberId))),
     ...(all ? [db.update(chatThreads).set({ deleted: true }).where(eq(chatThreads.idChatroomMessage, id))] : []),
+    ...(image ? [forgetChatImageStatement(db, image, member.memberId)] : []),
   ]);
+  if (image) await env.MEDIA.delete(image);
   return { chatroomId: stored.chatroomId, idChatroomMessage: id };
 }
 

@@ -13,6 +13,7 @@ import { validate } from "../../http/validate";
 import { eq, sql } from "drizzle-orm";
 import { viewerFor } from "../profiles/profile-summary";
 import { actionStatement } from "../profiles/profiles.service";
+import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";
 import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";
 import { readUploadForm } from "./upload-body";
@@ -20,9 +21,10 @@ import { readUploadForm } from "./upload-body";
 type Ctx = Context<AppEnv>;
 
 /**
- * Multipart upload (§7 files): field `file` (or `image`), optional `type` avatar|photo (default photo).
+ * Multipart upload (§7 files): field `file` (or `image`), optional `type` avatar|photo|private (default photo).
  * An avatar must be square, is stored 300x300 and becomes the member's `avator`, qualified unless graphic (§5);
- * a graphic avatar raises `unqualifiedCount`.
+ * a graphic avatar raises `unqualifiedCount`. `private` is an image for a private message: its `url` is a
+ * /private-media address only its sender (and, once sent, the recipient) can load.
  */
 async function upload(c: Ctx): Promise<UploadInfo> {
   const member = c.get("member");
@@ -30,17 +32,28 @@ async function upload(c: Ctx): Promise<UploadInfo> {
   const file = form.get("file") ?? form.get("image");
   if (!file || typeof file === "string") throw new AppError("uploadMissing");
   const kindResult = UploadKind.safeParse(form.get("type") ?? "photo");
-  if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar or photo" });
+  if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar, photo or private" });
   const kind = kindResult.data;
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("tooLarge");
   let stored;
   try {
-    stored = await storeImage(c.env, { projectCode: member.projectCode, memberNo: member.memberNo, kind, bytes: await file.arrayBuffer(), square: kind === "avatar" });
+    stored = await storeImage(c.env, {
+      projectCode: member.projectCode,
+      memberNo: member.memberNo,
+      kind: kind === "private" ? "dm" : kind,
+      bytes: await file.arrayBuffer(),
+      square: kind === "avatar",
+    });
   } catch (error) {
     if (error instanceof AppError && error.message === "Avatar must be square") throw new AppError("avatarNotSquare");
     throw error;
   }
   const db = getDb(c.env);
+  if (kind === "private") {
+    // Not a media upload others may reuse (banners, avatars): only a private message can carry it.
+    await db.batch([recordChatImageStatement(db, { key: stored.key, projectCode: member.projectCode, memberId: member.memberId }), actionStatement(c.env, member.projectCode, member.memberId)]);
+    return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic };
+  }
   const record = banners.recordUploadStatement(c.env, { key: stored.key, projectCode: member.projectCode, memberId: member.memberId, kind, width: stored.width, height: stored.height, graphic: stored.graphic });
   if (kind !== "avatar") {
     await db.batch([record, actionStatement(c.env, member.projectCode, member.memberId)]);
