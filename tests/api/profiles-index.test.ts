@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 
 async function measure(options: ListOptions, viewer = VIEWER) {
-  const query = listProfilesQuery(env, PROJECT, { memberId: viewer, canSeeAvatars: true }, options).toSQL();
+  const query = listProfilesQuery(env, PROJECT, { memberId: viewer, canSeeAvatars: true, safeMode: false }, options).toSQL();
   const result = await env.DB.prepare(query.sql).bind(...query.params).all();
   const plan = await env.DB.prepare(`explain query plan ${query.sql}`).bind(...query.params).all<{ detail: string }>();
   return { rows: result.results.length, rowsRead: result.meta.rows_read, plan: plan.results.map((r) => r.detail).join(" | ") };

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/types";
 import { notFound } from "../../http/envelope";
 
-const SAFE_KEY = /^[A-Z]{3}\/[A-Za-z0-9_-]+\/(avatar|photo|cover|album|ai)\/[A-Za-z0-9_-]+\.(jpg|png)$/;
+const SAFE_KEY = /^[A-Z]{3}\/[A-Za-z0-9_-]+\/(avatar|photo|cover|album|ai|blur)\/[A-Za-z0-9_-]+\.(jpg|png)$/;
 
 /** GET /media/<key>: R2 objects with immutable caching; only image types we wrote ourselves. */
 export const mediaServe = new Hono<AppEnv>().get("/*", async (c) => {
