@@ -9,7 +9,10 @@ import { useReturnFocus } from "./return-focus";
 export type AvatarProfile = Pick<ProfileSummary, "simpleCode" | "nickname" | "avator"> &
   Partial<Pick<ProfileSummary, "qualify" | "blur" | "multiGender">>;
 
-/** §3 local key: safe mode replaces every avatar with a generated placeholder (§6). */
+/**
+ * §3 local key: safe mode replaces every avatar with a generated placeholder (§6). The switch is the member's profile
+ * field `safeMode` (the server then sends only blurred renditions); this key mirrors it for the page.
+ */
 export const SAFE_MODE_KEY = "isSafeMode";
 const SAFE_MODE_EVENT = "velvet:safe-mode";
 
@@ -92,7 +95,6 @@ export function Avatar({
   eager?: boolean;
 }) {
   const { t } = useTranslation("profiles");
-  const returnFocus = useReturnFocus();
   const projectCode = (useParams().projectCode ?? "smp").toLowerCase();
   const { safeMode, visitor } = useAvatarMode();
   const [loginOpen, setLoginOpen] = useState(false);
@@ -127,23 +129,7 @@ export function Avatar({
         <button type="button" className={`${classes} avatar-button`} onClick={() => setLoginOpen(true)} aria-label={label}>
           {picture}
         </button>
-        {loginOpen && (
-          <Dialog.Root open onOpenChange={setLoginOpen}>
-            <Dialog.Portal>
-              <Dialog.Overlay className="dialog-overlay" />
-              <Dialog.Content className="dialog" {...returnFocus}>
-                <Dialog.Title className="dialog-title">{t("avatar.loginTitle")}</Dialog.Title>
-                <Dialog.Description className="dialog-body">{t("avatar.loginBody")}</Dialog.Description>
-                <div className="dialog-actions">
-                  <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-                  <Link className="button button-primary" to={`/${projectCode}/login`}>
-                    {t("avatar.login")}
-                  </Link>
-                </div>
-              </Dialog.Content>
-            </Dialog.Portal>
-          </Dialog.Root>
-        )}
+        {loginOpen && <LoginPrompt projectCode={projectCode} onClose={() => setLoginOpen(false)} />}
       </>
     );
   }
@@ -151,5 +137,28 @@ export function Avatar({
     <Link className={classes} to={href} aria-label={label}>
       {picture}
     </Link>
+  );
+}
+
+/** §6: what a visitor gets on tapping an avatar or a blurred photo: a dialog leading to login. */
+export function LoginPrompt({ projectCode, onClose }: { projectCode: string; onClose: () => void }) {
+  const { t } = useTranslation("profiles");
+  const returnFocus = useReturnFocus();
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog" {...returnFocus}>
+          <Dialog.Title className="dialog-title">{t("avatar.loginTitle")}</Dialog.Title>
+          <Dialog.Description className="dialog-body">{t("avatar.loginBody")}</Dialog.Description>
+          <div className="dialog-actions">
+            <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
+            <Link className="button button-primary" to={`/${projectCode}/login`}>
+              {t("avatar.login")}
+            </Link>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

@@ -54,7 +54,11 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
             {loaderData.banners.map((b) => (
               <li key={b.idBanner}>
                 <Link to={`/${projectCode}/share/${b.memberNo}`}>
-                  <img src={b.image} alt={t("photoAlt", { name: b.profile.nickname || b.memberNo })} width={b.width} height={b.height} loading="lazy" />
+                  {b.image ? (
+                    <img src={b.image} alt={t("photoAlt", { name: b.profile.nickname || b.memberNo })} width={b.width} height={b.height} loading="lazy" className={b.blur ? "blurred" : undefined} />
+                  ) : (
+                    <span className="photo-missing" role="img" aria-label={t("photoAlt", { name: b.profile.nickname || b.memberNo })} style={{ aspectRatio: `${b.width} / ${b.height}` }} />
+                  )}
                 </Link>
               </li>
             ))}

@@ -1,7 +1,7 @@
 // Demo members with varied roles, introductions, birthdays, places and generated avatars.
-import { PhotonImage } from "@cf-wasm/photon/node";
 import { hashPassword } from "../../worker/lib/crypto.ts";
 import { createRandom, pick } from "./random.mjs";
+import { putWithRendition } from "./renditions.mjs";
 
 const NICKNAMES = [
   "Velvet Demo", "Lady Noir", "Sir Ember", "Kitten Mei", "Ronin", "Mistress Aoi", "Pet Lumi", "Captain Rope", "Sakura Lace",
@@ -23,8 +23,8 @@ const PLACES = [
 ];
 const PALETTES = [[224, 85, 156], [185, 140, 255], [99, 214, 154], [255, 159, 67], [90, 170, 255], [240, 200, 90]];
 
-/** A soft radial gradient with a ring: mid-tone colours so the §5 graphic check qualifies it. */
-function avatarJpeg(seed, random) {
+/** A soft radial gradient with a ring (RGBA, 300x300): mid-tone colours so the §5 graphic check qualifies it. */
+function avatarPixels(seed, random) {
   const size = 300;
   const [r, g, b] = pick(random, PALETTES);
   const pixels = new Uint8Array(size * size * 4);
@@ -41,10 +41,7 @@ function avatarJpeg(seed, random) {
       pixels[i + 3] = 255;
     }
   }
-  const image = new PhotonImage(pixels, size, size);
-  const bytes = image.get_bytes_jpeg(82);
-  image.free();
-  return bytes;
+  return pixels;
 }
 
 export async function seed(ctx) {
@@ -64,23 +61,24 @@ export async function seed(ctx) {
     const latitude = +(lat + (random() - 0.5) * 0.2).toFixed(5);
     const longitude = +(lng + (random() - 0.5) * 0.2).toFixed(5);
     const birthday = `${1975 + Math.floor(random() * 28)}-${String(1 + Math.floor(random() * 12)).padStart(2, "0")}-${String(1 + Math.floor(random() * 28)).padStart(2, "0")}`;
-    const key = `${project}/${memberNo}/avatar/seed${i}.jpg`;
-    await env.MEDIA.put(key, avatarJpeg(i, random), { httpMetadata: { contentType: "image/jpeg" } });
+    const pixels = avatarPixels(i, random);
     const createdAt = now - Math.floor(random() * 90) * 86_400_000;
+    const avatar = await putWithRendition(env, { project, memberNo, memberId: id, kind: "avatar", pixels, width: 300, height: 300, createdAt });
     const lastAccess = now - Math.floor(random() * 72) * 3_600_000;
     statements.push(
       env.DB.prepare(
         "insert into members (id, project_code, email, password_hash, simple_code, referral_code, status, created_at, last_login_at) values (?, ?, ?, ?, ?, ?, 'active', ?, ?)",
       ).bind(id, project, email, passwordHash, memberNo, `SEED${String(i).padStart(4, "0")}`, createdAt, lastAccess),
       env.DB.prepare(
-        `insert into profiles (member_id, project_code, simple_code, nickname, introduction, avator, qualify, multi_gender, gender_locked, look_for,
+        `insert into profiles (member_id, project_code, simple_code, nickname, introduction, avator, avator_blur, qualify, multi_gender, gender_locked, look_for,
           kyc_status, birthday, latitude, longitude, language, page_views, last_access, last_chat_at, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, 1, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         values (?, ?, ?, ?, ?, ?, ?, 1, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).bind(
-        id, project, memberNo, NICKNAMES[i], pick(random, INTROS), `/media/${key}`, multiGender, lookFor,
+        id, project, memberNo, NICKNAMES[i], pick(random, INTROS), avatar.url, avatar.renditionUrl, multiGender, lookFor,
         isDemo ? 9 : random() < 0.4 ? 1 : 0, birthday, latitude, longitude, null, Math.floor(random() * 400), lastAccess,
         lastAccess - 60_000, createdAt, now,
       ),
+      avatar.upload,
     );
     ctx.members.push({ id, memberNo, email, nickname: NICKNAMES[i], multiGender, latitude, longitude });
   }

@@ -1,7 +1,7 @@
 // Profiles demo data: zodiac signs, contact handles, photos (banners) with ratings, preferences, visitors
 // and hourly activity for the seeded members. Keys follow worker/contract/media.ts and media-serve's SAFE_KEY.
-import { PhotonImage } from "@cf-wasm/photon/node";
 import { createRandom, pick } from "./random.mjs";
+import { putWithRendition } from "./renditions.mjs";
 
 const ZODIAC = [
   [120, "aquarius"], [219, "pisces"], [321, "aries"], [420, "taurus"], [521, "gemini"], [621, "cancer"],
@@ -14,8 +14,8 @@ function zodiacOf(birthday) {
   return sign;
 }
 
-/** A landscape "photo": soft diagonal bands in mid tones so the §5 graphic check keeps it pickable. */
-function photoJpeg(seed, width, height) {
+/** A landscape "photo" (RGBA): soft diagonal bands in mid tones so the §5 graphic check keeps it pickable. */
+function photoPixels(seed, width, height) {
   const pixels = new Uint8Array(width * height * 4);
   const hue = (seed * 47) % 360;
   const base = [
@@ -33,10 +33,7 @@ function photoJpeg(seed, width, height) {
       pixels[i + 3] = 255;
     }
   }
-  const image = new PhotonImage(pixels, width, height);
-  const bytes = image.get_bytes_jpeg(80);
-  image.free();
-  return bytes;
+  return pixels;
 }
 
 export async function seed(ctx) {
@@ -81,19 +78,17 @@ export async function seed(ctx) {
     for (let p = 0; p < photos; p++) {
       const width = 600;
       const height = pick(random, [400, 450, 600, 750]);
-      const key = `${project}/${m.memberNo}/photo/seedphoto${i}x${p}.jpg`;
-      await env.MEDIA.put(key, photoJpeg(i * 3 + p, width, height), { httpMetadata: { contentType: "image/jpeg" } });
-      statements.push(
-        env.DB.prepare("insert into media_uploads (key, project_code, member_id, kind, width, height, graphic, created_at) values (?, ?, ?, 'photo', ?, ?, 0, ?)").bind(
-          key, project, m.id, width, height, now - (i * 3 + p) * 3_600_000,
-        ),
-      );
+      const photo = await putWithRendition(env, {
+        project, memberNo: m.memberNo, memberId: m.id, kind: "photo", pixels: photoPixels(i * 3 + p, width, height), width, height, quality: 80,
+        createdAt: now - (i * 3 + p) * 3_600_000,
+      });
+      statements.push(photo.upload);
       bannerId++;
       banners.push({ id: bannerId, owner: m.id });
       statements.push(
         env.DB.prepare(
-          "insert into banners (project_code, member_id, member_no, image, pickable, width, height, url, blur, created_at) values (?, ?, ?, ?, 1, ?, ?, '', ?, ?)",
-        ).bind(project, m.id, m.memberNo, `/media/${key}`, width, height, random() < 0.1 ? 1 : 0, now - (i * 3 + p) * 3_600_000),
+          "insert into banners (project_code, member_id, member_no, image, blur_image, pickable, width, height, url, blur, created_at) values (?, ?, ?, ?, ?, 1, ?, ?, '', ?, ?)",
+        ).bind(project, m.id, m.memberNo, photo.url, photo.renditionUrl, width, height, random() < 0.1 ? 1 : 0, now - (i * 3 + p) * 3_600_000),
       );
     }
 

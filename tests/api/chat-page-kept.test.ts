@@ -76,7 +76,7 @@ async function busyRoom(project: string, burst = false) {
 }
 
 describe("the newest page of a shared room, kept per isolate", () => {
-  it("gives every reader the page the rules in SQL give: own private messages, hidden members, cards without avatars", async () => {
+  it("gives every reader the page the rules in SQL give: own private messages, hidden members, cards without avatars or with renditions", async () => {
     const members = await busyRoom("KCA", true);
     const [a, b, d, noAvatar] = members as [Member, Member, Member, Member];
     const blocking = members[20]!;
@@ -97,11 +97,16 @@ describe("the newest page of a shared room, kept per isolate", () => {
     // SPARE hidden members, few of whom posted among the kept rows: served from the kept window.
     const severalHidden = members[25]!;
     for (const other of members.slice(4, 4 + SPARE)) await insertInto("blocks", severalHidden, other);
+    // A safe-mode reader who posted (their own card stays theirs), and a poster whose avatar is `blur`.
+    const safe = members[15]!;
+    await env.DB.prepare("update profiles set safe_mode = 1 where member_id = ?").bind(safe.memberId).run();
+    const blurred = members[16]!; // the burst's poster: most of the page
+    await env.DB.prepare("update profiles set blur = 1 where member_id = ?").bind(blurred.memberId).run();
 
     const readers: [string, Member | null][] = [
       ["sender", a], ["recipient", b], ["third member", d], ["member without avatar", noAvatar], ["blocking", blocking],
       ["muting", muting], ["blocked by another", blockedBy], ["several hidden", severalHidden],
-      ["many hidden", manyHidden], ["muting the burst", mutingChatty], ["visitor", null],
+      ["many hidden", manyHidden], ["muting the burst", mutingChatty], ["safe mode", safe], ["visitor", null],
     ];
     await keptPage("KCA", members[10]!); // another member's call reads the window
     for (const [name, reader] of readers) {
@@ -122,6 +127,16 @@ describe("the newest page of a shared room, kept per isolate", () => {
     const cards = (await keptPage("KCA", noAvatar)).map((m) => m.profile as { avator: string; blur: boolean; simpleCode: string });
     expect(cards.every((c) => c.avator === "" && c.blur)).toBe(true);
     expect(forD.some((m) => (m.profile as { avator: string }).avator !== "")).toBe(true);
+    // Renditions (README Decisions): a visitor and a safe-mode reader never get an original but the reader's own; the
+    // `blur` poster's original reaches no one else.
+    const originals = (page: Record<string, unknown>[], own?: Member) =>
+      page.flatMap((m) => [m.profile, m.toProfile] as ({ avator: string; simpleCode: string } | null)[]).filter((c) => c?.avator.includes("/avatar/") && c.simpleCode !== own?.memberNo);
+    expect(originals(await keptPage("KCA", null))).toEqual([]);
+    expect(originals(await keptPage("KCA", safe), safe)).toEqual([]);
+    expect((await keptPage("KCA", safe)).some((m) => (m.profile as { avator: string }).avator.includes("/blur/"))).toBe(true);
+    const blurredCard = (page: Record<string, unknown>[]) => page.find((m) => m.memberNo === blurred.memberNo)!.profile;
+    expect(blurredCard(forD)).toMatchObject({ avator: `/media/SMP/${blurred.memberNo}/blur/y.jpg`, blur: true });
+    expect(blurredCard(await keptPage("KCA", blurred))).toMatchObject({ avator: `/media/SMP/${blurred.memberNo}/avatar/x.jpg` });
   });
 
   it("shows a new message, an edit, a reaction, a thread reply and a delete on the next call (the room's version)", async () => {
@@ -213,6 +228,20 @@ describe("the newest page of a shared room, kept per isolate", () => {
     expect(await cardVersion("KCE")).toBeGreaterThan(before);
     await expectCurrent("avatar and closed");
     expect(await card()).toMatchObject({ avator: "", closed: true });
+
+    // A member's `blur` is part of the card; a reader's safe mode is read on every call.
+    before = await cardVersion("KCE");
+    await complete(poster, { blur: 1 });
+    expect(await cardVersion("KCE")).toBeGreaterThan(before);
+    await expectCurrent("blur");
+    expect(await card()).toMatchObject({ avator: `/media/SMP/${poster.memberNo}/blur/y.jpg`, blur: true });
+    await complete(poster, { blur: 0 });
+    await env.DB.prepare("update profiles set safe_mode = 1 where member_id = ?").bind(reader.memberId).run();
+    await expectCurrent("reader in safe mode");
+    expect(await card()).toMatchObject({ avator: `/media/SMP/${poster.memberNo}/blur/y.jpg`, blur: true });
+    await env.DB.prepare("update profiles set safe_mode = 0 where member_id = ?").bind(reader.memberId).run();
+    await expectCurrent("reader out of safe mode");
+    expect(await card()).toMatchObject({ avator: `/media/SMP/${poster.memberNo}/avatar/x.jpg` });
 
     // Last access changes on every visit and is left out: the kept rows stay (one statement).
     before = await cardVersion("KCE");

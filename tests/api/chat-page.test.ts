@@ -12,9 +12,10 @@ const rid = () => `page-${Date.now().toString(36)}-${++seq}`;
 const post = (m: Member, body: Record<string, unknown>, room = PUBLIC_CHATROOM_ID) =>
   call("POST", `/private/sns/chatrooms/${room}/messages/${m.memberId}`, { as: m, body: { requestId: rid(), ...body } });
 
+/** A qualified avatar and its blurred rendition (README Decisions on renditions), as an upload stores them. */
 async function withAvatar(m: Member, kyc = 0) {
-  await env.DB.prepare("update profiles set avator = ?, qualify = 1, kyc_status = ?, nickname = ? where member_id = ?")
-    .bind(`/media/SMP/${m.memberNo}/avatar/a.jpg`, kyc, `nick${m.memberNo}`, m.memberId)
+  await env.DB.prepare("update profiles set avator = ?, avator_blur = ?, qualify = 1, kyc_status = ?, nickname = ? where member_id = ?")
+    .bind(`/media/SMP/${m.memberNo}/avatar/a.jpg`, `/media/SMP/${m.memberNo}/blur/b.jpg`, kyc, `nick${m.memberNo}`, m.memberId)
     .run();
   return m;
 }
@@ -40,11 +41,15 @@ async function expectPageMatchesDetails(viewer: Viewer, room: string, expected: 
 }
 
 describe("a chat page as SQLite writes it", () => {
-  it("equals viewMessage for the sender, the recipient, a third member, a member without an avatar and a visitor", async () => {
+  it("equals viewMessage for the sender, the recipient, a third member, a member without an avatar, a safe-mode member and a visitor", async () => {
     const a = await withAvatar(await signUp(), 1);
     const b = await withAvatar(await signUp());
     const d = await withAvatar(await signUp());
     const noAvatar = await signUp();
+    const safe = await withAvatar(await signUp());
+    await env.DB.prepare("update profiles set safe_mode = 1 where member_id = ?").bind(safe.memberId).run();
+    // d's avatar is `blur`: everyone but d gets its rendition.
+    await env.DB.prepare("update profiles set blur = 1 where member_id = ?").bind(d.memberId).run();
     const text = expectOk(await post(a, { message: "hello room" }));
     expectOk(await post(a, { message: "", payload: { type: "img", src: `/media/SMP/${a.memberNo}/photo/x.jpg` } }));
     expectOk(await post(a, { message: "just for b", isPrivate: true, toMemberNo: b.memberNo }));
@@ -59,9 +64,22 @@ describe("a chat page as SQLite writes it", () => {
       { name: "recipient", member: b },
       { name: "third member", member: d },
       { name: "member without avatar", member: noAvatar },
+      { name: "safe-mode member", member: safe },
       { name: "visitor", member: null },
     ];
     for (const viewer of viewers) await expectPageMatchesDetails(viewer, PUBLIC_CHATROOM_ID, 5);
+    // Visitors and safe-mode members get renditions only; everyone but d gets d's rendition.
+    const rendition = (m: Member) => ({ avator: `/media/SMP/${m.memberNo}/blur/b.jpg`, blur: true });
+    for (const viewer of [safe, null]) {
+      const cards = (await page({ name: "renditions", member: viewer }, PUBLIC_CHATROOM_ID)).map((m) => m.profile as Record<string, unknown>);
+      expect(cards[0], viewer ? "safe" : "visitor").toMatchObject(rendition(a));
+      expect(cards[3], viewer ? "safe" : "visitor").toMatchObject(rendition(d));
+      expect(JSON.stringify(cards)).not.toContain("/avatar/");
+    }
+    const forB = await page({ name: "recipient", member: b }, PUBLIC_CHATROOM_ID);
+    expect(forB[0]!.profile).toMatchObject({ avator: `/media/SMP/${a.memberNo}/avatar/a.jpg`, blur: false });
+    expect(forB[3]!.profile).toMatchObject(rendition(d));
+    expect((await page({ name: "d", member: d }, PUBLIC_CHATROOM_ID))[3]!.profile).toMatchObject({ avator: `/media/SMP/${d.memberNo}/avatar/a.jpg`, blur: true });
 
     const [, , privateForB] = await page({ name: "third member", member: d }, PUBLIC_CHATROOM_ID);
     expect(privateForB).toMatchObject({ placeholder: true, payload: null, requestId: "" });

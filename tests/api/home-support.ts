@@ -2,9 +2,15 @@ import { env } from "cloudflare:test";
 import type { SessionMember } from "../../worker/features/session/session.service";
 import { signUp, type Member } from "../support/client";
 
-/** Gives a member a qualified avatar (and optional fields) the way the profile API would have stored them. */
+/** Gives a member a qualified avatar with its blurred rendition (and optional fields) the way the profile API would have stored them. */
 export async function complete(member: Member, fields: Record<string, string | number | null> = {}) {
-  const values = { nickname: `Nick ${member.memberNo}`, avator: `/media/SMP/${member.memberNo}/avatar/x.jpg`, qualify: 1, ...fields };
+  const values = {
+    nickname: `Nick ${member.memberNo}`,
+    avator: `/media/SMP/${member.memberNo}/avatar/x.jpg`,
+    avator_blur: `/media/SMP/${member.memberNo}/blur/y.jpg`,
+    qualify: 1,
+    ...fields,
+  };
   const keys = Object.keys(values);
   await env.DB.prepare(`update profiles set ${keys.map((k) => `${k} = ?`).join(", ")} where member_id = ?`)
     .bind(...Object.values(values), member.memberId)

@@ -7,7 +7,7 @@ const PROJECT = "IDX";
 const MEMBERS = 4000;
 const VIEWER = "mviewer0000000000000000";
 
-/** A few thousand members inserted with batched SQL (not sign-up), half of them listable. */
+/** A few thousand members inserted with batched SQL (not sign-up), half of them listable (an avatar and its rendition). */
 beforeAll(async () => {
   const now = Date.now();
   const rows: string[] = [];
@@ -17,7 +17,7 @@ beforeAll(async () => {
     const day = String(1 + (i % 28)).padStart(2, "0");
     rows.push(
       `('m${String(i).padStart(22, "0")}', '${PROJECT}', '${30000000 + i}', 'Member ${i}', '${"intro ".repeat(i % 3 === 0 ? 5 : 1)}', ` +
-        `'${listable ? `/media/${PROJECT}/${30000000 + i}/avatar/a${i}.jpg` : ""}', ${listable ? 1 : 0}, ${1 + (i % 6)}, ${i % 7}, '1990-${month}-${day}', ` +
+        `'${listable ? `/media/${PROJECT}/${30000000 + i}/avatar/a${i}.jpg` : ""}', '${listable ? `/media/${PROJECT}/${30000000 + i}/blur/b${i}.jpg` : ""}', ${listable ? 1 : 0}, ${1 + (i % 6)}, ${i % 7}, '1990-${month}-${day}', ` +
         `'${["aries", "leo", "virgo"][i % 3]}', '${["en", "ja", "zh-TW"][i % 3]}', ${i % 500}, ${now - i * 1000}, ${i % 4 === 0 ? now - i * 500 : "null"}, ${now - i * 2000}, ${now - i * 700})`,
     );
   }
@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (let i = 0; i < rows.length; i += 200) {
     statements.push(
       env.DB.prepare(
-        `insert into profiles (member_id, project_code, simple_code, nickname, introduction, avator, qualify, multi_gender, look_for, birthday, zodiac_sign, language,
+        `insert into profiles (member_id, project_code, simple_code, nickname, introduction, avator, avator_blur, qualify, multi_gender, look_for, birthday, zodiac_sign, language,
           page_views, last_access, last_chat_at, created_at, updated_at) values ${rows.slice(i, i + 200).join(",")}`,
       ),
     );
@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 
 async function measure(options: ListOptions, viewer = VIEWER) {
-  const query = listProfilesQuery(env, PROJECT, { memberId: viewer, canSeeAvatars: true }, options).toSQL();
+  const query = listProfilesQuery(env, PROJECT, { memberId: viewer, canSeeAvatars: true, safeMode: false }, options).toSQL();
   const result = await env.DB.prepare(query.sql).bind(...query.params).all();
   const plan = await env.DB.prepare(`explain query plan ${query.sql}`).bind(...query.params).all<{ detail: string }>();
   return { rows: result.results.length, rowsRead: result.meta.rows_read, plan: plan.results.map((r) => r.detail).join(" | ") };

@@ -56,6 +56,16 @@ async function memberWithAvatar(nickname: string, multiGender: number, hue: numb
   return m;
 }
 
+/** A mostly near-black photo: the server flags it graphic, so its banner is `blur` (§5). */
+function darkPng(width: number, height: number) {
+  const pixels = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.set(x < width * 0.7 ? [8, 8, 8, 255] : [130, 110, 90, 255], (y * width + x) * 4);
+  const image = new PhotonImage(pixels, width, height);
+  const bytes = image.get_bytes();
+  image.free();
+  return bytes;
+}
+
 describe("profiles journeys", () => {
   it("edits my profile: nickname, role with confirm twice, avatar upload, introduction, share dialog", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
@@ -170,6 +180,49 @@ describe("profiles journeys", () => {
     await screenshot(page, "profiles-05-visitor-login-dialog");
     await page.getByRole("link", { name: "Log in" }).click();
     await page.waitForURL("**/smp/login");
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps a blurred photo's original from visitors, reveals it to a member after 10 taps, and saves safe mode", async () => {
+    const owner = await memberWithAvatar("Photo Owner", 2, 60);
+    const form = new FormData();
+    form.set("file", new Blob([darkPng(400, 300) as BlobPart], { type: "image/png" }), "p.png");
+    form.set("type", "photo");
+    const photo = await api(owner, "POST", `/private/core/files/SMP/${owner.memberId}`, form);
+    const made = await api(owner, "POST", `/private/core/banners/${owner.memberId}`, { image: photo.info.url, pickable: true, width: 400, height: 300 });
+    expect(made.info).toMatchObject({ blur: true });
+
+    // A visitor holds only the blurred rendition; tapping it asks them to log in.
+    const visitor = await newPage(browser);
+    await gotoHydrated(visitor.page, `/smp/share/${owner.memberNo}`);
+    const hidden = visitor.page.getByRole("button", { name: "Blurred photo: tap 10 more times to reveal" });
+    expect(await hidden.locator("img").getAttribute("src")).toContain("/blur/");
+    expect(await visitor.page.content()).not.toContain(photo.info.key);
+    await hidden.click();
+    await see(visitor.page.getByRole("dialog"), "Log in to see members");
+    expect(visitor.consoleErrors).toEqual([]);
+    await visitor.context.close();
+
+    // A member's 10th tap fetches the original from the server.
+    const { page, context, consoleErrors } = await newPage(browser);
+    const me = await memberWithAvatar("Photo Viewer", 3, 120);
+    await loginThroughPage(page, me.email, me.password);
+    await gotoHydrated(page, `/smp/share/${owner.memberNo}`);
+    for (let left = 10; left > 0; left--) await page.getByRole("button", { name: `Blurred photo: tap ${left} more times to reveal` }).click();
+    const revealed = page.getByRole("button", { name: "Photo by Photo Owner" });
+    await revealed.locator("img:not(.blurred)").waitFor();
+    expect(await revealed.locator("img").getAttribute("src")).toBe(photo.info.url);
+
+    // Safe mode is the member's profile setting: it survives a reload, and the server then sends renditions only.
+    await gotoHydrated(page, "/smp/profile");
+    const safeMode = page.getByRole("switch", { name: "Safe mode (hide avatars)" });
+    const saved = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().includes(`/core/profiles/${me.memberId}`));
+    await safeMode.click();
+    await saved;
+    await gotoHydrated(page, "/smp/profile");
+    expect(await page.getByRole("switch", { name: "Safe mode (hide avatars)" }).getAttribute("aria-checked")).toBe("true");
+    expect((await api(me, "GET", `/private/core/profiles/SMP/member/${owner.memberNo}`)).info.avator).toContain("/blur/");
     expect(consoleErrors).toEqual([]);
     await context.close();
   });

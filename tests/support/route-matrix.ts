@@ -705,6 +705,8 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as: m, params: { id: String(await banner(m)), memberId: m.memberId } };
     },
   },
+  // §9 reveal of a blurred photo: any member of the tenant gets the original; another tenant's session gets 404.
+  "POST /private/core/banners/:id/reveal": { request: async (f) => ({ params: { id: String(await banner(f.owner)) } }), noBody: true, ...tenantWide },
   "POST /private/sns/banner-ratings": {
     request: async (f) => ({ as: await f.member(), body: { idBanner: await banner(await f.member()), rating: 4 } }),
     ...anyMember,

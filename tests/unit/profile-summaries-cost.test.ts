@@ -16,7 +16,7 @@ describe("profileSummaries", () => {
     }
     const plan = await env.DB.prepare("explain query plan select * from profiles where +project_code = ? and member_id in (?, ?)").bind("SMP", "mcost1", "mcost2").all<{ detail: string }>();
     expect(plan.results.map((r) => r.detail).join(" ")).toContain("profiles_member");
-    const map = await profileSummaries(env, "SMP", ["mcost1", "mcost2", "mcost3"]);
+    const map = await profileSummaries(env, "SMP", ["mcost1", "mcost2", "mcost3"], null);
     expect([...map.keys()].sort()).toEqual(["mcost1", "mcost2", "mcost3"]);
   });
 });

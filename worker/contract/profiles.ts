@@ -34,6 +34,8 @@ export const ProfilePatch = z.strictObject({
   muted: z.boolean().optional(),
   isRainbow: z.boolean().optional(),
   closed: z.boolean().optional(),
+  /** §4 safe mode: others' avatars and photos reach this member only as blurred renditions. */
+  safeMode: z.boolean().optional(),
   lookFor: LookFor.optional(),
   avator: z.string().max(300).optional(),
   qualify: z.boolean().optional(),

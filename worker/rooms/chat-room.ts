@@ -13,7 +13,8 @@ import { SendWindow } from "./send-window";
 
 /** Small, hibernation-safe per-connection state (serialized with the socket). */
 /** `replayedUpTo`: the newest id a reconnecting client got by replay; live copies of older new messages are dropped. */
-type ChatConnState = SocketIdentity & { canSeeAvatars: boolean; sends: readonly number[]; replayedUpTo?: number };
+/** `canSeeAvatars`, `safeMode`: which avatars this member gets (§6; README Decisions on renditions), as at connect. */
+type ChatConnState = SocketIdentity & { canSeeAvatars: boolean; safeMode?: boolean; sends: readonly number[]; replayedUpTo?: number };
 
 /** Replay after a reconnect is bounded; a client further behind reloads the list. */
 const REPLAY_LIMIT = 200;
@@ -38,7 +39,7 @@ export class ChatRoom extends Server<Env> {
     const identity = identityOf(ctx.request);
     if (!identity) return connection.close(4401, "unauthorized");
     const viewer = await viewerFor(this.env, identity.memberId);
-    this.setStateOf(connection, { ...identity, canSeeAvatars: Boolean(viewer?.canSeeAvatars), sends: [] });
+    this.setStateOf(connection, { ...identity, canSeeAvatars: Boolean(viewer?.canSeeAvatars), safeMode: Boolean(viewer?.safeMode), sends: [] });
     connection.send(JSON.stringify({ type: "welcome", memberNo: identity.memberNo, room: this.name } satisfies ServerEvent));
     const since = new URL(ctx.request.url).searchParams.get("since");
     if (since === null || !/^\d{1,15}$/.test(since)) return;
@@ -107,8 +108,8 @@ export class ChatRoom extends Server<Env> {
     else connection.send(JSON.stringify(event));
   }
 
-  private viewerOf(state: { memberId: string; memberNo: string; canSeeAvatars: boolean }) {
-    return { memberId: state.memberId, memberNo: state.memberNo, canSeeAvatars: state.canSeeAvatars, lastReadId: 0 };
+  private viewerOf(state: { memberId: string; memberNo: string; canSeeAvatars: boolean; safeMode?: boolean }) {
+    return { memberId: state.memberId, memberNo: state.memberNo, canSeeAvatars: state.canSeeAvatars, safeMode: Boolean(state.safeMode), lastReadId: 0 };
   }
 
   /** RPC: a new or edited message, already in D1. */
@@ -121,7 +122,7 @@ export class ChatRoom extends Server<Env> {
       if (!state || hidden.has(state.memberId)) continue;
       if (kind === "new" && state.replayedUpTo !== undefined && fanout.stored.idChatroomMessage <= state.replayedUpTo) continue;
       const party = state.memberId === sender || state.memberId === recipient ? state.memberId : "";
-      const key = state.canSeeAvatars ? party : `${party}|hidden`;
+      const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}`;
       let text = rendered.get(key);
       if (!text) {
         const message = viewMessage(fanout.stored, this.viewerOf(state));

@@ -7,8 +7,9 @@ import type { HomePhoto } from "../../../worker/contract/home";
 import { profileHref } from "./avatar-strip";
 import { PhotoComments } from "./photo-comments";
 import { useReturnFocus } from "../../components/return-focus";
+import { revealPhoto } from "../../lib/reveal-photo";
 
-/** §9: a blurred photo reveals after 10 taps. */
+/** §9: a blurred photo reveals after 10 taps (the original then comes from the server: a member's reveal call). */
 const REVEAL_TAPS = 10;
 
 /**
@@ -20,14 +21,23 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
   const returnFocus = useReturnFocus();
   const [shown, setShown] = useState<number>(HOME_LIMITS.photoGrid);
   const [taps, setTaps] = useState<Record<number, number>>({});
+  /** Originals the server handed over after the 10th tap (the page holds only blurred renditions before). */
+  const [originals, setOriginals] = useState<Record<number, string>>({});
   const [full, setFull] = useState<HomePhoto | null>(null);
   const [comments, setComments] = useState<HomePhoto | null>(null);
   const navigate = useNavigate();
 
-  function open(photo: HomePhoto) {
+  const imageOf = (photo: HomePhoto) => originals[photo.idBanner] ?? photo.image;
+  const isBlurred = (photo: HomePhoto) => photo.blur && originals[photo.idBanner] === undefined;
+
+  async function open(photo: HomePhoto) {
     const count = taps[photo.idBanner] ?? 0;
-    if (photo.blur && count < REVEAL_TAPS) {
+    if (isBlurred(photo)) {
       setTaps({ ...taps, [photo.idBanner]: count + 1 });
+      if (count + 1 < REVEAL_TAPS) return;
+      const body = await revealPhoto(photo.idBanner);
+      if ("info" in body) setOriginals((known) => ({ ...known, [photo.idBanner]: body.info.image }));
+      else setTaps((known) => ({ ...known, [photo.idBanner]: 0 }));
       return;
     }
     if (photo.url) window.open(photo.url, "_blank", "noopener,noreferrer");
@@ -40,17 +50,21 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
     <>
       <ul className="masonry">
         {photos.slice(0, shown).map((photo) => {
-          const left = REVEAL_TAPS - (taps[photo.idBanner] ?? 0);
-          const blurred = photo.blur && left > 0;
+          const left = Math.max(0, REVEAL_TAPS - (taps[photo.idBanner] ?? 0));
+          const blurred = isBlurred(photo);
           return (
             <li key={photo.idBanner} className="masonry-item">
               <button
                 type="button"
                 className="photo-open"
-                onClick={() => open(photo)}
+                onClick={() => void open(photo)}
                 aria-label={blurred ? t("photos.tapsLeft", { count: left }) : t("photos.open", { name: name(photo) })}
               >
-                <img src={photo.image} alt={t("review.photoOf", { name: name(photo) })} width={photo.width} height={photo.height} loading="lazy" className={blurred ? "blurred" : undefined} />
+                {imageOf(photo) ? (
+                  <img src={imageOf(photo)} alt={t("review.photoOf", { name: name(photo) })} width={photo.width} height={photo.height} loading="lazy" className={blurred ? "blurred" : undefined} />
+                ) : (
+                  <span className="photo-missing" style={{ aspectRatio: `${photo.width} / ${photo.height}` }} />
+                )}
               </button>
               <div className="photo-actions">
                 <button type="button" className="icon-button small" onClick={() => setComments(photo)} aria-label={t("photos.comments", { count: photo.threadCount })}>
@@ -77,7 +91,7 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
           <Dialog.Content className="fullscreen-photo" {...returnFocus}>
             <Dialog.Title className="visually-hidden">{full ? t("review.photoOf", { name: name(full) }) : ""}</Dialog.Title>
             <Dialog.Description className="visually-hidden">{t("photos.fullScreen")}</Dialog.Description>
-            {full && <img src={full.image} alt={t("review.photoOf", { name: name(full) })} />}
+            {full && <img src={imageOf(full)} alt={t("review.photoOf", { name: name(full) })} />}
             <Dialog.Close asChild>
               <button type="button" className="icon-button dialog-x" aria-label={t("photos.closeFullScreen")}>
                 ×

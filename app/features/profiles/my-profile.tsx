@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Banner, Character, UploadInfo } from "../../../worker/contract/profiles";
-import { Avatar, SAFE_MODE_KEY, setSafeMode } from "../../components/avatar";
+import { Avatar, setSafeMode } from "../../components/avatar";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { UploadProgress } from "../../components/upload-progress";
 import { api } from "../../lib/api";
@@ -33,6 +33,7 @@ export type OwnProfile = {
   muted: boolean;
   isRainbow: boolean;
   closed: boolean;
+  safeMode: boolean;
   birthday: string | null;
   safeword: string;
   skypeId: string;
@@ -94,13 +95,13 @@ export function MyProfile({
   const [shareOpen, setShareOpen] = useState(false);
   const shareFocus = useReturnFocus();
   const confirmFocus = useReturnFocus();
-  const [safeMode, setSafeModeState] = useState(false);
   const [coordinates, setCoordinates] = useState(initial.latitude != null && initial.longitude != null ? `${initial.latitude},${initial.longitude}` : "");
   const nicknameTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const avatarInput = useRef<HTMLInputElement>(null);
   const photoInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => setSafeModeState(localStorage.getItem(SAFE_MODE_KEY) === "true"), []);
+  // The server's switch is the truth (it decides whether others' originals reach this member); the page's copy follows it.
+  useEffect(() => setSafeMode(initial.safeMode), [initial.safeMode]);
   useEffect(() => {
     // §8: members whose avatar is unqualified cannot see others' avatars (90 s notice).
     if (initial.avator && !initial.qualify) toast(t("errors:403206"), "long", TOAST_DURATION.long);
@@ -293,7 +294,7 @@ export function MyProfile({
         {(
           [
             ["isRainbow", t("my.rainbow"), profile.isRainbow, (v: boolean) => void save({ isRainbow: v })],
-            ["safeMode", t("my.safeMode"), safeMode, (v: boolean) => (setSafeMode(v), setSafeModeState(v))],
+            ["safeMode", t("my.safeMode"), profile.safeMode, (v: boolean) => void save({ safeMode: v }).then((saved) => saved && setSafeMode(v))],
             ["closed", t("my.closed"), profile.closed, (v: boolean) => void save({ closed: v })],
             ["muted", t("my.muted"), profile.muted, (v: boolean) => void save({ muted: v })],
           ] as const

@@ -4,10 +4,12 @@ import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
 import type { Relationship } from "../../../worker/features/social/relationship";
-import { Avatar } from "../../components/avatar";
+import { Avatar, LoginPrompt, useAvatarMode } from "../../components/avatar";
 import { LocalTime, useFormat } from "../../i18n/use-format";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { revealPhoto } from "../../lib/reveal-photo";
 import { readSession } from "../../lib/session-keys";
 import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileSubmembers } from "../market/profile-submembers";
@@ -120,15 +122,45 @@ function ProfileMapLazy({ latitude, longitude }: { latitude: number; longitude: 
   );
 }
 
-function BlurredPhoto({ banner, alt }: { banner: Banner; alt: string }) {
+const REVEAL_TAPS = 10;
+
+/**
+ * §9: a blurred photo reveals after 10 taps. The page holds only the blurred rendition; the 10th tap of a member asks
+ * the server for the original; a visitor's tap opens the login prompt instead.
+ */
+function BlurredPhoto({ banner, alt, projectCode }: { banner: Banner; alt: string; projectCode: string }) {
   const { t } = useTranslation("profiles");
+  const toast = useToast();
+  const { visitor } = useAvatarMode();
   const [taps, setTaps] = useState(0);
-  // §9: a blurred photo reveals after 10 taps.
-  const hidden = banner.blur && taps < 10;
+  const [original, setOriginal] = useState<string | null>(null);
+  const [loginOpen, setLoginOpen] = useState(false);
+  const hidden = banner.blur && !original;
+  async function tap() {
+    if (!hidden) return;
+    if (visitor) return setLoginOpen(true);
+    const count = taps + 1;
+    setTaps(count);
+    if (count < REVEAL_TAPS) return;
+    const body = await revealPhoto(banner.idBanner);
+    if ("info" in body) setOriginal(body.info.image);
+    else {
+      setTaps(0);
+      toast(errorText(t, body), "error");
+    }
+  }
+  const src = original ?? banner.image;
   return (
-    <button type="button" className="avatar-button" onClick={() => setTaps((n) => n + 1)} aria-label={hidden ? t("public.tapToReveal", { left: 10 - taps }) : alt}>
-      <img src={banner.image} alt={alt} width={banner.width} height={banner.height} loading="lazy" className={hidden ? "blurred" : ""} />
-    </button>
+    <>
+      <button type="button" className="avatar-button" onClick={() => void tap()} aria-label={hidden ? t("public.tapToReveal", { left: Math.max(0, REVEAL_TAPS - taps) }) : alt}>
+        {src ? (
+          <img src={src} alt={alt} width={banner.width} height={banner.height} loading="lazy" className={hidden ? "blurred" : ""} />
+        ) : (
+          <span className="photo-missing" style={{ aspectRatio: `${banner.width} / ${banner.height}` }} />
+        )}
+      </button>
+      {loginOpen && <LoginPrompt projectCode={projectCode} onClose={() => setLoginOpen(false)} />}
+    </>
   );
 }
 
@@ -243,7 +275,7 @@ export function PublicProfile({ projectCode, data }: { projectCode: string; data
               <ul className="photo-grid">
                 {data.banners.map((b) => (
                   <li key={b.idBanner}>
-                    <BlurredPhoto banner={b} alt={t("photoAlt", { name })} />
+                    <BlurredPhoto banner={b} alt={t("photoAlt", { name })} projectCode={projectCode} />
                   </li>
                 ))}
               </ul>

@@ -14,6 +14,8 @@ export const mediaUploads = sqliteTable(
     width: integer("width").notNull(),
     height: integer("height").notNull(),
     graphic: integer("graphic", { mode: "boolean" }).notNull().default(false),
+    /** The blurred rendition's own key (migration 0012; null for older uploads). */
+    renditionKey: text("rendition_key"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("media_uploads_member").on(t.memberId, t.createdAt)],
@@ -33,6 +35,8 @@ export const banners = sqliteTable(
     height: integer("height").notNull(),
     url: text("url").notNull().default(""),
     blur: integer("blur", { mode: "boolean" }).notNull().default(false),
+    /** The blurred rendition of `image` (migration 0012), '' when there is none. */
+    blurImage: text("blur_image").notNull().default(""),
     ratingSum: integer("rating_sum").notNull().default(0),
     ratingCount: integer("rating_count").notNull().default(0),
     threadCount: integer("thread_count").notNull().default(0),

@@ -18,6 +18,8 @@ export const profiles = sqliteTable(
     nickname: text("nickname").notNull().default(""),
     introduction: text("introduction").notNull().default(""),
     avator: text("avator").notNull().default(""),
+    /** The blurred rendition of `avator` (migration 0012): what visitors, safe mode and viewers of a `blur` member get. */
+    avatorBlur: text("avator_blur").notNull().default(""),
     qualify: integer("qualify", { mode: "boolean" }).notNull().default(false),
     blur: integer("blur", { mode: "boolean" }).notNull().default(false),
     blocked: integer("blocked", { mode: "boolean" }).notNull().default(false),
@@ -30,6 +32,8 @@ export const profiles = sqliteTable(
     birthday: text("birthday"),
     closed: integer("closed", { mode: "boolean" }).notNull().default(false),
     isRainbow: integer("is_rainbow", { mode: "boolean" }).notNull().default(false),
+    /** §4 safe-mode switch: the server sends this member renditions instead of others' originals (migration 0012). */
+    safeMode: integer("safe_mode", { mode: "boolean" }).notNull().default(false),
     safeword: text("safeword").notNull().default(""),
     phone: text("phone").notNull().default(""),
     mobile: text("mobile").notNull().default(""),
@@ -74,9 +78,9 @@ export const profiles = sqliteTable(
     index("profiles_listed_zodiac").on(t.projectCode, t.zodiacSign, t.lastAccess).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_listed_language").on(t.projectCode, t.language, t.lookFor, t.lastAccess).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_project_id").on(t.projectCode, t.idProfile),
-    // Profile summaries by member id from the index alone (migration 0009).
+    // Profile summaries by member id from the index alone (migrations 0009, 0012).
     index("profiles_member_summary").on(
-      t.memberId, t.projectCode, t.simpleCode, t.nickname, t.avator, t.qualify, t.blur, t.blocked, t.multiGender, t.lookFor, t.kycStatus, t.closed, t.isRainbow, t.lastAccess,
+      t.memberId, t.projectCode, t.simpleCode, t.nickname, t.avator, t.avatorBlur, t.qualify, t.blur, t.blocked, t.multiGender, t.lookFor, t.kycStatus, t.closed, t.isRainbow, t.lastAccess,
     ),
     // The feed's birthday strip (§9 max 20): month-day of the birthday.
     index("profiles_listed_birthday").on(t.projectCode, sql`substr(${t.birthday}, 6)`).where(sql.raw(LISTABLE_PROFILE)),

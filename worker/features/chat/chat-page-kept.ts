@@ -10,12 +10,13 @@ import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
  * The newest page of a shared room, kept per isolate. Every member who opens a room reads the same newest
  * messages; only a few things differ per reader (§5, §6): messages of members with a live block either way or muted
  * by the reader drop out; the reader's own messages, sent or received, show as the reader sees them (private text,
- * request id, read, blurred); a reader without a qualifying avatar sees other members' cards without avatars.
+ * request id, read, blurred); a reader without a qualifying avatar sees other members' cards without avatars; a
+ * visitor or a safe-mode reader sees only their blurred renditions (README Decisions on renditions).
  *
  * So the room's newest `pageSize + SPARE` messages are kept as anyone sees them, with two versions (migration 0010,
  * bumped by triggers): the room's, on every message, edit, delete, thread and reaction, and the project's member
  * cards', on every change to what a card shows but last access. Each call reads, in one round trip, both versions,
- * the reader's hidden members and avatar right, and the reader's own messages among the kept rows, and puts the page
+ * the reader's hidden members, avatar right and safe mode, and the reader's own messages among the kept rows, and puts the page
  * together from the kept rows. A changed version or a kept window older than CHAT_PAGE_TTL_SECONDS reads the window
  * again (with the reader's own messages in the same statement). So messages and cards are always current, and the
  * last access on other members' cards is at most that old; the reader's own rows are read on each call, so their
@@ -30,8 +31,9 @@ export const SPARE = 10;
 export const HIDDEN_LIMIT = 100;
 const DEFAULT_TTL_SECONDS = 10;
 /**
- * What an isolate keeps, in rooms and in characters of kept text (both forms of every row: with and without
- * avatars, though the second is written only for a reader who needs it): the least recently read room goes first.
+ * What an isolate keeps, in rooms and in characters of kept text (three forms of every row: with avatars, without,
+ * and with renditions, though the last two are written only for a reader who needs them): the least recently read
+ * room goes first.
  * Measured: ~860 characters a message with one card, so a window for a page of 500 counts ~0.9 M.
  */
 export const MAX_KEPT_ROOMS = 64;
@@ -48,6 +50,10 @@ type KeptRow = {
   cardAt: number;
   /** The same as a reader without a qualifying avatar sees it, written for the first such reader. */
   shownWithoutAvatars?: string;
+  /** The cards as a visitor or a safe-mode reader sees them (renditions), and the row with them once written. */
+  toCardShrouded: string;
+  cardShrouded: string;
+  shownShrouded?: string;
 };
 type Versions = { version: number; cardVersion: number };
 type Kept = Versions & { readAt: number; rows: KeptRow[]; full: boolean; chars: number };
@@ -63,9 +69,12 @@ export function chatPageTtlMs(env: Env): number {
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
-type Reader = Versions & { hidden: string; canSee: number | null };
+type Reader = Versions & { hidden: string; canSee: number | null; safeMode: number | null };
 
-/** The room's and the cards' versions and, for a member, who is hidden from them and whether they see avatars (§6). */
+/**
+ * The room's and the cards' versions and, for a member, who is hidden from them, whether they see avatars (§6) and
+ * whether they are in safe mode (renditions only).
+ */
 const readerStatement = compiled<PageValues, Db, readonly [ReturnType<typeof readerSelect>]>((db, v) => [readerSelect(db, v)]);
 function readerSelect(db: Db, v: PageValues) {
   const r = chatRoomVersions;
@@ -76,6 +85,7 @@ function readerSelect(db: Db, v: PageValues) {
       cardVersion: sql<number>`coalesce((select ${c.version} from ${c} where ${eq(c.projectCode, v.projectCode)}), 0)`.as("card_version"),
       hidden: sql<string>`${hiddenFromSql(v.viewerId, v.at, HIDDEN_LIMIT)}`.as("hidden"),
       canSee: sql<number | null>`(select ${profiles.avator} <> '' and ${profiles.qualify} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("can_see"),
+      safeMode: sql<number | null>`(select ${profiles.safeMode} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("safe_mode"),
     })
     .from(sql`(select 1)`);
 }
@@ -120,11 +130,14 @@ async function readerWithOwn(env: Env, db: Db, values: PageValues, mine: KeptRow
   return [reader, new Map(party.map((row) => [row.id, row.message]))];
 }
 
-type WindowRow = { id: number; memberId: string; toMemberId: string | null; fields: string; toCard: string | null; card: string | null };
+type WindowRow = {
+  id: number; memberId: string; toMemberId: string | null; fields: string; toCard: string | null; card: string | null;
+  toCardShrouded: string | null; cardShrouded: string | null;
+};
 
 function windowOf(rows: WindowRow[], reader: Reader | undefined, readAt: number, full: boolean): Kept {
   const kept = rows.map(keptRow);
-  const chars = 2 * kept.reduce((sum, row) => sum + row.shown.length, 0);
+  const chars = 3 * kept.reduce((sum, row) => sum + row.shown.length, 0);
   return { version: reader?.version ?? 0, cardVersion: reader?.cardVersion ?? 0, readAt, full, rows: kept, chars };
 }
 
@@ -136,7 +149,16 @@ function keptRow(row: WindowRow): KeptRow {
   const toCard = row.toCard ?? "null";
   const toCardAt = head.length + TO_CARD.length;
   const cardAt = toCardAt + toCard.length + CARD.length;
-  return { id: row.id, memberId: row.memberId, toMemberId: row.toMemberId, shown: `${head}${TO_CARD}${toCard}${CARD}${row.card ?? "null"}}`, toCardAt, cardAt };
+  return {
+    id: row.id,
+    memberId: row.memberId,
+    toMemberId: row.toMemberId,
+    shown: `${head}${TO_CARD}${toCard}${CARD}${row.card ?? "null"}}`,
+    toCardAt,
+    cardAt,
+    toCardShrouded: row.toCardShrouded ?? "null",
+    cardShrouded: row.cardShrouded ?? "null",
+  };
 }
 
 /** Keeps `kept` as the room's newest read, then lets the least recently read rooms go while over either bound. */
@@ -162,16 +184,23 @@ function keep(key: string, kept: Kept) {
 function pageOf(kept: Kept, pageSize: number, reader: Reader | undefined, viewer: boolean, own: ReadonlyMap<number, string>): string | null {
   const hidden = new Set<string>(viewer && reader ? (JSON.parse(reader.hidden) as string[]) : []);
   if (!reader || hidden.size >= HIDDEN_LIMIT) return null;
-  // A member without a profile row sees no avatars (the page SQL's `coalesce(…, 0)`); a visitor sees them.
+  // A member without a profile row sees no avatars (the page SQL's `coalesce(…, 0)`); a visitor sees renditions.
   const canSee = !viewer || Boolean(reader.canSee);
+  const shrouded = !viewer || Boolean(reader.safeMode);
   const page: string[] = [];
   for (const row of kept.rows) {
     if (page.length === pageSize) break;
     if (hidden.has(row.memberId)) continue;
-    page.push(own.get(row.id) ?? (canSee ? row.shown : withoutAvatars(row)));
+    page.push(own.get(row.id) ?? (!canSee ? withoutAvatars(row) : shrouded ? withRenditions(row) : row.shown));
   }
   if (page.length < pageSize && kept.full) return null;
   return `[${page.reverse().join(",")}]`;
+}
+
+/** The row with the cards a visitor or a safe-mode reader gets (renditions only), written by the window's SQL. */
+function withRenditions(row: KeptRow): string {
+  row.shownShrouded ??= `${row.shown.slice(0, row.toCardAt)}${row.toCardShrouded}${CARD}${row.cardShrouded}}`;
+  return row.shownShrouded;
 }
 
 /** §6: the row's cards without avatars and blurred, as a reader without a qualifying avatar sees them. */

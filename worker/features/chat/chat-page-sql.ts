@@ -33,8 +33,9 @@ export type PageValues = {
 /**
  * `output` "page": the viewer's page as one JSON array (`page`). "party": only the messages the viewer sent or was
  * sent, one row each (`id`, `message`). "window": the room's newest rows without the viewer's visibility rules, one
- * row each, as any member who is neither sender nor recipient and may see avatars sees them, and, for the viewer's
- * own messages, as the viewer sees them (`party`): what kept pages are made of (chat-page-kept.ts).
+ * row each, as any member who is neither sender nor recipient, may see avatars and is not in safe mode sees them
+ * (with the cards also as visitors and safe-mode members see them), and, for the viewer's own messages, as the
+ * viewer sees them (`party`): what kept pages are made of (chat-page-kept.ts).
  */
 type PageShape = { direct: boolean; viewer: boolean; byMember: boolean; before: boolean; after: boolean; output: "page" | "party" | "window" };
 /** The page's statement per shape, rendered once (`compiled`). */
@@ -133,23 +134,36 @@ function limitedOf(db: Db, v: PageValues, shape: PageShape) {
   return (shape.after ? query.orderBy(id).limit(v.pageSize) : query.orderBy(desc(id)).limit(v.pageSize)).as("limited");
 }
 
-/** How a row is seen: by whom (sender, recipient), whether they wait on a request, and whose cards lose their avatar. */
-type Rules = { isSender: SQL; isRecipient: SQL; held: SQL; recipientFollows: SQL; lastRead: SQL; hide: (prefix: string) => SQL };
+/**
+ * How a row is seen: by whom (sender, recipient), whether they wait on a request, whose cards lose their avatar
+ * (`hide`) and whose show only their blurred rendition (`shroud`; `avatarOf` in profile-summary.ts).
+ */
+type Rules = { isSender: SQL; isRecipient: SQL; held: SQL; recipientFollows: SQL; lastRead: SQL; hide: (prefix: string) => SQL; shroud: (prefix: string) => SQL };
 
-function rulesFor(l: Limited, v: PageValues, shape: PageShape): { viewer: Rules; anyone: Rules } {
+function rulesFor(l: Limited, v: PageValues, shape: PageShape): { viewer: Rules; anyone: Rules; shrouded: Rules } {
   // §6: a viewer without a qualifying avatar sees other members' cards without avatars (their own card stays).
   const canSee = sql`coalesce((select vp.avator <> '' and vp.qualify from profiles vp where vp.member_id = ${v.viewerId}), 0)`;
+  // A safe-mode viewer (and a visitor) gets other members' renditions only; so does anyone for a `blur` member.
+  const safeMode = sql`coalesce((select vp.safe_mode from profiles vp where vp.member_id = ${v.viewerId}), 0)`;
+  const column = (prefix: string, name: string) => sql.raw(`"limited"."${prefix}${name}"`);
+  const notMine = (prefix: string) => sql`${column(prefix, "simple_code")} <> ${v.viewerNo}`;
   const viewer: Rules = {
     isSender: sql`${l.isSender}`,
     isRecipient: sql`${l.isRecipient}`,
     held: sql`${l.held}`,
     recipientFollows: sql`${l.recipientFollows}`,
     lastRead: sql`${l.lastRead}`,
-    hide: (prefix) => (shape.viewer ? sql`(not ${canSee} and ${sql.raw(`"limited"."${prefix}simple_code"`)} <> ${v.viewerNo})` : sql`0`),
+    hide: (prefix) => (shape.viewer ? sql`(not ${canSee} and ${notMine(prefix)})` : sql`0`),
+    shroud: (prefix) => (shape.viewer ? sql`((${safeMode} or ${column(prefix, "blur")}) and ${notMine(prefix)})` : sql`1`),
   };
-  // Neither sender nor recipient, avatars visible.
-  const anyone: Rules = { isSender: sql`0`, isRecipient: sql`0`, held: sql`0`, recipientFollows: sql`0`, lastRead: sql`null`, hide: () => sql`0` };
-  return { viewer, anyone };
+  // Neither sender nor recipient, avatars visible, not in safe mode.
+  const anyone: Rules = {
+    isSender: sql`0`, isRecipient: sql`0`, held: sql`0`, recipientFollows: sql`0`, lastRead: sql`null`,
+    hide: () => sql`0`, shroud: (prefix) => column(prefix, "blur"),
+  };
+  // The same, as a visitor or a safe-mode member sees it: every card's rendition.
+  const shrouded: Rules = { ...anyone, shroud: () => sql`1` };
+  return { viewer, anyone, shrouded };
 }
 
 /** The ChatMessage's fields but the two cards, as `json_object` arguments; the cards come last (`messageJson`). */
@@ -179,7 +193,7 @@ function fieldsOf(l: Limited, r: Rules): SQL {
     'threadCount', ${l.threadCount}`;
 }
 
-const cardOf = (r: Rules, who: "recipient" | "author") => summaryViewSqlFrom("limited", `${who}_`, r.hide(`${who}_`));
+const cardOf = (r: Rules, who: "recipient" | "author") => summaryViewSqlFrom("limited", `${who}_`, r.hide(`${who}_`), r.shroud(`${who}_`));
 const messageJson = (l: Limited, r: Rules) =>
   sql`json_object(${fieldsOf(l, r)}, 'toProfile', ${cardOf(r, "recipient")}, 'profile', ${cardOf(r, "author")})`;
 
@@ -196,9 +210,10 @@ function partySelect(db: Db, l: Limited, rules: { viewer: Rules }) {
 /**
  * A window's rows, newest first: the message as anyone sees it, in three JSON texts (`fields` without its closing
  * brace, then the recipient's and the author's cards) so a reader can hide the cards' avatars without parsing the
- * rest; and as the viewer sees it where the viewer sent it or was sent it.
+ * rest; both cards again as a visitor or a safe-mode member sees them (renditions); and as the viewer sees it where
+ * the viewer sent it or was sent it.
  */
-function windowSelect(db: Db, l: Limited, rules: { viewer: Rules; anyone: Rules }) {
+function windowSelect(db: Db, l: Limited, rules: { viewer: Rules; anyone: Rules; shrouded: Rules }) {
   return db
     .select({
       id: l.id,
@@ -207,6 +222,8 @@ function windowSelect(db: Db, l: Limited, rules: { viewer: Rules; anyone: Rules 
       fields: sql<string>`json_object(${fieldsOf(l, rules.anyone)})`.as("fields"),
       toCard: sql<string | null>`${cardOf(rules.anyone, "recipient")}`.as("to_card"),
       card: sql<string | null>`${cardOf(rules.anyone, "author")}`.as("card"),
+      toCardShrouded: sql<string | null>`${cardOf(rules.shrouded, "recipient")}`.as("to_card_shrouded"),
+      cardShrouded: sql<string | null>`${cardOf(rules.shrouded, "author")}`.as("card_shrouded"),
       party: sql<string | null>`case when ${l.isSender} or ${l.isRecipient} then ${messageJson(l, rules.viewer)} end`.as("party"),
     })
     .from(l)

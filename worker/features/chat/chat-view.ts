@@ -1,5 +1,6 @@
 import { PRIVATE_PLACEHOLDER, type ChatMessage, type ChatReaction, type ChatThread, type Payload } from "../../contract/chat";
 import type { ProfileSummary } from "../../contract/profile-summary";
+import { toProfileSummary, type SummaryRow } from "../profiles/profile-summary";
 
 /**
  * A message as stored, with everything needed to render it for any viewer. The API and the ChatRoom both
@@ -21,9 +22,9 @@ export type StoredMessage = {
   deleted: boolean;
   dateAdd: string;
   dateUdp: string;
-  /** Unfiltered summaries; avatars are hidden per viewer below. */
-  profile: ProfileSummary | null;
-  toProfile: ProfileSummary | null;
+  /** The cards' rows (original and rendition); each viewer's avatars are chosen below. */
+  profile: SummaryRow | null;
+  toProfile: SummaryRow | null;
   reactions: ChatReaction[];
   /** The recipient has not accepted this sender yet (message request pending or declined). */
   held: boolean;
@@ -31,14 +32,11 @@ export type StoredMessage = {
   recipientFollowsSender: boolean;
 };
 
-export type ChatViewer = { memberId: string; memberNo: string; canSeeAvatars: boolean; lastReadId?: number } | null;
+/** A member reading (null: a visitor), with what decides their avatars (`Viewer` in profile-summary.ts). */
+export type ChatViewer = { memberId: string; memberNo: string; canSeeAvatars: boolean; safeMode: boolean; lastReadId?: number } | null;
 
-/** §6: members without a qualifying avatar cannot see others' avatars. */
-function summaryFor(summary: ProfileSummary | null, viewer: ChatViewer, ownNo: string | null): ProfileSummary | null {
-  if (!summary) return null;
-  if (!viewer || viewer.canSeeAvatars || summary.simpleCode === viewer.memberNo || summary.simpleCode === ownNo) return summary;
-  return { ...summary, avator: "", blur: true };
-}
+/** The card as the viewer may see it (§6 and the renditions: `avatarOf`). */
+const summaryFor = (row: SummaryRow | null, viewer: ChatViewer): ProfileSummary | null => (row ? toProfileSummary(row, viewer) : null);
 
 const IMAGE_TYPES = new Set(["img", "encodedImage"]);
 
@@ -50,7 +48,7 @@ export function viewMessage(stored: StoredMessage, viewer: ChatViewer): ChatMess
   const placeholder = stored.isPrivate && !party;
   const blurred =
     !placeholder && isRecipient && stored.isPrivate && !stored.imageAccepted && !stored.recipientFollowsSender && IMAGE_TYPES.has(stored.payload?.type ?? "");
-  const profile = summaryFor(stored.profile, viewer, null);
+  const profile = summaryFor(stored.profile, viewer);
   return {
     idChatroomMessage: stored.idChatroomMessage,
     idMessage: stored.idChatroomMessage,
@@ -63,7 +61,7 @@ export function viewMessage(stored: StoredMessage, viewer: ChatViewer): ChatMess
     placeholder,
     blurred,
     toMemberNo: stored.toMemberNo,
-    toProfile: summaryFor(stored.toProfile, viewer, null),
+    toProfile: summaryFor(stored.toProfile, viewer),
     profile,
     memberNo: stored.memberNo,
     nickname: stored.profile?.nickname ?? "",
@@ -83,7 +81,7 @@ export type StoredThread = {
   message: string;
   isPrivate: boolean;
   dateAdd: string;
-  profile: ProfileSummary | null;
+  profile: SummaryRow | null;
   /** Author of the note the thread hangs under: a private reply is seen by it and the replier only. */
   noteAuthorId: string;
 };
@@ -95,7 +93,7 @@ export function viewThread(thread: StoredThread, viewer: ChatViewer): ChatThread
     idChatMessageThread: thread.idChatMessageThread,
     message: hidden ? PRIVATE_PLACEHOLDER : thread.message,
     isPrivate: thread.isPrivate,
-    profile: summaryFor(thread.profile, viewer, null),
+    profile: summaryFor(thread.profile, viewer),
     dateAdd: thread.dateAdd,
   };
 }

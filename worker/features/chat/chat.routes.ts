@@ -102,7 +102,7 @@ export const chatPrivate = new Hono<AppEnv>()
     }
     const edited = (result as { edited: chat.Fanout }).edited;
     c.executionCtx.waitUntil(publishMessage(c.env, member.projectCode, edited, "edited"));
-    return c.json(ok(chat.viewMessage(edited.stored, { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: true })));
+    return c.json(ok(chat.viewMessage(edited.stored, await chat.viewerContext(c.env, member))));
   })
   .delete("/sns/chatroom/messages/:memberId/:id", limitPerMember("RL_WRITE", "delete"), validate("query", DeleteQuery), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));

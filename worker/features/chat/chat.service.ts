@@ -44,7 +44,7 @@ import { AppError } from "../../http/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summariesById, toProfileSummary } from "../profiles/profile-summary";
+import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, type SummaryRow } from "../profiles/profile-summary";
 import { assertCanSend } from "../social/sending";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
@@ -78,17 +78,18 @@ export function assertRoomAccess(room: RoomKind, viewer: { memberNo: string } | 
   if (room.kind === "direct" && (!viewer || !room.memberNos.includes(viewer.memberNo))) throw new AppError("notFound");
 }
 
-async function viewerContext(env: Env, member: ChatMember | null): Promise<ChatViewer> {
+/** The member's avatar rights and safe mode (§6; README Decisions on renditions), or null for a visitor. */
+export async function viewerContext(env: Env, member: ChatMember | null): Promise<ChatViewer> {
   if (!member) return null;
   return toViewer(member, (await viewerQuery(getDb(env), member.memberId))[0]);
 }
 
 const viewerQuery = (db: Db, memberId: string) =>
-  db.select({ avator: profiles.avator, qualify: profiles.qualify }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
+  db.select({ avator: profiles.avator, qualify: profiles.qualify, safeMode: profiles.safeMode }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
 
-function toViewer(member: ChatMember | null, row: { avator: string; qualify: boolean } | undefined): ChatViewer {
+function toViewer(member: ChatMember | null, row: { avator: string; qualify: boolean; safeMode: boolean } | undefined): ChatViewer {
   if (!member) return null;
-  return { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(row?.avator && row.qualify) };
+  return { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(row?.avator && row.qualify), safeMode: Boolean(row?.safeMode) };
 }
 
 const parsePayload = (raw: string): Payload | null => {
@@ -136,7 +137,7 @@ async function hydrateOnly(env: Env, projectCode: string, rows: MessageRow[]): P
   const results = (await db.batch(queries as [BatchQuery, ...BatchQuery[]])) as unknown[];
   const rowsAt = <R>(index: number) => (index < 0 ? [] : (results[index] as R[]));
 
-  const summaries = summariesById(rowsAt<Parameters<typeof summariesById>[0][number]>(summaryAt));
+  const summaries = new Map(rowsAt<SummaryRow>(summaryAt).map((row) => [row.memberId, row]));
   const onPage = new Set(ids);
   const reactions = new Map<number, ChatReaction[]>();
   for (const r of rowsAt<ChatReaction & { id: number }>(reactionAt)) {
@@ -154,7 +155,7 @@ type BatchQuery = Parameters<ReturnType<typeof getDb>["batch"]>[0][number];
 
 function toStored(
   rows: MessageRow[],
-  summaries: Map<string, ProfileSummary>,
+  summaries: Map<string, SummaryRow>,
   reactions: Map<number, ChatReaction[]>,
   held: Set<string>,
   follows: Set<string>,
@@ -204,11 +205,11 @@ export async function messageDetail(env: Env, projectCode: string, id: number, m
     .where(and(eq(chatThreads.idChatroomMessage, id), eq(chatThreads.deleted, false), ...(viewer ? [notBlockedWith(viewer.memberId, chatThreads.memberId)] : [])))
     .orderBy(chatThreads.idChatMessageThread)
     .limit(500);
-  message.threads = threadRows.map((t) => viewThread(storedThread(t.thread, toProfileSummary(t.profile), stored.memberId), viewer));
+  message.threads = threadRows.map((t) => viewThread(storedThread(t.thread, t.profile, stored.memberId), viewer));
   return message;
 }
 
-function storedThread(row: typeof chatThreads.$inferSelect, profile: ProfileSummary | null, noteAuthorId: string): StoredThread {
+function storedThread(row: typeof chatThreads.$inferSelect, profile: SummaryRow | null, noteAuthorId: string): StoredThread {
   return {
     idChatMessageThread: row.idChatMessageThread,
     idChatroomMessage: row.idChatroomMessage,
@@ -398,12 +399,13 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   const sender = senderRow;
   const blockedEitherWay = new Set([...blockedByMe, ...blockingMe].map((r) => r.id));
   const hiddenFrom = [...new Set([...blockedEitherWay, ...mutingMe.map((r) => r.id)])];
-  const viewer: ChatViewer = { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(sender.avator && sender.qualify) };
+  const { accountStatus: _status, safeMode, ...senderCard } = sender;
+  const viewer: ChatViewer = { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(sender.avator && sender.qualify), safeMode };
   if (!recipientNo) {
     const inserted = storedNow?.[0];
     if (!inserted) throw new AppError("conflict");
     // A fresh message without a recipient: its only related record is the sender's card, already read.
-    const [stored] = toStored([inserted], new Map([[member.memberId, toProfileSummary(sender)]]), new Map(), new Set(), new Set());
+    const [stored] = toStored([inserted], new Map([[member.memberId, senderCard]]), new Map(), new Set(), new Set());
     return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
   }
 
@@ -491,7 +493,7 @@ function sendReads(db: Db, v: SendValues) {
   return [
     db.select().from(chatMessages).where(and(eq(chatMessages.memberId, v.memberId), eq(chatMessages.requestId, v.requestId))).limit(1),
     db
-      .select({ ...profileSummaryColumns, accountStatus: members.status })
+      .select({ ...profileSummaryColumns, safeMode: profiles.safeMode, accountStatus: members.status })
       .from(profiles)
       .innerJoin(members, eq(members.id, profiles.memberId))
       .where(eq(profiles.memberId, v.memberId))
@@ -641,8 +643,8 @@ export async function addThread(env: Env, member: ChatMember, input: { idChatroo
   ]);
   const thread = (results[0] as (typeof chatThreads.$inferSelect)[])[0]!;
   const threadCount = (results[1] as { threadCount: number }[])[0]?.threadCount ?? parent.threadCount + 1;
-  const [summary] = [...(await profileSummaries(env, member.projectCode, [member.memberId])).values()];
-  const stored = storedThread(thread, summary ?? null, parent.memberId);
+  const card = (await summaryRows(env, member.projectCode, [member.memberId])).get(member.memberId);
+  const stored = storedThread(thread, card ?? null, parent.memberId);
   return { stored, parent, threadCount, view: viewThread(stored, viewer), hiddenFrom: await hiddenFromSender(env, member.memberId) };
 }
 
@@ -717,7 +719,7 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
   const connectionOf = new Map(connections.map((c) => [c.target, c.idConnection]));
   const others = [...new Set([...rows.map((r) => r.other), ...connections.map((c) => c.target)])];
   const viewer = await viewerContext(env, member);
-  const summaries = await profileSummaries(env, member.projectCode, others, viewer ? { memberId: viewer.memberId, canSeeAvatars: viewer.canSeeAvatars } : null);
+  const summaries = await profileSummaries(env, member.projectCode, others, viewer);
   const lastIds = rows.map((r) => r.lastId);
   const lastRows = lastIds.length ? await db.select().from(chatMessages).where(inArray(chatMessages.idChatroomMessage, lastIds.slice(0, 90))) : [];
   const stored = new Map((await hydrateOnly(env, member.projectCode, lastRows)).map((s) => [s.idChatroomMessage, s]));
@@ -752,7 +754,7 @@ export async function listRequests(env: Env, member: ChatMember): Promise<Messag
     .where(and(eq(chatMessageRequests.memberId, member.memberId), eq(chatMessageRequests.status, "pending"), notBlockedWith(member.memberId, chatMessageRequests.fromMemberId)))
     .orderBy(desc(chatMessageRequests.updatedAt))
     .limit(100);
-  const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.fromMemberId));
+  const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.fromMemberId), await viewerContext(env, member));
   const counts = rows.length
     ? await db.all<{ from: string; n: number }>(sql`select member_id as "from", count(*) as n from chat_messages where to_member_id = ${member.memberId} and deleted = 0
         and member_id in (${sql.join(rows.map((r) => sql`${r.fromMemberId}`), sql`, `)}) group by member_id`)
@@ -775,8 +777,8 @@ export async function decideRequest(env: Env, member: ChatMember, idRequest: num
   if (!row) throw new AppError("notFound");
   const status = decision === "accept" ? "accepted" : "declined";
   await db.update(chatMessageRequests).set({ status, updatedAt: Date.now() }).where(eq(chatMessageRequests.idRequest, idRequest));
-  const [summary] = [...(await profileSummaries(env, member.projectCode, [row.fromMemberId])).values()];
-  return { idRequest, status, chatroomId: summary ? directChatroomId(member.memberNo, summary.simpleCode) : null };
+  const card = (await summaryRows(env, member.projectCode, [row.fromMemberId])).get(row.fromMemberId);
+  return { idRequest, status, chatroomId: card ? directChatroomId(member.memberNo, card.simpleCode) : null };
 }
 
 /** Tap-to-accept a stranger's image: only its recipient may. */
@@ -796,7 +798,7 @@ export async function listConnections(env: Env, member: ChatMember) {
     .where(and(eq(chatConnections.memberId, member.memberId), notBlockedWith(member.memberId, chatConnections.targetMemberId)))
     .orderBy(desc(chatConnections.idConnection))
     .limit(500);
-  const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.target));
+  const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.target), await viewerContext(env, member));
   return rows.flatMap((r) => {
     const profile = summaries.get(r.target);
     return profile
@@ -829,7 +831,7 @@ export async function getConnection(env: Env, member: ChatMember, idConnection: 
     .where(and(eq(chatConnections.idConnection, idConnection), eq(chatConnections.memberId, member.memberId), eq(chatConnections.projectCode, member.projectCode)))
     .get();
   if (!row || (await isBlockedBetween(env, member.memberId, row.target))) throw new AppError("notFound");
-  const [profile] = [...(await profileSummaries(env, member.projectCode, [row.target])).values()];
+  const [profile] = [...(await profileSummaries(env, member.projectCode, [row.target], await viewerContext(env, member))).values()];
   if (!profile) throw new AppError("notFound");
   return { idConnection, memberNo: profile.simpleCode, profile, chatroomId: directChatroomId(member.memberNo, profile.simpleCode) };
 }

@@ -80,6 +80,7 @@ function listQueries(db: Db, { me, projectCode, at }: ListValues, viewer: boolea
         ...profileSummaryColumns,
         idBanner: banners.idBanner,
         image: banners.image,
+        blurImage: banners.blurImage,
         width: banners.width,
         height: banners.height,
         memberNo: banners.memberNo,

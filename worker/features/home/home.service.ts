@@ -8,6 +8,7 @@ import type { ProfileSummary } from "../../contract/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profiles/profile-summary";
 import { blockedWith, notBlockedWith, notMutedBy } from "../social/visibility";
+import { photoOf } from "../media/banners.service";
 import { DAY, iso, utcDate } from "../../lib/time";
 import {
   SPARE,
@@ -63,7 +64,7 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
 
   const meRow = meRows[0];
   if (!meRow) throw new Error("session member has no profile");
-  const viewer: Viewer = { memberId: me, canSeeAvatars: Boolean(meRow.avator && meRow.qualify) };
+  const viewer: Viewer = { memberId: me, canSeeAvatars: Boolean(meRow.avator && meRow.qualify), safeMode: meRow.safeMode };
   const summary = (row: SummaryRow): ProfileSummary => toProfileSummary(row, viewer);
   const hot = hotRows.map(summary);
 
@@ -91,12 +92,11 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
     notes: noteRows.map((row) => ({ profile: summary(row), introduction: row.introduction })),
     photos: photoRows.map((photo) => ({
       idBanner: photo.idBanner,
-      image: photo.image,
+      ...photoOf({ memberId: photo.memberId, image: photo.image, blurImage: photo.blurImage, blur: Boolean(photo.bannerBlur) }, viewer),
       width: photo.width,
       height: photo.height,
       memberNo: photo.memberNo,
       url: photo.url || null,
-      blur: Boolean(photo.bannerBlur),
       rating: photo.ratingCount ? Math.round((photo.ratingSum / photo.ratingCount) * 10) / 10 : null,
       threadCount: photo.threadCount,
       profile: summary(photo),
@@ -126,6 +126,7 @@ function viewerQueries(db: Db, { me, projectCode, at, dayStart, dayEnd }: HomeVa
         ...profileSummaryColumns,
         introduction: profiles.introduction,
         pageViews: profiles.pageViews,
+        safeMode: profiles.safeMode,
         unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.memberId} = ${me} and ${notifications.readAt} is null)`.as("unread_notifications"),
         // Photo review prompt: are there photos I have not rated (a bounded probe), and how many did I rate today?
         // (aliases avoid `b` and `m`, which the visibility helpers use).

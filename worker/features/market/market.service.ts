@@ -43,6 +43,7 @@ type ProfileRow = {
   nickname: string;
   introduction: string;
   avator: string;
+  avatorBlur: string;
   qualify: number | boolean;
   blur: number | boolean;
   blocked: number | boolean;
@@ -57,7 +58,7 @@ type ProfileRow = {
 
 /** Raw-SQL profile columns for `p` (same fields as profileSummaryColumns, plus introduction). */
 const P = sql.raw(`p.id_profile as idProfile, p.member_id as memberId, p.simple_code as simpleCode, p.nickname as nickname,
-  p.introduction as introduction, p.avator as avator, p.qualify as qualify, p.blur as blur, p.blocked as blocked,
+  p.introduction as introduction, p.avator as avator, p.avator_blur as avatorBlur, p.qualify as qualify, p.blur as blur, p.blocked as blocked,
   p.multi_gender as multiGender, p.look_for as lookFor, p.kyc_status as kycStatus, p.closed as closed,
   p.is_rainbow as isRainbow, p.last_access as lastAccess, p.bidding_count as biddingCount`);
 

@@ -2,27 +2,43 @@ import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
 import type { Banner } from "../../contract/profiles";
-import { mediaKeyFromUrl } from "../../contract/media";
+import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../http/app-error";
 import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
-import { profileSummaryColumns, summaryJsonOf, toProfileSummary, type SummaryRow, type Viewer } from "../profiles/profile-summary";
+import { profileSummaryColumns, summaryJsonOf, toProfileSummary, viewerFor, type SummaryRow, type Viewer } from "../profiles/profile-summary";
 import { actionStatement } from "../profiles/profiles.service";
 
 type BannerRow = typeof banners.$inferSelect;
 
-export function toBanner(row: BannerRow): Banner {
+/** The owner looking at their own photo (writes answer with the owner's view). */
+const ownerViewer = (memberId: string): Viewer => ({ memberId, canSeeAvatars: true, safeMode: false });
+
+/**
+ * The picture a viewer gets of a photo (README Decisions "Visitors get a blurred rendition, never the original"): the
+ * owner, the original. A visitor, a safe-mode viewer, and everyone for a `blur` photo (§9): the blurred rendition only
+ * ('' for a photo older than renditions), flagged blurred; a member gets the original through the 10-tap reveal
+ * (`revealBanner`). Everyone else: the original.
+ */
+export function photoOf(row: { memberId: string; image: string; blurImage: string; blur: boolean }, viewer: Viewer): { image: string; blur: boolean } {
+  if (viewer?.memberId === row.memberId) return { image: row.image, blur: row.blur };
+  if (!viewer || viewer.safeMode || row.blur) return { image: row.blurImage, blur: true };
+  return { image: row.image, blur: row.blur };
+}
+
+export function toBanner(row: BannerRow, viewer: Viewer): Banner {
+  const { image, blur } = photoOf(row, viewer);
   return {
     idBanner: row.idBanner,
-    image: row.image,
+    image,
     pickable: row.pickable,
     width: row.width,
     height: row.height,
     memberNo: row.memberNo,
     url: row.url,
-    blur: row.blur,
+    blur,
     rating: row.ratingCount ? Math.round((row.ratingSum / row.ratingCount) * 10) / 10 : 0,
     ratingCount: row.ratingCount,
     threadCount: row.threadCount,
@@ -31,7 +47,10 @@ export function toBanner(row: BannerRow): Banner {
 }
 
 /** Records an upload so banners and avatars can only point at the member's own images. */
-export function recordUploadStatement(env: Env, input: { key: string; projectCode: string; memberId: string; kind: string; width: number; height: number; graphic: boolean }) {
+export function recordUploadStatement(
+  env: Env,
+  input: { key: string; projectCode: string; memberId: string; kind: string; width: number; height: number; graphic: boolean; renditionKey: string | null },
+) {
   return getDb(env).insert(mediaUploads).values({ ...input, createdAt: Date.now() });
 }
 
@@ -60,18 +79,19 @@ export async function createBanner(
         height: body.height,
         url: body.url ?? "",
         blur: upload.graphic,
+        blurImage: upload.renditionKey ? mediaUrl(upload.renditionKey) : "",
         createdAt: Date.now(),
       })
       .returning(),
     actionStatement(env, member.projectCode, member.memberId),
   ]);
-  return toBanner(inserted[0]!);
+  return toBanner(inserted[0]!, ownerViewer(member.memberId));
 }
 
 const bannerWithProfile = { banner: banners, profile: profileSummaryColumns };
 
 function withProfiles(rows: { banner: BannerRow; profile: SummaryRow | null }[], viewer: Viewer) {
-  return rows.flatMap((r) => (r.profile ? [{ ...toBanner(r.banner), profile: toProfileSummary(r.profile, viewer) as ProfileSummary }] : []));
+  return rows.flatMap((r) => (r.profile ? [{ ...toBanner(r.banner, viewer), profile: toProfileSummary(r.profile, viewer) as ProfileSummary }] : []));
 }
 
 /** The tenant's pickable photos, newest first (home masonry), hiding blocked owners and blocked pairs. */
@@ -152,7 +172,7 @@ export async function deleteBanner(env: Env, idBanner: number, memberId: string)
 export async function resizeBanner(env: Env, idBanner: number, memberId: string, size: { width: number; height: number }) {
   await ownBanner(env, idBanner, memberId);
   const [row] = await getDb(env).update(banners).set(size).where(eq(banners.idBanner, idBanner)).returning();
-  return toBanner(row!);
+  return toBanner(row!, ownerViewer(memberId));
 }
 
 /** One rating per member per photo; the rater earns 1 M coin once per photo (§9), in the same batch. */
@@ -184,5 +204,20 @@ export async function rateBanner(env: Env, member: { memberId: string; projectCo
     throw error;
   }
   const row = await db.select().from(banners).where(eq(banners.idBanner, idBanner)).get();
-  return toBanner(row!);
+  return toBanner(row!, await viewerFor(env, member.memberId));
+}
+
+/**
+ * §9 the 10-tap reveal of a blurred photo: the original's URL, for a signed-in member of the photo's tenant who is
+ * not blocked either way with its owner (else "not found"). Visitors never get it (private route).
+ */
+export async function revealBanner(env: Env, member: { memberId: string; projectCode: string }, idBanner: number) {
+  const db = getDb(env);
+  const banner = await db
+    .select({ idBanner: banners.idBanner, memberId: banners.memberId, image: banners.image })
+    .from(banners)
+    .where(and(eq(banners.idBanner, idBanner), eq(banners.projectCode, member.projectCode)))
+    .get();
+  if (!banner || (banner.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, banner.memberId)))) throw new AppError("photoNotFound");
+  return { idBanner: banner.idBanner, image: banner.image };
 }

@@ -2,6 +2,7 @@ import type { MediaKind } from "../../contract/media";
 import { MAX_IMAGE_PIXELS, mediaUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { randomString } from "../../lib/crypto";
+import { blurredRendition } from "../../lib/blur-rendition";
 import { cropPixels, decodeImage, encodeJpeg, encodePng, resizePixels, type Pixels } from "./codecs";
 import { jpegReachesEnd, sniffImage } from "./image-sniff";
 
@@ -13,7 +14,11 @@ export const MAX_DECLARED_PIXELS = MAX_IMAGE_PIXELS;
 export const AVATAR_SIZE = 300;
 export const PHOTO_MAX_SIDE = 600;
 
-export type StoredImage = { key: string; url: string; width: number; height: number; graphic: boolean };
+/** `rendition`: the blurred rendition's own key and URL, when the input asked for one. */
+export type StoredImage = { key: string; url: string; width: number; height: number; graphic: boolean; rendition: { key: string; url: string } | null };
+
+/** JPEG quality of a rendition: it holds colour patches only, and a low quality keeps it a few hundred bytes. */
+const RENDITION_QUALITY = 60;
 
 export type ImageInput = {
   projectCode: string;
@@ -26,6 +31,11 @@ export type ImageInput = {
   maxSide?: number;
   /** Optional transform of the final RGBA pixels before encoding (album scrambling). */
   transformPixels?: (pixels: Uint8Array, width: number, height: number) => Uint8Array;
+  /**
+   * Also store a blurred rendition (avatars and photos): what visitors, safe-mode viewers and viewers of a `blur`
+   * member or photo get instead of the original. Its key has its own random id, so neither URL tells the other.
+   */
+  rendition?: boolean;
 };
 
 /**
@@ -79,6 +89,10 @@ export async function storeImage(env: Env, input: ImageInput): Promise<StoredIma
   const lossless = Boolean(input.transformPixels);
   const encoded = input.transformPixels ? await encodePng({ data: input.transformPixels(image.data, width, height), width, height }) : await encodeJpeg(image, 85);
   const key = `${input.projectCode}/${input.memberNo}/${input.kind}/${randomString(24)}.${lossless ? "png" : "jpg"}`;
-  await env.MEDIA.put(key, encoded, { httpMetadata: { contentType: lossless ? "image/png" : "image/jpeg" } });
-  return { key, url: mediaUrl(key), width, height, graphic };
+  const rendition = input.rendition ? { key: `${input.projectCode}/${input.memberNo}/blur/${randomString(24)}.jpg`, bytes: await encodeJpeg(blurredRendition(image), RENDITION_QUALITY) } : null;
+  await Promise.all([
+    env.MEDIA.put(key, encoded, { httpMetadata: { contentType: lossless ? "image/png" : "image/jpeg" } }),
+    rendition && env.MEDIA.put(rendition.key, rendition.bytes, { httpMetadata: { contentType: "image/jpeg" } }),
+  ]);
+  return { key, url: mediaUrl(key), width, height, graphic, rendition: rendition && { key: rendition.key, url: mediaUrl(rendition.key) } };
 }

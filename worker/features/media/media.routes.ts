@@ -43,6 +43,8 @@ async function upload(c: Ctx): Promise<UploadInfo> {
       kind: kind === "private" ? "dm" : kind,
       bytes: await file.arrayBuffer(),
       square: kind === "avatar",
+      // Renditions are for what visitors may see in place of the original; private images are never shown to them.
+      rendition: kind !== "private",
     });
   } catch (error) {
     if (error instanceof AppError && error.message === "Avatar must be square") throw new AppError("avatarNotSquare");
@@ -54,7 +56,16 @@ async function upload(c: Ctx): Promise<UploadInfo> {
     await db.batch([recordChatImageStatement(db, { key: stored.key, projectCode: member.projectCode, memberId: member.memberId }), actionStatement(c.env, member.projectCode, member.memberId)]);
     return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic };
   }
-  const record = banners.recordUploadStatement(c.env, { key: stored.key, projectCode: member.projectCode, memberId: member.memberId, kind, width: stored.width, height: stored.height, graphic: stored.graphic });
+  const record = banners.recordUploadStatement(c.env, {
+    key: stored.key,
+    projectCode: member.projectCode,
+    memberId: member.memberId,
+    kind,
+    width: stored.width,
+    height: stored.height,
+    graphic: stored.graphic,
+    renditionKey: stored.rendition?.key ?? null,
+  });
   if (kind !== "avatar") {
     await db.batch([record, actionStatement(c.env, member.projectCode, member.memberId)]);
     return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic };
@@ -65,6 +76,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
       .update(profiles)
       .set({
         avator: stored.url,
+        avatorBlur: stored.rendition?.url ?? "",
         qualify: !stored.graphic,
         unqualifiedCount: stored.graphic ? sql`${profiles.unqualifiedCount} + 1` : profiles.unqualifiedCount,
         updatedAt: Date.now(),
@@ -126,6 +138,10 @@ export const mediaPrivate = new Hono<AppEnv>()
     const member = requireSelf(c, c.req.valid("param").memberId);
     await banners.deleteBanner(c.env, c.req.valid("param").id, member.memberId);
     return c.json(ok({ deleted: true }));
+  })
+  // §9: the original of a blurred photo after the 10-tap reveal, for a signed-in member (README Decisions on renditions).
+  .post("/core/banners/:id/reveal", validate("param", z.object({ id: IdParam })), async (c) => {
+    return c.json(ok(await banners.revealBanner(c.env, c.get("member"), c.req.valid("param").id)));
   })
   .post("/sns/banner-ratings", validate("json", BannerRatingBody), async (c) => {
     const member = c.get("member");

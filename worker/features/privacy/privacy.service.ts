@@ -238,6 +238,7 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
       nickname: DELETED_NICKNAME,
       introduction: "",
       avator: "",
+      avatorBlur: "",
       qualify: false,
       blur: false,
       blocked: false,

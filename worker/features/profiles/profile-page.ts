@@ -40,7 +40,7 @@ const PAGE = { footprints: 30, strip: 20, feedHot: 500, feedBirthdays: 20, feedP
 export async function profilePage(env: Env, projectCode: string, simpleCode: string, viewerId: string | null) {
   const view = profileViewReads(env, projectCode, locate.byCode(simpleCode), viewerId);
   // Lists read with the viewer's id for blocks; avatar visibility is applied below, once the viewer is known.
-  const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false } : null;
+  const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false, safeMode: false } : null;
   const strip = (options: ReturnType<typeof discovery.hot>) => listProfilesQuery(env, projectCode, listViewer, options);
   // The visit is written right after the target is read, before the footprints: a visitor sees their own visit.
   const results = await getDb(env).batch([
@@ -65,7 +65,7 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
     characters: toCharacters(catalogue, characterIds.get(target.memberId) ?? [], viewerId ? characterIds.get(viewerId) ?? [] : []),
     actions: toActionStats(actions),
     footprints: toVisitors(footprints, viewer),
-    banners: photos.map((row) => ({ ...toBanner(row), profile: owner })),
+    banners: photos.map((row) => ({ ...toBanner(row, viewer), profile: owner })),
     lists: { hot: cards(hot), newbie: cards(newbie), online: cards(online), speech: cards(speech) },
   };
 }
@@ -75,7 +75,7 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
  * batch with the viewer. Beyond the spec, like `profilePage`: the page's own call.
  */
 export async function profilesFeed(env: Env, projectCode: string, viewerId: string | null) {
-  const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false } : null;
+  const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false, safeMode: false } : null;
   const [viewers, hot, birthdays, photos] = await getDb(env).batch([
     viewerRowQuery(env, viewerId ?? ""),
     listProfilesQuery(env, projectCode, listViewer, discovery.hot(PAGE.feedHot)),

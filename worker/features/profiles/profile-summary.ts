@@ -15,6 +15,7 @@ export const summaryColumnsOf = <T extends typeof profiles | ProfilesAlias>(t: T
   simpleCode: t.simpleCode,
   nickname: t.nickname,
   avator: t.avator,
+  avatorBlur: t.avatorBlur,
   qualify: t.qualify,
   blur: t.blur,
   blocked: t.blocked,
@@ -65,18 +66,20 @@ export function summaryColumnsAs<T extends typeof profiles | ProfilesAlias>(t: T
 /**
  * SQL writing the ProfileSummary JSON that `toProfileSummary` (then chat's `summaryFor`) makes of a row, for
  * lists whose JSON goes to the client as SQLite wrote it (chat pages): NULL without a profile; where `hide` holds
- * (§6: a viewer without a qualifying avatar), no avatar and blurred. Read from the `summaryColumnsAs(t, prefix)`
+ * (§6: a viewer without a qualifying avatar), no avatar and blurred; else where `shroud` holds (a visitor, a
+ * safe-mode viewer, a `blur` member: `avatarOf`), the blurred rendition. Read from the `summaryColumnsAs(t, prefix)`
  * columns of `subquery` and written in the select that embeds it: a JSON value keeps its type through CASE but not
  * through a subquery's column, where it would be parsed again (chat page: a third of its SQLite time went to cards
  * written in the subquery). tests/api/chat-page.test.ts keeps the two equal.
  */
-export function summaryViewSqlFrom(subquery: string, prefix: string, hide: SQL): SQL {
+export function summaryViewSqlFrom(subquery: string, prefix: string, hide: SQL, shroud: SQL): SQL {
   const ref = (key: SummaryColumnKey) => `"${subquery}"."${prefix}${profileSummaryColumns[key].name}"`;
   const c = (key: SummaryColumnKey) => sql.raw(ref(key));
   return sql`case when ${c("memberId")} is null then null else json_object(
     'idProfile', ${c("idProfile")}, 'simpleCode', ${c("simpleCode")}, 'nickname', ${c("nickname")},
-    'avator', case when ${hide} then '' else ${c("avator")} end, 'qualify', ${jsonBool(c("qualify"))},
-    'blur', ${jsonBool(sql`${c("blur")} or ${hide}`)}, 'blocked', ${jsonBool(c("blocked"))}, 'multiGender', ${c("multiGender")},
+    'avator', case when ${hide} then '' when ${c("avator")} = '' then '' when ${shroud} then ${c("avatorBlur")} else ${c("avator")} end,
+    'qualify', ${jsonBool(c("qualify"))},
+    'blur', ${jsonBool(sql`${c("blur")} or ${hide} or (${shroud} and ${c("avator")} <> '')`)}, 'blocked', ${jsonBool(c("blocked"))}, 'multiGender', ${c("multiGender")},
     'lookFor', ${c("lookFor")}, 'kycStatus', ${c("kycStatus")}, 'closed', ${jsonBool(c("closed"))}, 'isRainbow', ${jsonBool(c("isRainbow"))},
     'lastAccess', ${sql.raw(isoSql(ref("lastAccess")))}) end`;
 }
@@ -91,6 +94,7 @@ export type SummaryRow = {
   simpleCode: string;
   nickname: string;
   avator: string;
+  avatorBlur: string;
   qualify: boolean;
   blur: boolean;
   blocked: boolean;
@@ -102,19 +106,35 @@ export type SummaryRow = {
   lastAccess: number | null;
 };
 
-/** Viewer context for avatar visibility (§6: members without a qualifying avatar cannot see others' avatars). */
-export type Viewer = { memberId: string; canSeeAvatars: boolean } | null;
+/**
+ * Who looks (null: a visitor) and what decides which avatars they get: `canSeeAvatars` (§6: a qualifying avatar of
+ * their own) and `safeMode` (§4 My profile, stored on the profile).
+ */
+export type Viewer = { memberId: string; canSeeAvatars: boolean; safeMode: boolean } | null;
 
-export function toProfileSummary(row: SummaryRow, viewer?: Viewer): ProfileSummary {
-  const own = viewer?.memberId === row.memberId;
-  const hideAvatar = viewer && !own && !viewer.canSeeAvatars;
+/**
+ * The avatar a viewer gets of a card (README Decisions "Visitors get a blurred rendition, never the original"). The
+ * owner: their own. A member without a qualifying avatar (§6): none, blurred. A visitor, a safe-mode viewer, or anyone
+ * looking at a `blur` member: the blurred rendition only (none where the upload has no rendition), flagged blurred so
+ * pages keep blurring it. Everyone else: the original. `summaryViewSqlFrom` is the same rule in SQL.
+ */
+export function avatarOf(card: Pick<SummaryRow, "memberId" | "avator" | "avatorBlur" | "blur">, viewer: Viewer): { avator: string; blur: boolean } {
+  if (viewer?.memberId === card.memberId) return { avator: card.avator, blur: card.blur };
+  if (viewer && !viewer.canSeeAvatars) return { avator: "", blur: true };
+  if (!card.avator) return { avator: "", blur: card.blur };
+  if (!viewer || viewer.safeMode || card.blur) return { avator: card.avatorBlur, blur: true };
+  return { avator: card.avator, blur: card.blur };
+}
+
+export function toProfileSummary(row: SummaryRow, viewer: Viewer): ProfileSummary {
+  const { avator, blur } = avatarOf(row, viewer);
   return {
     idProfile: row.idProfile,
     simpleCode: row.simpleCode,
     nickname: row.nickname,
-    avator: hideAvatar ? "" : row.avator,
+    avator,
     qualify: row.qualify,
-    blur: row.blur || Boolean(hideAvatar),
+    blur,
     blocked: row.blocked,
     multiGender: row.multiGender,
     lookFor: row.lookFor,
@@ -135,17 +155,23 @@ export function profileSummariesQuery(env: Env, projectCode: string, memberIds: 
     .where(and(sql`+${profiles.projectCode} = ${projectCode}`, inJson(profiles.memberId, [...new Set(memberIds)])));
 }
 
-export function summariesById(rows: SummaryRow[], viewer?: Viewer) {
+export function summariesById(rows: SummaryRow[], viewer: Viewer) {
   return new Map(rows.map((row) => [row.memberId, toProfileSummary(row, viewer)]));
 }
 
-/** Summaries for many members in one query (never one query per card). */
-export async function profileSummaries(env: Env, projectCode: string, memberIds: string[], viewer?: Viewer) {
+/** Summaries for many members in one query (never one query per card), as `viewer` may see them. */
+export async function profileSummaries(env: Env, projectCode: string, memberIds: string[], viewer: Viewer) {
   if (memberIds.length === 0) return new Map<string, ProfileSummary>();
   return summariesById(await profileSummariesQuery(env, projectCode, memberIds), viewer);
 }
 
-/** The viewer context for a member: whether their own avatar qualifies them to see others'. */
+/** The cards' rows for many members, for callers that show them to several viewers (chat fan-out): `toProfileSummary` per viewer. */
+export async function summaryRows(env: Env, projectCode: string, memberIds: string[]) {
+  if (memberIds.length === 0) return new Map<string, SummaryRow>();
+  return new Map((await profileSummariesQuery(env, projectCode, memberIds)).map((row) => [row.memberId, row]));
+}
+
+/** The viewer context for a member: whether their own avatar qualifies them to see others', and their safe mode. */
 export async function viewerFor(env: Env, memberId: string | null | undefined): Promise<Viewer> {
   if (!memberId) return null;
   return toViewer(memberId, (await viewerRowQuery(env, memberId))[0]);
@@ -153,8 +179,16 @@ export async function viewerFor(env: Env, memberId: string | null | undefined): 
 
 /** `viewerFor` as a batch member (result names `viewer_*`, clear of any other statement's). */
 export const viewerRowQuery = (env: Env, memberId: string) =>
-  getDb(env).select({ avator: sql<string>`${profiles.avator}`.as("viewer_avator"), qualify: sql`${profiles.qualify}`.mapWith(profiles.qualify).as("viewer_qualify") }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
+  getDb(env)
+    .select({
+      avator: sql<string>`${profiles.avator}`.as("viewer_avator"),
+      qualify: sql`${profiles.qualify}`.mapWith(profiles.qualify).as("viewer_qualify"),
+      safeMode: sql`${profiles.safeMode}`.mapWith(profiles.safeMode).as("viewer_safe_mode"),
+    })
+    .from(profiles)
+    .where(eq(profiles.memberId, memberId))
+    .limit(1);
 
 // §6/§8: without a qualifying avatar of their own, a member cannot see others' avatars.
-export const toViewer = (memberId: string | null | undefined, row: { avator: string; qualify: boolean } | undefined): Viewer =>
-  memberId ? { memberId, canSeeAvatars: Boolean(row?.avator && row.qualify) } : null;
+export const toViewer = (memberId: string | null | undefined, row: { avator: string; qualify: boolean; safeMode: boolean } | undefined): Viewer =>
+  memberId ? { memberId, canSeeAvatars: Boolean(row?.avator && row.qualify), safeMode: Boolean(row?.safeMode) } : null;

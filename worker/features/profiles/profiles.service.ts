@@ -6,7 +6,7 @@ import { compiled } from "../../db/compiled";
 import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, unqualifiedReports, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
-import { mediaKeyFromUrl } from "../../contract/media";
+import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { DELETED_CODE_PREFIX, isDeletedCode } from "../../lib/ids";
 import { iso } from "../../lib/time";
@@ -47,9 +47,10 @@ export type PublicProfile = ReturnType<typeof publicProfile>;
 /** Every §3 field, for the owner. */
 export function ownProfile(row: ProfileRow) {
   return {
-    ...publicProfile(row, { memberId: row.memberId, canSeeAvatars: true }),
+    ...publicProfile(row, { memberId: row.memberId, canSeeAvatars: true, safeMode: row.safeMode }),
     memberId: row.memberId,
     muted: row.muted,
+    safeMode: row.safeMode,
     genderLocked: row.genderLocked,
     safeword: row.safeword,
     phone: row.phone,
@@ -83,7 +84,7 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
   if (!current) throw new AppError("notFound");
   const set: Partial<typeof profiles.$inferInsert> = {};
   const copy = [
-    "nickname", "introduction", "muted", "isRainbow", "closed", "lookFor", "phone", "mobile", "defaultAddress", "language",
+    "nickname", "introduction", "muted", "isRainbow", "closed", "safeMode", "lookFor", "phone", "mobile", "defaultAddress", "language",
     "skypeId", "wechatId", "telegramId", "twitterId", "instagramId", "dcardId", "websiteUrl",
   ] as const;
   for (const key of copy) if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
@@ -126,6 +127,7 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
   if (patch.avator !== undefined) {
     if (patch.avator === "") {
       set.avator = "";
+      set.avatorBlur = "";
       set.qualify = false;
     } else {
       const key = mediaKeyFromUrl(patch.avator);
@@ -134,6 +136,8 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
         : undefined;
       if (!upload || upload.kind !== "avatar") throw new AppError("imageNotOwned");
       set.avator = patch.avator;
+      // The upload's own rendition, or none (an upload older than renditions): never the original for those who get renditions.
+      set.avatorBlur = upload.renditionKey ? mediaUrl(upload.renditionKey) : "";
       set.qualify = !upload.graphic && patch.qualify !== false;
       if (!set.qualify && patch.avator !== current.avator) set.unqualifiedCount = current.unqualifiedCount + 1;
     }
@@ -215,7 +219,7 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
     const own = viewerId === target.memberId;
     const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
     if (relationship.blocking || relationship.blockedBy) throw new AppError("notFound");
-    const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify) } : null;
+    const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify), safeMode: Boolean(me?.viewerSafeMode) } : null;
     // The batch counted this view after reading the row.
     if (!own) target = { ...target, pageViews: target.pageViews + 1 };
     let geo: { distanceKm: number; bearing: number } | null = null;
@@ -275,7 +279,7 @@ function viewStatements(db: Db, v: ViewValues, by: Locate["by"], member: boolean
     // Relationship columns are named (`rel_*`): D1 batch results are keyed by column name.
     db.select({ profile: profiles, rel: namedRelationship(v.viewerId, v.at) }).from(profiles).where(where).limit(1),
     db
-      .select({ viewerProject: profiles.projectCode, viewerAvator: profiles.avator, viewerQualify: profiles.qualify, viewerLat: profiles.latitude, viewerLng: profiles.longitude })
+      .select({ viewerProject: profiles.projectCode, viewerAvator: profiles.avator, viewerQualify: profiles.qualify, viewerSafeMode: profiles.safeMode, viewerLat: profiles.latitude, viewerLng: profiles.longitude })
       .from(profiles)
       .where(eq(profiles.memberId, v.viewerId))
       .limit(1),
