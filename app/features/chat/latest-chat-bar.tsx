@@ -12,10 +12,17 @@ import "./chat.css";
 export function LatestChatBar({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("chat");
   const [latest, setLatest] = useState<ChatMessage | null>(null);
+  // Only a member gets a socket ticket: a visitor's page (the feed) never tries a socket that must fail.
+  const [member, setMember] = useState(false);
   useEffect(() => {
-    void api<ChatMessage | null>(`/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/last-message`).then((body) => "info" in body && setLatest(body.info));
+    void api<ChatMessage | null>(`/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/last-message`).then((body) => {
+      if (!("info" in body)) return;
+      setMember(true);
+      setLatest(body.info);
+    });
   }, []);
   useRoom({
+    enabled: member,
     party: "chat-room",
     room: `${projectCode.toUpperCase()}~${PUBLIC_CHATROOM_ID}`,
     // Home is often left at once: connect only when the member stays.
