@@ -117,8 +117,10 @@ describe("market journey", () => {
     expect(await show.getAttribute("aria-checked")).toBe("false");
     await see(o.page.locator("#show-position-hint"), "never your exact spot");
     // Before opting in, sharing a position for the Nearby list shows the member to nobody.
-    await o.page.getByRole("button", { name: "Who is nearby?" }).click();
-    await o.page.getByRole("list", { name: "Members nearby" }).or(o.page.getByText("Nobody here yet.")).first().waitFor();
+    const nearby = o.page.locator('section[aria-labelledby="market-nearby"]');
+    await nearby.getByRole("button", { name: "Who is nearby?" }).click();
+    await nearby.locator(".market-map").waitFor();
+    await nearby.getByRole("list", { name: "Members nearby" }).or(nearby.getByText("Nobody here yet.")).first().waitFor();
     expect((await apiCall(viewer, "GET", `/core/profiles/SMP/member/${owner.memberNo}`)).info).toMatchObject({ latitude: null, distanceKm: null, bearing: null });
     await show.click();
     await see(o.page.locator(".toast"), "Others nearby can now see your approximate area.");
