@@ -86,9 +86,13 @@ describe("what others get of a member's position", () => {
     expect(item).toMatchObject({ latitude: seen.latitude, longitude: seen.longitude, distanceKm: seen.distanceKm, bearing: seen.bearing });
     expect(Object.keys(item).sort()).toEqual(["bearing", "distanceKm", "latitude", "longitude", "profile", "rank"]);
 
-    // A visitor gets the cell but no distance or bearing (there is no visitor position).
-    const visitor = expectOk(await call("GET", `/public/core/profiles/SMP/member/${owner.memberNo}`));
-    expect(visitor).toMatchObject({ geohash: cell, distanceKm: null, bearing: null });
+    // A visitor (logged out) gets no position at all, not even the cell.
+    for (const path of [`/public/core/profiles/SMP/member/${owner.memberNo}`, `/public/core/profiles/SMP/page/${owner.memberNo}`]) {
+      const { text } = await raw(path, null);
+      expect(text).not.toContain(cell);
+      const visitor = JSON.parse(text).info;
+      expect(visitor.profile ?? visitor).toMatchObject({ geohash: null, latitude: null, longitude: null, distanceKm: null, bearing: null });
+    }
   });
 
   it("the owner still gets their own exact position", async () => {

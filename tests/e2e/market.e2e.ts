@@ -141,9 +141,11 @@ describe("market journey", () => {
     await v.page.waitForSelector("html[data-hydrated]");
     for (const html of [visitorHtml, memberHtml]) {
       expect(html).toContain(`Maple ${stamp}`);
-      expect(html).toContain("xn76fg");
       for (const needle of needles) expect(html).not.toContain(needle);
     }
+    // A member sees the cell; a visitor no position at all.
+    expect(memberHtml).toContain("xn76fg");
+    expect(visitorHtml).not.toContain("xn76fg");
     await see(v.page.locator(".stats-row"), /About \d+ km away/);
     await screenshot(v.page, "market-07-share-cell-phone");
     expect(v.consoleErrors).toEqual([]);

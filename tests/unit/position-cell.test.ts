@@ -1,6 +1,6 @@
 import ngeohash from "ngeohash";
 import { describe, expect, it } from "vitest";
-import { between, cellOf, compassPoint, relativeTo, visibleCell } from "../../worker/features/social/position-cell";
+import { between, cellOf, compassPoint, publicPositionFields, relativeTo, visibleCell } from "../../worker/features/social/position-cell";
 
 const owner = (latitude: number | null, longitude: number | null, extra: Partial<{ showPosition: boolean; closed: boolean; blocked: boolean }> = {}) => ({
   latitude,
@@ -32,6 +32,9 @@ describe("position cells (README \"Cells, not positions\")", () => {
     expect(visibleCell(owner(10, 10, { closed: true }))).toBeNull();
     expect(visibleCell(owner(10, 10, { blocked: true }))).toBeNull();
     expect(visibleCell(owner(null, null))).toBeNull();
+    // A visitor gets no position at all; another member the cell.
+    expect(publicPositionFields(owner(10, 10), false)).toEqual({ geohash: null, latitude: null, longitude: null });
+    expect(publicPositionFields(owner(10, 10), true)).toEqual(cellOf(10, 10));
   });
 
   it("gives whole kilometres (at least 1) and eight compass points between cells", () => {

@@ -36,8 +36,8 @@ export function publicProfile(row: ProfileRow, viewer: Viewer) {
     dcardId: row.dcardId,
     websiteUrl: row.websiteUrl,
     publicKey: row.publicKey,
-    // Others get the member's cell, or nothing (README "Cells, not positions").
-    ...publicPositionFields(row),
+    // Other members get the member's cell, visitors nothing (README "Cells, not positions").
+    ...publicPositionFields(row, viewer !== null),
     biddingCount: row.biddingCount,
     pageViews: row.pageViews,
   };

@@ -44,9 +44,12 @@ export function visibleCell(owner: PositionOwner): PositionCell | null {
   return cellOf(owner.latitude, owner.longitude);
 }
 
-/** The §3 geohash/latitude/longitude fields of a profile as others see them. */
-export function publicPositionFields(owner: PositionOwner): PositionCell | typeof NO_CELL {
-  return visibleCell(owner) ?? NO_CELL;
+/**
+ * The §3 geohash/latitude/longitude fields of a profile as others see them: another member of the tenant gets the
+ * cell; a visitor (logged out) gets no position at all (§6 public data; adversary checklist).
+ */
+export function publicPositionFields(owner: PositionOwner, viewerIsMember: boolean): PositionCell | typeof NO_CELL {
+  return (viewerIsMember && visibleCell(owner)) || NO_CELL;
 }
 
 /** One of eight compass points for a bearing in degrees (0 = north). */
