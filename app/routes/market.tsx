@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/market";
 import type { BiddingCard, CoinInfo, PopularKeyword } from "../../worker/contract/market";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
+import type { GeolocationInfo } from "../../worker/contract/social";
 import { callApi, requireSessionCookie } from "../lib/api.server";
 import { BiddingCards, CharacterTags, GroupSection, NearbyPanel, SearchPanel, mergeLists, type MarketGroup } from "../features/market/market-sections";
 import { WalletPanel } from "../features/market/wallet-panel";
@@ -30,8 +31,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     return "info" in body ? body.info : fallback;
   };
   const genders = [1, 2, 3, 4, 5, 6];
-  const [coins, biddings, keywords, characters, ...lists] = await Promise.all([
+  const [coins, geolocation, biddings, keywords, characters, ...lists] = await Promise.all([
     read<CoinInfo>(`/core/pvs/${memberId}`, { scoin: 0, mcoin: 0 }),
+    read<GeolocationInfo | null>(`/core/geolocation/${memberId}`, null),
     read<BiddingCard[]>(`/sns/market/${p}/biddings?pageSize=20`, []),
     read<PopularKeyword[]>(`/sns/search/popular-keyword/${p}?pageSize=10`, []),
     read<{ idCharacter: number; title: string }[]>(`/sns/characters/${p}`, []),
@@ -39,7 +41,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   ]);
   const byGender = new Map(genders.map((g, i) => [g, lists[i] as ProfileSummary[]]));
   const groups: MarketGroup[] = GROUPS.map((g) => ({ ...g, profiles: mergeLists(g.genders.map((x) => byGender.get(x) ?? []), 20) }));
-  return { memberId, coins, biddings, keywords, characters: characters.map((c) => ({ idCharacter: c.idCharacter, title: c.title })), groups };
+  // Only the switch's state reaches the page, not the member's own position.
+  return { memberId, showPosition: geolocation?.showPosition ?? false, coins, biddings, keywords, characters: characters.map((c) => ({ idCharacter: c.idCharacter, title: c.title })), groups };
 }
 
 export default function Market({ loaderData, params }: Route.ComponentProps) {
@@ -52,7 +55,7 @@ export default function Market({ loaderData, params }: Route.ComponentProps) {
         <WalletPanel memberId={loaderData.memberId} initial={loaderData.coins} />
       </div>
       <SearchPanel projectCode={projectCode} keywords={loaderData.keywords} />
-      <NearbyPanel projectCode={projectCode} memberId={loaderData.memberId} />
+      <NearbyPanel projectCode={projectCode} memberId={loaderData.memberId} showPosition={loaderData.showPosition} />
       <BiddingCards projectCode={projectCode} cards={loaderData.biddings} />
       {loaderData.groups.map((group) => (
         <GroupSection key={group.key} projectCode={projectCode} group={group} />

@@ -13,10 +13,11 @@ export async function seed(ctx) {
   const stmts = [];
   const run = (sql, ...args) => stmts.push(env.DB.prepare(sql).bind(...args));
 
-  // Nearby works through geohash cells: give every seeded location its server-side geohash.
+  // Nearby works through geohash cells: give every seeded location its server-side geohash. The demo members opt in
+  // to being shown (as cells, README "Cells, not positions") so the demo maps show someone; real members start off.
   for (const m of members) {
     if (m.latitude == null || m.longitude == null) continue;
-    run("update profiles set geohash = ? where member_id = ?", ngeohash.encode(m.latitude, m.longitude, 9), m.id);
+    run("update profiles set geohash = ?, show_position = 1 where member_id = ?", ngeohash.encode(m.latitude, m.longitude, 9), m.id);
   }
 
   // Follows: the demo member follows eight members; eleven follow back or follow the demo; a ring among the rest.

@@ -54,16 +54,16 @@ describe("GET and PATCH /core/profiles/{memberId}: what works", () => {
   it("shows another member only the public subset, with relationship, zodiac, match rate and distance", async () => {
     const owner = await signUp();
     const viewer = await signUp();
-    expectOk(await patch(owner, { phone: "123", safeword: "red", defaultAddress: "home", birthday: "1992-03-25", coordinates: "25.0,121.5" }));
+    expectOk(await patch(owner, { phone: "123", safeword: "red", defaultAddress: "home", birthday: "1992-03-25", coordinates: "25.0,121.5", showPosition: true }));
     expectOk(await patch(viewer, { coordinates: "35.0,139.0" }));
     const seen = expectOk(await call("GET", `/private/core/profiles/SMP/member/${owner.memberNo}`, { as: viewer }));
     for (const key of PRIVATE) expect(seen, key).not.toHaveProperty(key);
     expect(seen).toMatchObject({ simpleCode: owner.memberNo, zodiacSign: "aries", relationship: { following: false, blocking: null } });
     expect(seen.distanceKm).toBeGreaterThan(1500);
     expect(seen.distanceKm).toBeLessThan(2500);
-    // Tokyo → Taipei is south-west.
-    expect(seen.bearing).toBeGreaterThan(220);
-    expect(seen.bearing).toBeLessThan(260);
+    expect(Number.isInteger(seen.distanceKm)).toBe(true);
+    // Tokyo → Taipei is south-west (README "Cells, not positions": eight compass points, never degrees).
+    expect(seen.bearing).toBe("SW");
     expect(seen.matchRate).toBe(0);
     const byId = expectOk(await call("GET", `/private/core/profiles/${owner.memberId}`, { as: viewer }));
     for (const key of PRIVATE) expect(byId, key).not.toHaveProperty(key);

@@ -29,6 +29,7 @@ async function names(member: Member, path: string) {
 async function located(lat: number, lng: number) {
   const member = await verifiedMember();
   expectOk(await call("PUT", `/private/core/geolocation/${member.memberId}`, { as: member, body: { latitude: lat, longitude: lng } }));
+  expectOk(await call("PATCH", `/private/core/profiles/${member.memberId}`, { as: member, body: { showPosition: true } }));
   return member;
 }
 

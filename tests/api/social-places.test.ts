@@ -7,16 +7,18 @@ import { eventually, notificationRows } from "./social-support";
 const put = (member: Member, latitude: number, longitude: number, extra: Record<string, unknown> = {}) =>
   call("PUT", `/private/core/geolocation/${member.memberId}`, { as: member, body: { latitude, longitude, ...extra } });
 
+/** A member at a position who opted in to being seen on maps and nearby. */
 async function at(latitude: number, longitude: number, project = "SMP") {
   const member = await signUp(project);
   expectOk(await put(member, latitude, longitude));
+  expectOk(await call("PATCH", `/private/core/profiles/${member.memberId}`, { as: member, body: { showPosition: true } }));
   return member;
 }
 
 describe("geolocation", () => {
   it("stores coordinates with a server-computed geohash and reads them back", async () => {
     const member = await signUp();
-    expect(expectOk(await call("GET", `/private/core/geolocation/${member.memberId}`, { as: member }))).toEqual({ latitude: null, longitude: null, geohash: null });
+    expect(expectOk(await call("GET", `/private/core/geolocation/${member.memberId}`, { as: member }))).toEqual({ latitude: null, longitude: null, geohash: null, showPosition: false });
     const saved = expectOk(await put(member, 35.6895, 139.6917));
     expect(saved.geohash).toBe(ngeohash.encode(35.6895, 139.6917, 9));
     expect(expectOk(await call("GET", `/private/core/geolocation/${member.memberId}`, { as: member }))).toEqual(saved);
@@ -52,17 +54,22 @@ describe("nearby", () => {
     const mid = await at(-30.2, -140.3);
     const far = await at(-31.5, -141.9);
     const hidden = await signUp(); // never shared a location
+    const shy = await signUp(); // a location, but never opted in
+    expectOk(await put(shy, -30.0001, -140.0001));
     const info = expectOk(await call("GET", "/private/core/geolocation/SMP/nearby?pageSize=3", { as: me }));
     expect(info.items.map((i: any) => i.profile.simpleCode)).toEqual([near.memberNo, mid.memberNo, far.memberNo]);
     expect(info.items.map((i: any) => i.rank)).toEqual([1, 2, 3]);
     expect(info.items.map((i: any) => i.profile.simpleCode)).not.toContain(hidden.memberNo);
+    expect(info.items.map((i: any) => i.profile.simpleCode)).not.toContain(shy.memberNo);
     const first = info.items[0];
-    // Coarse: snapped to a 0.01° grid, never the stored coordinates.
-    expect(first.latitude).toBe(-30.01);
-    expect(first.longitude).toBe(-140.01);
+    // A cell, never the stored coordinates: the centre of the 6-character geohash cell they are in.
+    const centre = ngeohash.decode(ngeohash.encode(-30.0123, -140.0087, 6));
+    expect(first.latitude).toBeCloseTo(centre.latitude, 5);
+    expect(first.longitude).toBeCloseTo(centre.longitude, 5);
     for (const item of info.items) {
-      expect(Math.round(item.latitude * 100)).toBeCloseTo(item.latitude * 100, 6);
       expect(item).not.toHaveProperty("geohash");
+      expect(Number.isInteger(item.distanceKm)).toBe(true);
+      expect(["N", "NE", "E", "SE", "S", "SW", "W", "NW", null]).toContain(item.bearing);
     }
     expect(first.distanceKm).toBeGreaterThanOrEqual(1);
     expect(info.items[1].distanceKm).toBeLessThan(info.items[2].distanceKm);

@@ -99,6 +99,59 @@ describe("market journey", () => {
     await m.context.close();
   });
 
+  it("a member opts in on the Nearby screen at phone size; the share page carries only their cell, never the spot", async () => {
+    const stamp = Date.now().toString(36);
+    const exact = { latitude: 35.6581234, longitude: 139.7016789 };
+    // Exact digits and the 9- and 7-character geohash of the spot (xn76fgret): none may reach anyone else.
+    const needles = ["35.658123", "139.701678", "xn76fgret", "xn76fgr"];
+    const owner = await memberWith({ nickname: `Maple ${stamp}`, introduction: "Likes long walks, short leashes.", multiGender: 4 }, 120);
+    const viewer = await memberWith({ nickname: `Birch ${stamp}`, introduction: "New in town, looking for a mentor.", multiGender: 1 }, 200);
+    expect((await apiCall(viewer, "PUT", `/core/geolocation/${viewer.memberId}`, { latitude: 35.7, longitude: 139.8 })).returnCode).toBe("000000");
+
+    const o = await newPage(browser);
+    await o.context.grantPermissions(["geolocation"], { origin: baseUrl() });
+    await o.context.setGeolocation(exact);
+    await loginThroughPage(o.page, owner.email, owner.password);
+    await gotoHydrated(o.page, "/smp/market");
+    const show = o.page.getByRole("switch", { name: "Show me on maps and nearby" });
+    expect(await show.getAttribute("aria-checked")).toBe("false");
+    await see(o.page.locator("#show-position-hint"), "never your exact spot");
+    // Before opting in, sharing a position for the Nearby list shows the member to nobody.
+    const nearby = o.page.locator('section[aria-labelledby="market-nearby"]');
+    await nearby.getByRole("button", { name: "Who is nearby?" }).click();
+    await nearby.locator(".market-map").waitFor();
+    await nearby.getByRole("list", { name: "Members nearby" }).or(nearby.getByText("Nobody here yet.")).first().waitFor();
+    expect((await apiCall(viewer, "GET", `/core/profiles/SMP/member/${owner.memberNo}`)).info).toMatchObject({ latitude: null, distanceKm: null, bearing: null });
+    await show.click();
+    await see(o.page.locator(".toast"), "Others nearby can now see your approximate area.");
+    expect(await show.getAttribute("aria-checked")).toBe("true");
+    await screenshot(o.page, "market-06-nearby-opt-in-phone");
+    expect(await o.page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)).toBe(false);
+    const mine = (await apiCall(owner, "GET", `/core/profiles/${owner.memberId}`)).info;
+    expect(mine).toMatchObject({ ...exact, showPosition: true });
+    expect(o.consoleErrors).toEqual([]);
+    await o.context.close();
+
+    // The share page: HTML and loader data for a visitor and for a signed-in member hold the cell, not the spot.
+    const visitorHtml = await (await fetch(`${baseUrl()}/smp/share/${owner.memberNo}`)).text();
+    const v = await newPage(browser);
+    await loginThroughPage(v.page, viewer.email, viewer.password);
+    const response = await v.page.goto(`/smp/share/${owner.memberNo}`);
+    const memberHtml = (await response?.text()) ?? "";
+    await v.page.waitForSelector("html[data-hydrated]");
+    for (const html of [visitorHtml, memberHtml]) {
+      expect(html).toContain(`Maple ${stamp}`);
+      for (const needle of needles) expect(html).not.toContain(needle);
+    }
+    // A member sees the cell; a visitor no position at all.
+    expect(memberHtml).toContain("xn76fg");
+    expect(visitorHtml).not.toContain("xn76fg");
+    await see(v.page.locator(".stats-row"), /About \d+ km away/);
+    await screenshot(v.page, "market-07-share-cell-phone");
+    expect(v.consoleErrors).toEqual([]);
+    await v.context.close();
+  });
+
   it("a master bids for a member on the market from a bidding card", async () => {
     const stamp = Date.now().toString(36);
     const seller = await memberWith({ nickname: `Sir ${stamp}`, introduction: "Old-school and kind. Sold with a heavy heart.", multiGender: 1 }, 20);

@@ -51,6 +51,8 @@ async function memberWithAvatar(nickname: string, multiGender: number, hue: numb
     introduction: `${nickname} enjoys long talks about limits, trust and aftercare before anything else happens.`,
     birthday: "1990-04-02",
     coordinates: "25.03,121.56",
+    // Others see an area and a distance only after the member opts in (README "Cells, not positions").
+    showPosition: true,
   });
   expect(patched.returnCode).toBe("000000");
   return m;

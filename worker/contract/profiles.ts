@@ -36,6 +36,8 @@ export const ProfilePatch = z.strictObject({
   closed: z.boolean().optional(),
   /** §4 safe mode: others' avatars and photos reach this member only as blurred renditions. */
   safeMode: z.boolean().optional(),
+  /** Others see this member's approximate area (a cell, never the spot) on maps and nearby (README "Cells, not positions"). */
+  showPosition: z.boolean().optional(),
   lookFor: LookFor.optional(),
   avator: z.string().max(300).optional(),
   qualify: z.boolean().optional(),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MemberNo, pageSize, numeric } from "./common";
 import type { NotificationType } from "./notifications";
 import type { ProfileSummary } from "./profile-summary";
+import type { CompassPoint } from "./social.constants";
 export * from "./social.constants";
 
 /** Viewer relationship carried by every profile the API returns to a member (house style). */
@@ -74,9 +75,14 @@ export type GuestbookEntry = {
   read: boolean;
 };
 export type GuestbookCounts = { total: number; unread: number };
-export type GeolocationInfo = { latitude: number | null; longitude: number | null; geohash: string | null };
-/** §3 Nearby item. Positions of others are coarse (about 1 km), never exact. */
-export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm: number };
+/** The member's own exact position (only ever answered to that member) and whether others see its cell. */
+export type GeolocationInfo = { latitude: number | null; longitude: number | null; geohash: string | null; showPosition: boolean };
+/**
+ * §3 Nearby item. `latitude`/`longitude` are the centre of the member's cell (about 1 km, README "Cells, not
+ * positions"), never their position; `distanceKm` is whole kilometres between the two cells' centres (at least 1);
+ * `bearing` is one of eight compass points, null inside the same cell.
+ */
+export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm: number; bearing: CompassPoint | null };
 export type FlameInfo = { memberNo: string | null; profile: ProfileSummary | null; since: string | null; mine: boolean };
 export type DoorBell = { ring: boolean; guestbookUnread: number; notificationsUnread: number; checkedAt: string; since: string | null };
 /** §3 Action stats (activity-by-hour chart) plus the member's recent public actions. */

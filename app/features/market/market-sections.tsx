@@ -1,18 +1,21 @@
-import { Dialog } from "radix-ui";
+import { Dialog, Switch } from "radix-ui";
 import { useEffect, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { BIDDING_STACK_MAX, CHARACTER_PAGE_SIZE, GROUP_SIZES } from "../../../worker/contract/market.constants";
 import type { BiddingCard, BiddingLoop, PopularKeyword, SubmemberProfile } from "../../../worker/contract/market";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
+import type { CompassPoint } from "../../../worker/contract/social.constants";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
+import "../social/social.css";
 
 export type MarketGroup = { key: "maleS" | "femaleS" | "maleM" | "femaleM" | "special"; genders: number[]; profiles: ProfileSummary[] };
-export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm?: number };
+/** Others' positions are cell centres, whole kilometres and compass points (README "Cells, not positions"). */
+export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm: number; bearing: CompassPoint | null };
 type CharacterTag = { idCharacter: number; title: string };
 type CharacterUsers = { page: number; hasMore: boolean; userCharacters: { idUserCharacter: number; profile: ProfileSummary }[] };
 
@@ -85,10 +88,14 @@ export function SearchPanel({ projectCode, keywords }: { projectCode: string; ke
   );
 }
 
-/** §2 nearby map with a who-is-nearby action. Sharing a position first when the member has none. */
-export function NearbyPanel({ projectCode, memberId }: { projectCode: string; memberId: string }) {
+/**
+ * §2 nearby map with a who-is-nearby action. Sharing a position first when the member has none. The switch is the
+ * member's choice to appear on maps and nearby at all (off until they turn it on); others then see an area, never the spot.
+ */
+export function NearbyPanel({ projectCode, memberId, showPosition }: { projectCode: string; memberId: string; showPosition: boolean }) {
   const { t } = useTranslation("market");
   const toast = useToast();
+  const [shown, setShown] = useState(showPosition);
   const [items, setItems] = useState<NearbyItem[] | null>(null);
   const [origin, setOrigin] = useState<{ latitude: number; longitude: number } | null>(null);
   const [Map, setMap] = useState<ComponentType<{ items: NearbyItem[]; origin: { latitude: number; longitude: number }; label: string }> | null>(null);
@@ -118,6 +125,17 @@ export function NearbyPanel({ projectCode, memberId }: { projectCode: string; me
     return "info" in body;
   }
 
+  async function setShownOnMap(value: boolean) {
+    setShown(value);
+    const body = await api(`/private/core/profiles/${memberId}`, { method: "PATCH", body: { showPosition: value } });
+    if (!("info" in body)) {
+      setShown(!value);
+      toast(errorText(t, body), "error");
+      return;
+    }
+    toast(t(value ? "nearby.shownToast" : "nearby.hiddenToast"), "success");
+  }
+
   async function find() {
     setBusy(true);
     type Answer = { items: NearbyItem[]; origin: { latitude: number | null; longitude: number | null } };
@@ -141,6 +159,15 @@ export function NearbyPanel({ projectCode, memberId }: { projectCode: string; me
           {t("nearby.action")}
         </button>
       </div>
+      <div className="switch-row">
+        <label htmlFor="switch-show-position">{t("nearby.showMe")}</label>
+        <Switch.Root id="switch-show-position" className="switch" checked={shown} onCheckedChange={(v) => void setShownOnMap(v)} aria-describedby="show-position-hint">
+          <Switch.Thumb className="switch-thumb" />
+        </Switch.Root>
+      </div>
+      <p id="show-position-hint" className="muted small">
+        {t("nearby.showMeHint")}
+      </p>
       {items && origin && <div className="market-map">{Map && <Map items={items} origin={origin} label={t("nearby.map")} />}</div>}
       {items && <MemberCards profiles={items.map((i) => i.profile)} label={t("nearby.list")} projectCode={projectCode} />}
     </section>

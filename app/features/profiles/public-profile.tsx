@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
 import type { Relationship } from "../../../worker/features/social/relationship";
+import { COMPASS_POINTS, type CompassPoint } from "../../../worker/contract/social.constants";
 import { Avatar, LoginPrompt, useAvatarMode } from "../../components/avatar";
 import { LocalTime, useFormat } from "../../i18n/use-format";
 import { TOAST_DURATION, useToast } from "../../components/toast";
@@ -34,8 +35,10 @@ export type PublicProfileData = ProfileSummary & {
   pageViews: number;
   relationship: Relationship | null;
   matchRate: number | null;
+  /** Whole kilometres between the viewer's cell and this member's (README "Cells, not positions"). */
   distanceKm: number | null;
-  bearing: number | null;
+  /** One of eight compass points; null inside the same cell. */
+  bearing: CompassPoint | null;
 };
 export type Visitor = { simpleCode: string; nickname: string; dateUpd: string; profile: ProfileSummary };
 export type PublicProfilePageData = {
@@ -83,14 +86,17 @@ function ActivityChart({ stats }: { stats: ActionStat[] }) {
   );
 }
 
-function Compass({ bearing, distanceKm }: { bearing: number; distanceKm: number }) {
+/** Others are placed by cell: a compass point (none inside the same cell) and whole kilometres. */
+function Compass({ bearing, distanceKm }: { bearing: CompassPoint | null; distanceKm: number }) {
   const { t } = useTranslation("profiles");
   return (
     <div className="row">
-      <div className="compass" role="img" aria-label={t("public.bearing", { degrees: bearing })}>
-        <span className="compass-n">{t("public.north")}</span>
-        <span className="compass-needle" style={{ transform: `rotate(${bearing}deg)` }} />
-      </div>
+      {bearing && (
+        <div className="compass" role="img" aria-label={t("public.bearing", { direction: t(`public.compass.${bearing}`) })}>
+          <span className="compass-n">{t("public.north")}</span>
+          <span className="compass-needle" style={{ transform: `rotate(${COMPASS_POINTS.indexOf(bearing) * 45}deg)` }} />
+        </div>
+      )}
       <p>{t("public.distance", { km: distanceKm })}</p>
     </div>
   );
@@ -261,7 +267,7 @@ export function PublicProfile({ projectCode, data }: { projectCode: string; data
                 <ProfileMapLazy latitude={profile.latitude!} longitude={profile.longitude!} />
               </section>
             )}
-            {profile.bearing != null && profile.distanceKm != null && <Compass bearing={profile.bearing} distanceKm={profile.distanceKm} />}
+            {profile.distanceKm != null && <Compass bearing={profile.bearing} distanceKm={profile.distanceKm} />}
           </div>
 
           <section className="section">

@@ -51,6 +51,8 @@ export const profiles = sqliteTable(
     geohash: text("geohash"),
     latitude: real("latitude"),
     longitude: real("longitude"),
+    /** Others see this member's approximate area (a cell) on maps and nearby only after opting in (migration 0016). */
+    showPosition: integer("show_position", { mode: "boolean" }).notNull().default(false),
     biddingCount: integer("bidding_count").notNull().default(0),
     pageViews: integer("page_views").notNull().default(0),
     lastAccess: integer("last_access"),

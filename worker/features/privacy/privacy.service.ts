@@ -269,6 +269,7 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
       geohash: null,
       latitude: null,
       longitude: null,
+      showPosition: false,
       biddingCount: 0,
       pageViews: 0,
       lastAccess: null,

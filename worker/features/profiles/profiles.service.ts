@@ -13,7 +13,8 @@ import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
 import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
-import { ageOn, bearingDegrees, distanceKm, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
+import { publicPositionFields, relativeTo } from "../social/position-cell";
+import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -35,9 +36,8 @@ export function publicProfile(row: ProfileRow, viewer: Viewer) {
     dcardId: row.dcardId,
     websiteUrl: row.websiteUrl,
     publicKey: row.publicKey,
-    geohash: row.geohash,
-    latitude: row.latitude,
-    longitude: row.longitude,
+    // Other members get the member's cell, visitors nothing (README "Cells, not positions").
+    ...publicPositionFields(row, viewer !== null),
     biddingCount: row.biddingCount,
     pageViews: row.pageViews,
   };
@@ -49,6 +49,11 @@ export function ownProfile(row: ProfileRow) {
   return {
     ...publicProfile(row, { memberId: row.memberId, canSeeAvatars: true, safeMode: row.safeMode }),
     memberId: row.memberId,
+    // The owner's own exact position, and whether others see its cell.
+    geohash: row.geohash,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    showPosition: row.showPosition,
     muted: row.muted,
     safeMode: row.safeMode,
     genderLocked: row.genderLocked,
@@ -84,7 +89,7 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
   if (!current) throw new AppError("notFound");
   const set: Partial<typeof profiles.$inferInsert> = {};
   const copy = [
-    "nickname", "introduction", "muted", "isRainbow", "closed", "safeMode", "lookFor", "phone", "mobile", "defaultAddress", "language",
+    "nickname", "introduction", "muted", "isRainbow", "closed", "safeMode", "showPosition", "lookFor", "phone", "mobile", "defaultAddress", "language",
     "skypeId", "wechatId", "telegramId", "twitterId", "instagramId", "dcardId", "websiteUrl",
   ] as const;
   for (const key of copy) if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
@@ -222,13 +227,8 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
     const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify), safeMode: Boolean(me?.viewerSafeMode) } : null;
     // The batch counted this view after reading the row.
     if (!own) target = { ...target, pageViews: target.pageViews + 1 };
-    let geo: { distanceKm: number; bearing: number } | null = null;
-    if (me && validCoordinates(me.viewerLat, me.viewerLng) && validCoordinates(target.latitude, target.longitude)) {
-      geo = {
-        distanceKm: Math.round(distanceKm(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!) * 10) / 10,
-        bearing: Math.round(bearingDegrees(me.viewerLat!, me.viewerLng!, target.latitude!, target.longitude!)),
-      };
-    }
+    // Whole kilometres and a compass point between cells, never between exact positions (position-cell.ts).
+    const geo = own ? null : relativeTo(me && { latitude: me.viewerLat, longitude: me.viewerLng }, target);
     const characterIds = new Map<string, number[]>();
     for (const r of characterRows) characterIds.set(r.memberId, [...(characterIds.get(r.memberId) ?? []), r.idCharacter]);
     const profile = {
