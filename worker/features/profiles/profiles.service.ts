@@ -13,6 +13,7 @@ import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
 import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
+import { closedStub, mayOpenProfile } from "./profile-access";
 import { ageOn, bearingDegrees, distanceKm, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 
 type ProfileRow = typeof profiles.$inferSelect;
@@ -25,7 +26,8 @@ export function publicProfile(row: ProfileRow, viewer: Viewer) {
     projectCode: row.projectCode,
     introduction: row.introduction,
     unqualifiedCount: row.unqualifiedCount,
-    birthday: row.birthday,
+    // SECURITY.md "What a visitor sees": the sign, never the date (the owner gets it in `ownProfile`).
+    birthday: null as string | null,
     zodiacSign: row.zodiacSign,
     skypeId: row.skypeId,
     wechatId: row.wechatId,
@@ -39,7 +41,8 @@ export function publicProfile(row: ProfileRow, viewer: Viewer) {
     latitude: row.latitude,
     longitude: row.longitude,
     biddingCount: row.biddingCount,
-    pageViews: row.pageViews,
+    // Page-view counts are for members (SECURITY.md "What a visitor sees").
+    pageViews: viewer ? row.pageViews : null,
   };
 }
 export type PublicProfile = ReturnType<typeof publicProfile>;
@@ -49,6 +52,7 @@ export function ownProfile(row: ProfileRow) {
   return {
     ...publicProfile(row, { memberId: row.memberId, canSeeAvatars: true, safeMode: row.safeMode }),
     memberId: row.memberId,
+    birthday: row.birthday,
     muted: row.muted,
     safeMode: row.safeMode,
     genderLocked: row.genderLocked,
@@ -238,7 +242,9 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
       distanceKm: geo?.distanceKm ?? null,
       bearing: geo?.bearing ?? null,
     };
-    return { profile, target, viewer, characterIds };
+    // §4 Closed profile: everyone the owner has not let in gets the stub (profile-access.ts).
+    const open = mayOpenProfile(target, viewerId, relationship);
+    return { profile: open ? profile : closedStub(target, viewer, viewerId ? relationship : null), open, target, viewer, characterIds };
   }
 
   return { queries, writes, targetId, finish };
