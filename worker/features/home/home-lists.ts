@@ -93,7 +93,8 @@ function listQueries(db: Db, { me, projectCode, at }: ListValues, viewer: boolea
       })
       .from(banners)
       .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
-      .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), seenBy(profiles.memberId, true)))
+      // A closed member's photos stay on their profile, for those it opens to (profile-access.ts).
+      .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), eq(profiles.closed, false), seenBy(profiles.memberId, true)))
       .orderBy(desc(banners.pickable), desc(banners.createdAt))
       .limit(HOME_LIMITS.photoGridMax + spare),
   ] as const;
