@@ -69,8 +69,10 @@ describe("closed profiles", () => {
     // More than 10 taps reveal only the stub, with the message and the login prompt.
     for (let left = 11; left > 0; left--) await visitor.page.getByRole("button", { name: `This profile is closed. Tap ${left} more times to view` }).click();
     await see(visitor.page.getByRole("dialog"), "Log in to see members");
+    await screenshot(visitor.page, "closed-01-visitor-login");
+    await visitor.page.getByRole("button", { name: "Cancel" }).click();
     await see(visitor.page.getByRole("status"), "Only Closed Owner's friends and the members they follow can see it.");
-    await screenshot(visitor.page, "closed-01-visitor-stub");
+    await screenshot(visitor.page, "closed-02-visitor-stub");
     expect(await visitor.page.content()).not.toContain(secret);
     expect(visitor.consoleErrors).toEqual([]);
     await visitor.context.close();
@@ -101,7 +103,7 @@ describe("closed profiles", () => {
     await gotoHydrated(friend.page, `/smp/share/${owner.memberNo}`);
     for (let left = 11; left > 0; left--) await friend.page.getByRole("button", { name: `This profile is closed. Tap ${left} more times to view` }).click();
     await see(friend.page.locator(".intro-text"), secret);
-    await screenshot(friend.page, "closed-02-followed-member-profile");
+    await screenshot(friend.page, "closed-03-followed-member-profile");
     expect(friend.consoleErrors).toEqual([]);
     await friend.context.close();
   });
