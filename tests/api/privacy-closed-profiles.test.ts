@@ -45,7 +45,8 @@ const routesFor = (code: string, project = "SMP", as: Viewer = null) => [
 ];
 
 beforeAll(async () => {
-  [owner, friend, followed, follower, stranger, blocked] = await Promise.all(Array.from({ length: 6 }, async () => dressUp(await signUp("SMP"))));
+  const made = await Promise.all(Array.from({ length: 6 }, async () => dressUp(await signUp("SMP"))));
+  [owner, friend, followed, follower, stranger, blocked] = made as [Member, Member, Member, Member, Member, Member];
   foreign = await dressUp(await signUp("OTH"));
   const tag = owner.memberNo;
   await giveAvatar(owner);
