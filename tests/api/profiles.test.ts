@@ -155,8 +155,10 @@ describe("visitors, footprints and action stats", () => {
     expect(visitors.map((v: { nickname: string }) => v.nickname)).toEqual(["Second", "First"]);
     expect(visitors[0].dateUpd).toMatch(/Z$/);
     expect(visitors[0].profile.simpleCode).toBe(second.memberNo);
-    const footprints = expectOk(await call("GET", `/public/sns/visitors/SMP/code/${host.memberNo}`));
+    // Footprints by code are for members; a visitor gets none (SECURITY.md "What a visitor sees").
+    const footprints = expectOk(await call("GET", `/private/sns/visitors/SMP/code/${host.memberNo}`, { as: first }));
     expect(footprints.map((v: { simpleCode: string }) => v.simpleCode)).toEqual([second.memberNo, first.memberNo]);
+    expect(expectOk(await call("GET", `/public/sns/visitors/SMP/code/${host.memberNo}`))).toEqual([]);
 
     const stats = expectOk(await call("GET", `/public/sns/actions/SMP/${first.memberNo}`));
     expect(stats).toHaveLength(24);

@@ -32,7 +32,8 @@ export type PublicProfileData = ProfileSummary & {
   websiteUrl: string;
   latitude: number | null;
   longitude: number | null;
-  pageViews: number;
+  /** Null for visitors (SECURITY.md "What a visitor sees"). */
+  pageViews: number | null;
   relationship: Relationship | null;
   matchRate: number | null;
   /** Whole kilometres between the viewer's cell and this member's (README "Cells, not positions"). */
@@ -41,8 +42,14 @@ export type PublicProfileData = ProfileSummary & {
   bearing: CompassPoint | null;
 };
 export type Visitor = { simpleCode: string; nickname: string; dateUpd: string; profile: ProfileSummary };
+/** §4: what the server sends of a closed profile to a viewer the owner has not let in (profile-access.ts). */
+export type ClosedProfileStub = Pick<ProfileSummary, "simpleCode" | "nickname" | "avator" | "blur"> & {
+  closed: true;
+  stub: true;
+  relationship: Relationship | null;
+};
 export type PublicProfilePageData = {
-  profile: PublicProfileData;
+  profile: PublicProfileData | ClosedProfileStub;
   characters: Character[];
   actions: ActionStat[];
   footprints: Visitor[];
@@ -170,7 +177,58 @@ function BlurredPhoto({ banner, alt, projectCode }: { banner: Banner; alt: strin
   );
 }
 
+const isStub = (profile: PublicProfilePageData["profile"]): profile is ClosedProfileStub => "stub" in profile && profile.stub;
+
 export function PublicProfile({ projectCode, data }: { projectCode: string; data: PublicProfilePageData }) {
+  const { profile } = data;
+  if (isStub(profile)) return <ClosedProfile projectCode={projectCode} profile={profile} />;
+  return <OpenProfile projectCode={projectCode} data={{ ...data, profile }} />;
+}
+
+/**
+ * §4 Closed profile, for a viewer the owner has not let in: the server sent only the stub, so the banner's taps
+ * reveal no more than the stub and say so; a visitor is offered the login (§6).
+ */
+function ClosedProfile({ projectCode, profile }: { projectCode: string; profile: ClosedProfileStub }) {
+  const { t } = useTranslation("profiles");
+  const { visitor } = useAvatarMode();
+  const [taps, setTaps] = useState(0);
+  const [loginOpen, setLoginOpen] = useState(false);
+  const name = profile.nickname || t("avatar.unnamed", { code: profile.simpleCode });
+  const revealed = taps > 10;
+  function tap() {
+    const count = taps + 1;
+    setTaps(count);
+    if (count > 10 && visitor) setLoginOpen(true);
+  }
+  return (
+    <main className="page stack">
+      <section className="public-head">
+        <Avatar profile={profile} size={112} />
+        <div className="stack">
+          <div className="public-name">
+            <h1>{name}</h1>
+          </div>
+        </div>
+      </section>
+      {revealed ? (
+        <p className="notice" role="status">
+          {t("public.closedStub", { name })}
+        </p>
+      ) : (
+        <div className="closed-stub-banner">
+          <button type="button" className="button button-primary" onClick={tap}>
+            {t("public.closed", { count: Math.max(0, 11 - taps) })}
+          </button>
+        </div>
+      )}
+      {profile.relationship && <ProfileSocialControls projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} relationship={profile.relationship} />}
+      {loginOpen && <LoginPrompt projectCode={projectCode} onClose={() => setLoginOpen(false)} />}
+    </main>
+  );
+}
+
+function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicProfilePageData & { profile: PublicProfileData } }) {
   const { t } = useTranslation("profiles");
   const { profile } = data;
   const [closedTaps, setClosedTaps] = useState(0);
@@ -217,7 +275,7 @@ export function PublicProfile({ projectCode, data }: { projectCode: string; data
               </div>
               <span className="muted">{genderLabel(t, profile.multiGender)}</span>
               {profile.zodiacSign && <span className="muted">{t(`zodiac.${profile.zodiacSign}`)}</span>}
-              <span className="muted">{t("public.pageViews", { count: profile.pageViews })}</span>
+              {profile.pageViews != null && <span className="muted">{t("public.pageViews", { count: profile.pageViews })}</span>}
             </div>
           </section>
 

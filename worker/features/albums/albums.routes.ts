@@ -5,6 +5,7 @@ import { ALBUM_UNLOCK_SECONDS, CreateAlbumBody, CreatePhotoBody, GrantBody, IdAl
 import { MemberNo, numeric } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { AppError } from "../../http/app-error";
+import { closedTo } from "../profiles/profile-access";
 import { clientAddress, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
@@ -54,6 +55,8 @@ export const albumsPublic = new Hono<AppEnv>()
   })
   .get("/sns/member-albums/:project/:memberNo", validate("param", PublicMemberAlbumsParam), async (c) => {
     const { project, memberNo } = c.req.valid("param");
+    // A closed profile's albums are not listed to those it is closed to (profile-access.ts).
+    if (await closedTo(c.env, parseProjectCode(project), memberNo, null)) return c.json(ok([]));
     return c.json(ok(await albums.memberAlbums(c.env, parseProjectCode(project), memberNo, null)));
   });
 
@@ -82,6 +85,7 @@ export const albumsPrivate = new Hono<AppEnv>()
   )
   .get("/sns/member-albums/:memberNo", validate("param", MemberAlbumsParam), async (c) => {
     const member = c.get("member");
+    if (await closedTo(c.env, member.projectCode, c.req.valid("param").memberNo, member.memberId)) return c.json(ok([]));
     return c.json(ok(await albums.memberAlbums(c.env, member.projectCode, c.req.valid("param").memberNo, member)));
   })
   .post("/sns/albums/:idAlbum/files", validate("param", IdAlbumParam), async (c) => {

@@ -21,6 +21,7 @@ import {
 import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { okJsonText } from "../../http/envelope";
+import { closedTo } from "../profiles/profile-access";
 import { AppError } from "../../http/app-error";
 import { limitPerMember, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
@@ -47,6 +48,18 @@ function parsed<T>(schema: z.ZodType<T>, raw: string | undefined): T {
 }
 
 /**
+ * A closed profile's messages are not gathered on its profile for those it is closed to (profile-access.ts; the shared
+ * room itself still shows them in place). An unknown or blocked number is left to the page's own rules.
+ */
+async function closedAuthor(env: Env, projectCode: string, memberNo: string | undefined, viewerId: string | null) {
+  if (!memberNo) return false;
+  return closedTo(env, projectCode, memberNo, viewerId).catch((error) => {
+    if (error instanceof AppError) return false;
+    throw error;
+  });
+}
+
+/**
  * §7 Chat, readable without a session for the shared rooms and notes (§6: visitors may view notes).
  * The tenant comes from `?project=`; private messages are placeholders for a visitor.
  */
@@ -58,6 +71,7 @@ export const chatPublic = new Hono<AppEnv>()
   .get("/sns/chatroom/:id/messages", validate("param", RoomParam), validate("query", PublicMessagesQuery), async (c) => {
     const { project, ...query } = c.req.valid("query");
     const projectCode = parseProjectCode(project);
+    if (await closedAuthor(c.env, projectCode, query.memberNo, null)) return c.json(ok([]));
     return okJsonText(c, await listMessagesJson(c.env, projectCode, c.req.valid("param").id, null, query));
   })
   .get("/sns/chatroom/:id/last-message", validate("param", RoomParam), validate("query", ProjectQuery), async (c) => {
@@ -115,6 +129,7 @@ export const chatPrivate = new Hono<AppEnv>()
   })
   .get("/sns/chatroom/:id/messages", validate("param", RoomParam), validate("query", MessagesQuery), async (c) => {
     const member = c.get("member");
+    if (await closedAuthor(c.env, member.projectCode, c.req.valid("query").memberNo, member.memberId)) return c.json(ok([]));
     return okJsonText(c, await listMessagesJson(c.env, member.projectCode, c.req.valid("param").id, member, c.req.valid("query")));
   })
   .get("/sns/chatroom/:id/message/set", validate("param", RoomParam), async (c) => {

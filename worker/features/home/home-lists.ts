@@ -54,11 +54,12 @@ function listQueries(db: Db, { me, projectCode, at }: ListValues, viewer: boolea
     db.select({ n: projectCounters.members }).from(projectCounters).where(eq(projectCounters.projectCode, projectCode)),
     // Hot profiles (§9: 48 on home) by page views; "most visits" is the head of the same list.
     summaries().where(listed()).orderBy(desc(profiles.pageViews), desc(profiles.idProfile)).limit(HOME_LIMITS.hotProfiles + spare),
-    // §9: hot discussion cards need an introduction of at least 21 characters.
+    // §9: hot discussion cards need an introduction of at least 21 characters; a closed member's introduction is
+    // not shown to the tenant (profile-access.ts).
     db
       .select({ ...profileSummaryColumns, introduction: profiles.introduction })
       .from(profiles)
-      .where(listed(sql`length(trim(${profiles.introduction})) >= ${HOME_LIMITS.noteIntroMin}`, gt(profiles.lastChatAt, 0)))
+      .where(listed(sql`length(trim(${profiles.introduction})) >= ${HOME_LIMITS.noteIntroMin}`, gt(profiles.lastChatAt, 0), eq(profiles.closed, false)))
       .orderBy(desc(profiles.lastChatAt))
       .limit(HOME_LIMITS.notes + spare),
     // Flame owner: the newest hand-over of the tenant (shown to its holder even when listed rules would hide it).
@@ -92,7 +93,8 @@ function listQueries(db: Db, { me, projectCode, at }: ListValues, viewer: boolea
       })
       .from(banners)
       .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
-      .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), seenBy(profiles.memberId, true)))
+      // A closed member's photos stay on their profile, for those it opens to (profile-access.ts).
+      .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), eq(profiles.closed, false), seenBy(profiles.memberId, true)))
       .orderBy(desc(banners.pickable), desc(banners.createdAt))
       .limit(HOME_LIMITS.photoGridMax + spare),
   ] as const;

@@ -131,7 +131,7 @@ function viewerQueries(db: Db, { me, projectCode, at, dayStart, dayEnd }: HomeVa
         // Photo review prompt: are there photos I have not rated (a bounded probe), and how many did I rate today?
         // (aliases avoid `b` and `m`, which the visibility helpers use).
         reviewAvailable: sql<number>`(select count(*) from (select 1 from banners bn join profiles p on p.member_id = bn.member_id
-          where bn.project_code = ${projectCode} and bn.pickable = 1 and bn.member_id <> ${me} and p.blocked = 0
+          where bn.project_code = ${projectCode} and bn.pickable = 1 and bn.member_id <> ${me} and p.blocked = 0 and p.closed = 0
             and not exists (select 1 from banner_ratings r where r.member_id = ${me} and r.id_banner = bn.id_banner)
             and ${notBlockedWith(me, sql`bn.member_id`, at)}
           order by bn.pickable desc, bn.created_at desc limit ${HOME_LIMITS.reviewSession}))`.as("review_available"),

@@ -8,6 +8,7 @@ import { parseProjectCode, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as market from "./market.service";
+import { closedTo } from "../profiles/profile-access";
 
 const ProjectMember = z.object({ project: z.string(), memberNo: MemberNo });
 const ProjectOnly = z.object({ project: z.string() });
@@ -16,7 +17,10 @@ const BiddingParam = z.object({ idBiddingLoop: IdParam });
 /** Public: a master's sub-member list as a logged-out visitor sees it on a public profile (§6 Visitor). */
 export const marketPublic = new Hono<AppEnv>().get("/sns/sub-members/:project/:memberNo", validate("param", ProjectMember), async (c) => {
   const { project, memberNo } = c.req.valid("param");
-  return c.json(ok(await market.submemberList(c.env, parseProjectCode(project), memberNo, null)));
+  const list = await market.submemberList(c.env, parseProjectCode(project), memberNo, null);
+  // A closed master's sub-members (and join button) are not for those it is closed to (profile-access.ts).
+  if (await closedTo(c.env, parseProjectCode(project), memberNo, null)) return c.json(ok({ ...list, subMembers: [], viewer: null }));
+  return c.json(ok(list));
 });
 
 export const marketPrivate = new Hono<AppEnv>()
@@ -35,7 +39,9 @@ export const marketPrivate = new Hono<AppEnv>()
   })
   .get("/sns/sub-members/:project/:memberNo", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
-    return c.json(ok(await market.submemberList(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)));
+    const list = await market.submemberList(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok({ ...list, subMembers: [], viewer: null }));
+    return c.json(ok(list));
   })
   .post("/sns/game/market/slave", validate("json", SubmemberBody), async (c) => {
     const member = c.get("member");
@@ -44,11 +50,15 @@ export const marketPrivate = new Hono<AppEnv>()
   })
   .get("/sns/hierarchy/:project/:memberNo/history", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
-    return c.json(ok(await market.hierarchyHistory(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)));
+    const history = await market.hierarchyHistory(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok([]));
+    return c.json(ok(history));
   })
   .get("/sns/hierarchy/:project/:memberNo", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
-    return c.json(ok(await market.hierarchy(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)));
+    const tree = await market.hierarchy(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok({ profile: tree.profile, subNodes: [], masters: [] }));
+    return c.json(ok(tree));
   })
   .get("/sns/market/:project/biddings", validate("param", ProjectOnly), validate("query", MarketListQuery), async (c) => {
     const project = sessionProject(c, c.req.valid("param").project);

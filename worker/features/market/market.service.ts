@@ -75,7 +75,8 @@ function summary(row: ProfileRow, viewer: Viewer): SubmemberProfile {
       },
       viewer,
     ),
-    introduction: row.introduction,
+    // A closed member's introduction stays off market cards, except their own (profile-access.ts).
+    introduction: row.closed && viewer?.memberId !== row.memberId ? "" : row.introduction,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../http/app-error";
+import { closedTo } from "../profiles/profile-access";
 import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
@@ -105,7 +106,8 @@ export const projectBannersQuery = (env: Env, projectCode: string, viewerId: str
     .select({ banner: banners, profile: summaryJsonOf(profiles).as("owner_card") })
     .from(banners)
     .innerJoin(profiles, eq(profiles.memberId, banners.memberId))
-    .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), notBlockedWith(viewerId, banners.memberId)))
+    // A closed member's photos stay on their profile, for those it opens to (profile-access.ts).
+    .where(and(eq(banners.projectCode, projectCode), eq(banners.pickable, true), eq(profiles.blocked, false), eq(profiles.closed, false), notBlockedWith(viewerId, banners.memberId)))
     .orderBy(desc(banners.pickable), desc(banners.createdAt))
     .limit(pageSize);
 
@@ -147,6 +149,7 @@ export async function reviewBanners(env: Env, projectCode: string, viewer: NonNu
         eq(banners.pickable, true),
         sql`${banners.memberId} <> ${viewer.memberId}`,
         eq(profiles.blocked, false),
+        eq(profiles.closed, false),
         sql`not exists (select 1 from banner_ratings r where r.member_id = ${viewer.memberId} and r.id_banner = ${banners.idBanner})`,
         notBlockedWith(viewer.memberId, banners.memberId),
       ),
@@ -214,10 +217,12 @@ export async function rateBanner(env: Env, member: { memberId: string; projectCo
 export async function revealBanner(env: Env, member: { memberId: string; projectCode: string }, idBanner: number) {
   const db = getDb(env);
   const banner = await db
-    .select({ idBanner: banners.idBanner, memberId: banners.memberId, image: banners.image })
+    .select({ idBanner: banners.idBanner, memberId: banners.memberId, memberNo: banners.memberNo, image: banners.image })
     .from(banners)
     .where(and(eq(banners.idBanner, idBanner), eq(banners.projectCode, member.projectCode)))
     .get();
   if (!banner || (banner.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, banner.memberId)))) throw new AppError("photoNotFound");
+  // Ids are sequential: a closed member's photo is revealed only to those the profile opens to (profile-access.ts).
+  if (banner.memberId !== member.memberId && (await closedTo(env, member.projectCode, banner.memberNo, member.memberId))) throw new AppError("photoNotFound");
   return { idBanner: banner.idBanner, image: banner.image };
 }

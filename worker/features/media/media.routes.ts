@@ -6,6 +6,7 @@ import { BannerRatingBody, BannerSizeBody, NewBannerBody, UploadKind, type Uploa
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { AppError } from "../../http/app-error";
+import { closedTo } from "../profiles/profile-access";
 import { requireSession } from "../../http/auth";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
@@ -94,6 +95,8 @@ const UserBannersQuery = z.object({ project: z.string().optional() });
 export const mediaPublic = new Hono<AppEnv>()
   .get("/core/banners/users/:id", validate("param", z.object({ id: MemberNo })), validate("query", UserBannersQuery), async (c) => {
     const project = parseProjectCode(c.req.valid("query").project ?? c.env.DEFAULT_PROJECT);
+    // A closed profile's photos: none for those it is closed to (profile-access.ts).
+    if (await closedTo(c.env, project, c.req.valid("param").id, null)) return c.json(ok([]));
     return c.json(ok(await banners.memberBanners(c.env, project, c.req.valid("param").id, null)));
   })
   .get("/core/banners/:project", validate("query", BannerListQuery), async (c) => {
@@ -118,6 +121,7 @@ export const mediaPrivate = new Hono<AppEnv>()
   })
   .get("/core/banners/users/:id", validate("param", z.object({ id: MemberNo })), async (c) => {
     const member = c.get("member");
+    if (await closedTo(c.env, member.projectCode, c.req.valid("param").id, member.memberId)) return c.json(ok([]));
     const viewer = await viewerFor(c.env, member.memberId);
     return c.json(ok(await banners.memberBanners(c.env, member.projectCode, c.req.valid("param").id, viewer)));
   })

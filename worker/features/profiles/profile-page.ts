@@ -1,6 +1,7 @@
 import { getDb } from "../../db/client";
 import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
 import { toProfileSummary, toViewer, viewerRowQuery } from "./profile-summary";
+import { footprintsFor } from "./profile-access";
 import {
   actionStatsQuery,
   characterCatalogueQuery,
@@ -57,16 +58,19 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
   ]);
   const [targets, viewers, characterRows] = results as unknown as [Rows<0>, Rows<1>, Rows<2>];
   const [catalogue, actions, footprints, photos, hot, newbie, online, speech] = results.slice(view.queries.length + view.writes.length) as unknown as Reads;
-  const { profile, target, viewer, characterIds } = view.finish(targets, viewers, characterRows);
+  const { profile, open, target, viewer, characterIds } = view.finish(targets, viewers, characterRows);
   const owner = toProfileSummary(target, viewer);
   const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, viewer));
+  const lists = { hot: cards(hot), newbie: cards(newbie), online: cards(online), speech: cards(speech) };
+  // §4 Closed profile: the stub and the tenant's lists, nothing of the member (profile-access.ts).
+  if (!open) return { profile, characters: [], actions: [], footprints: [], banners: [], lists };
   return {
     profile,
     characters: toCharacters(catalogue, characterIds.get(target.memberId) ?? [], viewerId ? characterIds.get(viewerId) ?? [] : []),
     actions: toActionStats(actions),
-    footprints: toVisitors(footprints, viewer),
+    footprints: toVisitors(footprintsFor(viewerId, footprints), viewer),
     banners: photos.map((row) => ({ ...toBanner(row, viewer), profile: owner })),
-    lists: { hot: cards(hot), newbie: cards(newbie), online: cards(online), speech: cards(speech) },
+    lists,
   };
 }
 
@@ -84,5 +88,6 @@ export async function profilesFeed(env: Env, projectCode: string, viewerId: stri
   ]);
   const viewer = toViewer(viewerId, viewers[0]);
   const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, viewer));
-  return { hot: cards(hot), birthdays: cards(birthdays), banners: bannersWithProfiles(photos, viewer) };
+  // SECURITY.md "What a visitor sees": whose birthday is today is for members.
+  return { hot: cards(hot), birthdays: viewerId ? cards(birthdays) : [], banners: bannersWithProfiles(photos, viewer) };
 }

@@ -1,5 +1,5 @@
 import { and, eq, getTableName, sql, type SQL } from "drizzle-orm";
-import { isoSql, rowJson } from "../../db/row-json";
+import { rowJson } from "../../db/row-json";
 import type { alias } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { inJson } from "../../db/in-list";
@@ -81,7 +81,7 @@ export function summaryViewSqlFrom(subquery: string, prefix: string, hide: SQL, 
     'qualify', ${jsonBool(c("qualify"))},
     'blur', ${jsonBool(sql`${c("blur")} or ${hide} or (${shroud} and ${c("avator")} <> '')`)}, 'blocked', ${jsonBool(c("blocked"))}, 'multiGender', ${c("multiGender")},
     'lookFor', ${c("lookFor")}, 'kycStatus', ${c("kycStatus")}, 'closed', ${jsonBool(c("closed"))}, 'isRainbow', ${jsonBool(c("isRainbow"))},
-    'lastAccess', ${sql.raw(isoSql(ref("lastAccess")))}) end`;
+    'lastAccess', ${sql.raw(lastAccessDaySql(ref("lastAccess")))}) end`;
 }
 
 /** A card parsed from `summaryJsonOf`/`cardSqlOf` JSON, its booleans restored. */
@@ -141,9 +141,16 @@ export function toProfileSummary(row: SummaryRow, viewer: Viewer): ProfileSummar
     kycStatus: row.kycStatus,
     closed: row.closed,
     isRainbow: row.isRainbow,
-    lastAccess: iso(row.lastAccess),
+    lastAccess: lastAccessDay(row.lastAccess),
   };
 }
+
+/**
+ * Last access leaves the server as its UTC day only, to everyone (SECURITY.md "What a visitor sees"): the pages show
+ * no time, and an exact time tells a watcher when someone is up. `lastAccessDaySql` is the same in SQL.
+ */
+export const lastAccessDay = (at: number | null | undefined): string | null => (at == null ? null : `${iso(at)!.slice(0, 10)}T00:00:00.000Z`);
+const lastAccessDaySql = (ref: string) => `case when ${ref} is null then null else strftime('%Y-%m-%dT00:00:00.000Z', ${ref} / 1000, 'unixepoch') end`;
 
 /** The query behind `profileSummaries`, for callers that put it in a D1 batch with their other reads. */
 export function profileSummariesQuery(env: Env, projectCode: string, memberIds: readonly string[]) {

@@ -21,6 +21,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { isBlockedBetween } from "../social/visibility";
 import { viewerFor, type Viewer } from "./profile-summary";
+import { closedTo } from "./profile-access";
 import * as svc from "./profiles.service";
 import { profilePage, profilesFeed } from "./profile-page";
 
@@ -95,6 +96,8 @@ function readRoutes(scope: Scope) {
     })
     .get("/core/profiles/:project/birthday", validate("query", ListQuery(20, 20)), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
+      // SECURITY.md "What a visitor sees": whose birthday is today is for members.
+      if (!viewer) return c.json(ok([]));
       return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.birthday(c.req.valid("query").pageSize))));
     })
     .get("/core/profiles/:project/search", validate("query", SearchQuery), async (c) => {
@@ -151,17 +154,22 @@ function readRoutes(scope: Scope) {
     .get("/sns/visitors/:project/code/:simpleCode", validate("param", CodeParam), validate("query", ListQuery(30, 100)), async (c) => {
       const { project, viewer } = await scope(c, c.req.valid("param").project);
       const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
+      // Who visited whom is not for visitors, nor a closed profile's for those it is closed to (profile-access.ts).
+      if (!viewer || (await closedTo(c.env, project, target.simpleCode, viewer.memberId))) return c.json(ok([]));
       return c.json(ok(await svc.visitorsOf(c.env, target.memberId, viewer, c.req.valid("query").pageSize)));
     })
     .get("/sns/actions/:project/:simpleCode", validate("param", CodeParam), async (c) => {
       const { project, viewer } = await scope(c, c.req.valid("param").project);
       const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
+      if (await closedTo(c.env, project, target.simpleCode, viewer?.memberId ?? null)) return c.json(ok(svc.toActionStats([])));
       return c.json(ok(await svc.actionStatsFor(c.env, target.memberId)));
     })
     .get("/sns/characters/:project", validate("query", CharactersQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const memberNo = c.req.valid("query").memberNo;
-      const targetId = memberNo ? (await targetByCode(c, project, memberNo, viewer)).memberId : (viewer?.memberId ?? null);
+      let targetId = memberNo ? (await targetByCode(c, project, memberNo, viewer)).memberId : (viewer?.memberId ?? null);
+      // A closed profile's preferences: the catalogue with nothing checked (profile-access.ts).
+      if (memberNo && (await closedTo(c.env, project, memberNo, viewer?.memberId ?? null))) targetId = null;
       return c.json(ok(await svc.charactersFor(c.env, project, targetId, viewer?.memberId ?? null)));
     })
     .get("/sns/characters/:project/:idCharacter/users", validate("param", CharacterParam), validate("query", CharacterUsersQuery), async (c) => {

@@ -14,6 +14,7 @@ import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
 import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
 import { publicPositionFields, relativeTo } from "../social/position-cell";
+import { closedStub, mayOpenProfile } from "./profile-access";
 import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 
 type ProfileRow = typeof profiles.$inferSelect;
@@ -26,7 +27,8 @@ export function publicProfile(row: ProfileRow, viewer: Viewer) {
     projectCode: row.projectCode,
     introduction: row.introduction,
     unqualifiedCount: row.unqualifiedCount,
-    birthday: row.birthday,
+    // SECURITY.md "What a visitor sees": the sign, never the date (the owner gets it in `ownProfile`).
+    birthday: null as string | null,
     zodiacSign: row.zodiacSign,
     skypeId: row.skypeId,
     wechatId: row.wechatId,
@@ -39,7 +41,8 @@ export function publicProfile(row: ProfileRow, viewer: Viewer) {
     // Other members get the member's cell, visitors nothing (README "Cells, not positions").
     ...publicPositionFields(row, viewer !== null),
     biddingCount: row.biddingCount,
-    pageViews: row.pageViews,
+    // Page-view counts are for members (SECURITY.md "What a visitor sees").
+    pageViews: viewer ? row.pageViews : null,
   };
 }
 export type PublicProfile = ReturnType<typeof publicProfile>;
@@ -54,6 +57,7 @@ export function ownProfile(row: ProfileRow) {
     latitude: row.latitude,
     longitude: row.longitude,
     showPosition: row.showPosition,
+    birthday: row.birthday,
     muted: row.muted,
     safeMode: row.safeMode,
     genderLocked: row.genderLocked,
@@ -238,7 +242,9 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
       distanceKm: geo?.distanceKm ?? null,
       bearing: geo?.bearing ?? null,
     };
-    return { profile, target, viewer, characterIds };
+    // §4 Closed profile: everyone the owner has not let in gets the stub (profile-access.ts).
+    const open = mayOpenProfile(target, viewerId, relationship);
+    return { profile: open ? profile : closedStub(target, viewer, viewerId ? relationship : null), open, target, viewer, characterIds };
   }
 
   return { queries, writes, targetId, finish };
