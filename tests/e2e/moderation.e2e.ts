@@ -16,11 +16,14 @@ function sql(command: string) {
 type Account = Awaited<ReturnType<typeof apiSignUp>>;
 
 async function apiCall(member: Account, method: string, apiPath: string, body?: unknown) {
-  const response = await fetch(`${baseUrl()}/api/v7/private${apiPath}`, {
-    method,
-    headers: { ...member.headers, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const request = () =>
+    fetch(`${baseUrl()}/api/v7/private${apiPath}`, {
+      method,
+      headers: { ...member.headers, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  // A kept-alive connection the preview server closed while wrangler ran (seconds) fails once; a new one works.
+  const response = await request().catch(request);
   return { status: response.status, body: (await response.json()) as { returnCode: string; info: any } };
 }
 
@@ -52,7 +55,7 @@ describe("moderation journey (phone)", () => {
     await loginThroughPage(op.page, operator.email, operator.password);
     await op.context.addCookies([{ name: LANGUAGE_COOKIE, value: "ja", url: baseUrl() }]);
     await gotoHydrated(op.page, "/smp/home");
-    await op.page.getByRole("link", { name: "プロフィール" }).click();
+    await op.page.getByRole("link", { name: "プロフィール", exact: true }).click();
     await op.page.waitForURL("**/smp/profile");
     await op.page.getByRole("link", { name: "モデレーションキュー" }).click();
     await op.page.waitForURL("**/smp/moderation");
