@@ -7,7 +7,7 @@ import { SUSPENSION_HOURS } from "../../worker/contract/moderation.constants";
 import type { DecisionResult, ModerationAppeal, ModerationCase, ModerationQueue } from "../../worker/contract/moderation";
 import { Avatar } from "../components/avatar";
 import { useToast } from "../components/toast";
-import { LocalTime } from "../i18n/use-format";
+import { LocalTime, useFormat } from "../i18n/use-format";
 import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
@@ -55,6 +55,7 @@ function useAct() {
 function CaseCard({ project, item }: { project: string; item: ModerationCase }) {
   const { t } = useTranslation("moderation");
   const act = useAct();
+  const format = useFormat();
   const [hours, setHours] = useState<string>(String(SUSPENSION_HOURS[0]));
   const name = item.profile.nickname || item.profile.simpleCode;
   const path = `/private/core/moderation/${project}/members/${item.profile.simpleCode}/decisions`;
@@ -78,12 +79,7 @@ function CaseCard({ project, item }: { project: string; item: ModerationCase }) 
         </ul>
       )}
       {item.suspendedIndefinitely && <p role="status">{t("suspendedIndefinitely")}</p>}
-      {item.suspendedUntil && (
-        <p role="status">
-          {t("suspendedUntil", { date: "" })}
-          <LocalTime value={item.suspendedUntil} />
-        </p>
-      )}
+      {item.suspendedUntil && <p role="status">{t("suspendedUntil", { date: format.dateTime(item.suspendedUntil) })}</p>}
       <label className="field">
         <span>{t("duration")}</span>
         <select value={hours} onChange={(e) => setHours(e.target.value)}>
