@@ -59,6 +59,9 @@ export default [
 
       // engagement (issue 8)
       route("ai-room", "routes/ai-room.tsx"),
+
+      // moderation (README Decisions "Moderation"): operators only, 404 for everyone else
+      route("moderation", "routes/moderation.tsx"),
     ]),
   ]),
 

@@ -10,11 +10,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireSessionCookie(request);
   const p = params.projectCode.toUpperCase();
   const profile = await loadApi<OwnProfile>(context, request, `/core/profiles/${session["X-Member-ID"]}`, { private: true });
-  const [characters, banners] = await Promise.all([
+  const [characters, banners, role] = await Promise.all([
     loadApi<Character[]>(context, request, `/sns/characters/${p}`, { private: true }),
     loadApi<Banner[]>(context, request, `/core/banners/users/${profile.simpleCode}`, { private: true }),
+    loadApi<{ operator: boolean }>(context, request, `/core/moderation/${p}/role`, { private: true }),
   ]);
-  return { profile, characters, banners };
+  return { profile, characters, banners, operator: role.operator };
 }
 
 export default function Profile({ loaderData, params }: Route.ComponentProps) {
@@ -24,6 +25,7 @@ export default function Profile({ loaderData, params }: Route.ComponentProps) {
       initial={loaderData.profile}
       characters={loaderData.characters}
       banners={loaderData.banners}
+      operator={loaderData.operator}
     />
   );
 }

@@ -221,20 +221,21 @@ describe("characters (preferences) and match rate", () => {
 });
 
 describe("avatar qualification", () => {
-  it("core/profiles/unqualified marks a profile unqualified once per reporter", async () => {
+  it("core/profiles/unqualified counts each reporter once; new accounts never take an avatar down", async () => {
     const target = await signUp();
     await giveAvatar(target);
     const { idProfile } = await me(target);
     const r1 = await signUp();
     const r2 = await signUp();
-    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: r1 }))).toMatchObject({ qualify: false, unqualifiedCount: 1 });
-    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: r1 }))).toMatchObject({ unqualifiedCount: 1 });
-    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: r2 }))).toMatchObject({ unqualifiedCount: 2 });
+    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: r1 }))).toMatchObject({ qualify: true, unqualifiedCount: 0 });
+    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: r1 }))).toMatchObject({ qualify: true });
+    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: r2 }))).toMatchObject({ qualify: true });
+    expect(await env.DB.prepare("select count(*) as n from unqualified_reports where id_profile = ?").bind(idProfile).first("n")).toBe(2);
     expectFailure(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`), 401);
     expectFailure(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: target }), 404);
     expectFailure(await call("PUT", `/private/core/profiles/unqualified/abc`, { as: r1 }), 400);
     expectFailure(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: await signUp("ABC") }), 404);
-    expect(await me(target)).toMatchObject({ qualify: false, unqualifiedCount: 2 });
+    expect(await me(target)).toMatchObject({ qualify: true, unqualifiedCount: 0 });
   });
 
   it("a member without a qualified avatar cannot see others' avatars", async () => {

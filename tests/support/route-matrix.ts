@@ -111,6 +111,22 @@ function photoForm() {
   return data;
 }
 
+/** A fresh operator of SMP (README "Running in production": the first one is granted in D1). */
+async function operator(f: Fixture): Promise<Member> {
+  const op = await f.fresh();
+  await env.DB.prepare("insert into operators (project_code, member_id, created_at) values ('SMP', ?, ?)").bind(op.memberId, Date.now()).run();
+  return op;
+}
+/** A suspension decided by a fresh operator on a fresh member (optionally appealed), for the moderation routes. */
+async function suspension(f: Fixture, appealed = false) {
+  const op = await operator(f);
+  const target = await f.member();
+  const reply = await call("POST", `/private/core/moderation/SMP/members/${target.memberNo}/decisions`, { as: op, body: { action: "suspend", hours: 24 } });
+  const idAction = expectOk(reply).idAction as number;
+  if (appealed) expectOk(await call("POST", "/private/core/moderation/SMP/appeals", { as: target, body: { idAction, text: "please" } }));
+  return { op, target, idAction };
+}
+
 async function chatMessage(author: Member) {
   const reply = await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${author.memberId}`, {
     as: author,
@@ -407,6 +423,27 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as: m, params: { memberNo: target.memberNo } };
     },
     ...anyMember,
+  },
+  // moderation (README Decisions "Moderation"): operator routes are 404 for everyone else
+  "GET /private/core/moderation/:project/role": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "POST /private/core/moderation/:project/appeals": {
+    request: async (f) => {
+      const { target, idAction } = await suspension(f);
+      return { as: target, params: { project: "SMP" }, body: { idAction, text: "It was not me" } };
+    },
+  },
+  "GET /private/core/moderation/:project/queue": { request: async (f) => ({ as: await operator(f), params: { project: "SMP" } }) },
+  "POST /private/core/moderation/:project/members/:memberNo/decisions": {
+    request: async (f) => ({ as: await operator(f), params: { project: "SMP", memberNo: (await f.member()).memberNo }, body: { action: "suspend", hours: 24 } }),
+  },
+  "POST /private/core/moderation/:project/appeals/:idAction/decision": {
+    request: async (f) => {
+      const { op, idAction } = await suspension(f, true);
+      return { as: op, params: { project: "SMP", idAction: String(idAction) }, body: { grant: false } };
+    },
+  },
+  "POST /private/core/moderation/:project/operators": {
+    request: async (f) => ({ as: await operator(f), params: { project: "SMP" }, body: { memberNo: (await f.fresh()).memberNo } }),
   },
   "POST /private/core/reports": {
     request: async (f) => ({ as: await f.member(), body: { targetMemberNo: (await f.member()).memberNo, reason: "spam" } }),

@@ -97,6 +97,10 @@ export const errors = {
   noFriendRequest: { code: "409601", status: 409, message: "There is no pending friend request from this member" },
   locationMissing: { code: "409602", status: 409, message: "Share your location first to see who is nearby" },
 
+  // moderation (README Decisions "Moderation")
+  alreadyAppealed: { code: "409611", status: 409, message: "You have already appealed this decision" },
+  alreadyOperator: { code: "409612", status: 409, message: "This member is already an operator" },
+
   // profiles and media (issue 3)
   imageNotOwned: { code: "400501", status: 400, message: "The image must be one of your own uploads" },
   underage: { code: "400502", status: 400, message: "Members must be 18 or older" },

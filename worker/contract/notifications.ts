@@ -13,6 +13,8 @@ export const NotificationType = z.enum([
   "aiImageReady",
   "submember",
   "messageRequest",
+  // A moderation outcome for the member it affects (params: outcome, until, idAction, appealable).
+  "moderation",
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 

@@ -29,9 +29,6 @@ export const SAFETY_DURATION_MS: Record<SafetyDuration, number | null> = {
   forever: null,
 };
 
-/** §8: this many distinct reporters suspend a member automatically. */
-export const REPORTS_TO_SUSPEND = 5;
-
 export const TargetBody = z.object({ targetMemberNo: MemberNo });
 export const BlockBody = z.object({ targetMemberNo: MemberNo, duration: SafetyDuration.default("forever") });
 export const MuteBody = BlockBody;

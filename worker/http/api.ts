@@ -13,6 +13,7 @@ import { tasksPrivate } from "../features/tasks/tasks.routes";
 import { albumsPrivate, albumsPublic } from "../features/albums/albums.routes";
 import { chatPrivate, chatPublic } from "../features/chat/chat.routes";
 import { privacyPrivate } from "../features/privacy/privacy.routes";
+import { moderationPrivate } from "../features/moderation/moderation.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -43,6 +44,7 @@ const privateApi = new Hono<AppEnv>()
   .route("/", feedbackPrivate)
   .route("/", sessionPrivate)
   .route("/", privacyPrivate)
+  .route("/", moderationPrivate)
   .route("/", profilesPrivate)
   .route("/", mediaPrivate)
   .route("/", chatPrivate);

@@ -27,6 +27,11 @@ export function randomString(length: number, alphabet = ALPHANUM): string {
   return out;
 }
 
+/** SHA-256 of bytes, hex (a stored file's content hash). */
+export async function contentHash(bytes: BufferSource): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", bytes));
+}
+
 export async function sha256Hex(value: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
 }

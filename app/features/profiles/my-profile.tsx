@@ -75,11 +75,14 @@ export function MyProfile({
   initial,
   characters: initialCharacters,
   banners: initialBanners,
+  operator = false,
 }: {
   projectCode: string;
   initial: OwnProfile;
   characters: Character[];
   banners: Banner[];
+  /** An operator of this tenant sees the way to the moderation queue (README Decisions "Moderation"). */
+  operator?: boolean;
 }) {
   const { t } = useTranslation("profiles");
   const toast = useToast();
@@ -416,6 +419,11 @@ export function MyProfile({
       <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
       <PrivacyControls projectCode={projectCode} />
 
+      {operator && (
+        <Link className="button" to={`/${projectCode}/moderation`}>
+          {t("moderation:link")}
+        </Link>
+      )}
       <button type="button" className="button button-danger" onClick={() => void logout()}>
         {t("common:logout")}
       </button>

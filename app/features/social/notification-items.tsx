@@ -1,10 +1,11 @@
 import { useState } from "react";
+import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import type { NotificationType } from "../../../worker/contract/notifications";
 import type { FriendStatus, NotificationView } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
-import { LocalTime } from "../../i18n/use-format";
+import { LocalTime, useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { Avatar } from "../../components/avatar";
@@ -27,6 +28,7 @@ const VIEWS: Record<NotificationType, (props: ViewProps) => React.ReactNode> = {
   aiImageReady: () => <Text k="notification.aiImageReady" />,
   submember: ({ name }) => <Text k="notification.submember" values={{ name }} />,
   messageRequest: ({ name }) => <Text k="notification.messageRequest" values={{ name }} />,
+  moderation: ModerationView,
 };
 
 function Text({ k, values }: { k: string; values?: Record<string, string> }) {
@@ -57,6 +59,51 @@ function FriendRequestView({ item, name }: ViewProps) {
         </span>
       )}
       {status === "friends" && <span className="person-meta">{t("friend.friends")}</span>}
+    </>
+  );
+}
+
+/** A moderation outcome for the member it affects; a suspension or takedown may be appealed once (409611 after). */
+function ModerationView({ item }: ViewProps) {
+  const { t } = useTranslation("moderation");
+  const format = useFormat();
+  const toast = useToast();
+  const projectCode = (useParams().projectCode ?? "smp").toUpperCase();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [sent, setSent] = useState(false);
+  const outcome = String(item.params.outcome ?? "");
+  const until = typeof item.params.until === "string" ? item.params.until : null;
+  const key = outcome === "suspended" && !until ? "notice.suspendedIndefinitely" : `notice.${outcome}`;
+  async function appeal() {
+    const body = await api(`/private/core/moderation/${projectCode}/appeals`, { body: { idAction: item.params.idAction, text } });
+    if (isOk(body)) {
+      setSent(true);
+      setOpen(false);
+      toast(t("appealSent"));
+    } else toast(errorText(t, body), "error");
+  }
+  return (
+    <>
+      <p className="notice-text">{t(key, { until: until ? format.dateTime(until) : "" })}</p>
+      {item.params.appealable === true && !sent && !open && (
+        <span className="entry-actions">
+          <button type="button" className="button" onClick={() => setOpen(true)}>
+            {t("appeal")}
+          </button>
+        </span>
+      )}
+      {open && (
+        <span className="stack">
+          <label>
+            {t("appealText")}
+            <textarea value={text} maxLength={1000} rows={3} onChange={(e) => setText(e.target.value)} />
+          </label>
+          <button type="button" className="button button-primary" onClick={() => void appeal()}>
+            {t("appeal")}
+          </button>
+        </span>
+      )}
     </>
   );
 }

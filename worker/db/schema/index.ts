@@ -12,3 +12,4 @@ export * from "./tasks-albums";
 export * from "./social";
 export * from "./chat";
 export * from "./market";
+export * from "./moderation";

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, uniqueIndex, index } from "drizzle-orm/sqlite-core";
+import { real, sqliteTable, text, integer, uniqueIndex, index } from "drizzle-orm/sqlite-core";
 
 /**
  * Every image a member uploaded through the media pipeline. Banners and avatars may only point at a
@@ -16,6 +16,8 @@ export const mediaUploads = sqliteTable(
     graphic: integer("graphic", { mode: "boolean" }).notNull().default(false),
     /** The blurred rendition's own key (migration 0012; null for older uploads). */
     renditionKey: text("rendition_key"),
+    /** SHA-256 of the stored bytes (migration 0017; null for older uploads). */
+    contentHash: text("content_hash"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("media_uploads_member").on(t.memberId, t.createdAt)],
@@ -122,6 +124,9 @@ export const unqualifiedReports = sqliteTable(
     idProfile: integer("id_profile").notNull(),
     reporterId: text("reporter_id").notNull(),
     createdAt: integer("created_at").notNull(),
+    /** Migration 0017: open until an operator decides; the reporter's weight when the mark was made. */
+    status: text("status", { enum: ["open", "upheld", "dismissed"] }).notNull().default("open"),
+    weight: real("weight").notNull().default(0),
   },
   (t) => [uniqueIndex("unqualified_reports_pair").on(t.idProfile, t.reporterId)],
 );

@@ -24,6 +24,8 @@ export const profiles = sqliteTable(
     blur: integer("blur", { mode: "boolean" }).notNull().default(false),
     blocked: integer("blocked", { mode: "boolean" }).notNull().default(false),
     unqualifiedCount: integer("unqualified_count").notNull().default(0),
+    /** SHA-256 of the avatar an operator took down (migration 0017): the same file uploaded again stays unqualified. */
+    avatorTakedownHash: text("avator_takedown_hash"),
     multiGender: integer("multi_gender"),
     genderLocked: integer("gender_locked", { mode: "boolean" }).notNull().default(false),
     lookFor: integer("look_for").notNull().default(0),

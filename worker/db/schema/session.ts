@@ -15,6 +15,8 @@ export const members = sqliteTable(
     status: text("status", { enum: ["active", "suspended", "deleted"] }).notNull().default("active"),
     createdAt: integer("created_at").notNull(),
     lastLoginAt: integer("last_login_at"),
+    /** A posting pause (migration 0017): sends are refused while it is in the future; null = none. */
+    suspendedUntil: integer("suspended_until"),
   },
   (t) => [
     uniqueIndex("members_project_email").on(t.projectCode, t.email),

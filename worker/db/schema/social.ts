@@ -64,8 +64,17 @@ export const reports = sqliteTable(
     targetMemberId: text("target_member_id").notNull(),
     reason: text("reason").notNull().default(""),
     createdAt: integer("created_at").notNull(),
+    /** Migration 0017: a moderation queue; an operator upholds or dismisses. */
+    status: text("status", { enum: ["open", "upheld", "dismissed"] }).notNull().default("open"),
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at"),
+    outcome: text("outcome"),
   },
-  (t) => [uniqueIndex("reports_pair").on(t.memberId, t.targetMemberId), index("reports_target").on(t.targetMemberId)],
+  (t) => [
+    uniqueIndex("reports_pair").on(t.memberId, t.targetMemberId),
+    index("reports_target").on(t.targetMemberId),
+    index("reports_open").on(t.projectCode, t.status, t.targetMemberId),
+  ],
 );
 
 /** §3 Guestbook entry: `authorMemberId` wrote `message` into `ownerMemberId`'s guestbook. */

@@ -45,7 +45,7 @@ import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
 import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, type SummaryRow } from "../profiles/profile-summary";
-import { assertCanSend } from "../social/sending";
+import { assertCanSend, isSuspended } from "../social/sending";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
 
@@ -395,11 +395,11 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
     return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
   }
   const senderRow = senderRows[0];
-  if (!senderRow || senderRow.accountStatus !== "active" || senderRow.blocked) throw new AppError("reportBlocked");
+  if (!senderRow || senderRow.accountStatus !== "active" || senderRow.blocked || isSuspended(senderRow.suspendedUntil, send.at)) throw new AppError("reportBlocked");
   const sender = senderRow;
   const blockedEitherWay = new Set([...blockedByMe, ...blockingMe].map((r) => r.id));
   const hiddenFrom = [...new Set([...blockedEitherWay, ...mutingMe.map((r) => r.id)])];
-  const { accountStatus: _status, safeMode, ...senderCard } = sender;
+  const { accountStatus: _status, suspendedUntil: _until, safeMode, ...senderCard } = sender;
   const viewer: ChatViewer = { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(sender.avator && sender.qualify), safeMode };
   if (!recipientNo) {
     const inserted = storedNow?.[0];
@@ -493,7 +493,7 @@ function sendReads(db: Db, v: SendValues) {
   return [
     db.select().from(chatMessages).where(and(eq(chatMessages.memberId, v.memberId), eq(chatMessages.requestId, v.requestId))).limit(1),
     db
-      .select({ ...profileSummaryColumns, safeMode: profiles.safeMode, accountStatus: members.status })
+      .select({ ...profileSummaryColumns, safeMode: profiles.safeMode, accountStatus: members.status, suspendedUntil: members.suspendedUntil })
       .from(profiles)
       .innerJoin(members, eq(members.id, profiles.memberId))
       .where(eq(profiles.memberId, v.memberId))
@@ -532,7 +532,7 @@ const messageRow = (v: SendValues) => ({
  */
 function sendBatch(db: Db, v: SendValues, write: "none" | "insert" | "insertAndStamp") {
   const sendable = sql`exists (select 1 from members sm join profiles sp on sp.member_id = sm.id
-    where sm.id = ${v.memberId} and sm.status = 'active' and sp.blocked = 0)`;
+    where sm.id = ${v.memberId} and sm.status = 'active' and sp.blocked = 0 and (sm.suspended_until is null or sm.suspended_until <= ${v.at}))`;
   const insert = insertWhere(db, chatMessages, messageRow(v), sendable).onConflictDoNothing().returning();
   const writes = write === "none" ? [] : write === "insert" ? [insert] : [insert, latestSpeechStamp(db, v.memberId, v.at)];
   return [...sendReads(db, v), ...writes] as unknown as SendReads;

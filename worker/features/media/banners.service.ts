@@ -50,7 +50,7 @@ export function toBanner(row: BannerRow, viewer: Viewer): Banner {
 /** Records an upload so banners and avatars can only point at the member's own images. */
 export function recordUploadStatement(
   env: Env,
-  input: { key: string; projectCode: string; memberId: string; kind: string; width: number; height: number; graphic: boolean; renditionKey: string | null },
+  input: { key: string; projectCode: string; memberId: string; kind: string; width: number; height: number; graphic: boolean; renditionKey: string | null; contentHash?: string | null },
 ) {
   return getDb(env).insert(mediaUploads).values({ ...input, createdAt: Date.now() });
 }

@@ -1,7 +1,7 @@
 import type { MediaKind } from "../../contract/media";
 import { MAX_IMAGE_PIXELS, mediaUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
-import { randomString } from "../../lib/crypto";
+import { contentHash, randomString } from "../../lib/crypto";
 import { blurredRendition } from "../../lib/blur-rendition";
 import { cropPixels, decodeImage, encodeJpeg, encodePng, resizePixels, type Pixels } from "./codecs";
 import { jpegReachesEnd, sniffImage } from "./image-sniff";
@@ -15,7 +15,7 @@ export const AVATAR_SIZE = 300;
 export const PHOTO_MAX_SIDE = 600;
 
 /** `rendition`: the blurred rendition's own key and URL, when the input asked for one. */
-export type StoredImage = { key: string; url: string; width: number; height: number; graphic: boolean; rendition: { key: string; url: string } | null };
+export type StoredImage = { key: string; url: string; width: number; height: number; graphic: boolean; contentHash: string; rendition: { key: string; url: string } | null };
 
 /** JPEG quality of a rendition: it holds colour patches only, and a low quality keeps it a few hundred bytes. */
 const RENDITION_QUALITY = 60;
@@ -94,5 +94,5 @@ export async function storeImage(env: Env, input: ImageInput): Promise<StoredIma
     env.MEDIA.put(key, encoded, { httpMetadata: { contentType: lossless ? "image/png" : "image/jpeg" } }),
     rendition && env.MEDIA.put(rendition.key, rendition.bytes, { httpMetadata: { contentType: "image/jpeg" } }),
   ]);
-  return { key, url: mediaUrl(key), width, height, graphic, rendition: rendition && { key: rendition.key, url: mediaUrl(rendition.key) } };
+  return { key, url: mediaUrl(key), width, height, graphic, contentHash: await contentHash(encoded as Uint8Array<ArrayBuffer>), rendition: rendition && { key: rendition.key, url: mediaUrl(rendition.key) } };
 }

@@ -66,6 +66,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
     height: stored.height,
     graphic: stored.graphic,
     renditionKey: stored.rendition?.key ?? null,
+    contentHash: stored.contentHash,
   });
   if (kind !== "avatar") {
     await db.batch([record, actionStatement(c.env, member.projectCode, member.memberId)]);
@@ -78,7 +79,8 @@ async function upload(c: Ctx): Promise<UploadInfo> {
       .set({
         avator: stored.url,
         avatorBlur: stored.rendition?.url ?? "",
-        qualify: !stored.graphic,
+        // The file an operator took down, uploaded again, stays down (README Decisions "Moderation").
+        qualify: stored.graphic ? false : sql`${profiles.avatorTakedownHash} is null or ${profiles.avatorTakedownHash} <> ${stored.contentHash}`,
         unqualifiedCount: stored.graphic ? sql`${profiles.unqualifiedCount} + 1` : profiles.unqualifiedCount,
         updatedAt: Date.now(),
       })

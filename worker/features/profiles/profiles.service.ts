@@ -3,7 +3,7 @@ import ngeohash from "ngeohash";
 import { nicknameContains } from "./nickname-search";
 import { getDb, type Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
-import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, unqualifiedReports, userCharacters, visitors } from "../../db/schema";
+import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
@@ -14,6 +14,7 @@ import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
 import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
 import { publicPositionFields, relativeTo } from "../social/position-cell";
+import { addMark } from "../moderation/moderation.service";
 import { closedStub, mayOpenProfile } from "./profile-access";
 import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 
@@ -147,7 +148,9 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
       set.avator = patch.avator;
       // The upload's own rendition, or none (an upload older than renditions): never the original for those who get renditions.
       set.avatorBlur = upload.renditionKey ? mediaUrl(upload.renditionKey) : "";
-      set.qualify = !upload.graphic && patch.qualify !== false;
+      // An avatar an operator took down stays down when chosen again (README Decisions "Moderation").
+      const takenDown = current.avatorTakedownHash !== null && upload.contentHash === current.avatorTakedownHash;
+      set.qualify = !upload.graphic && !takenDown && patch.qualify !== false;
       if (!set.qualify && patch.avator !== current.avator) set.unqualifiedCount = current.unqualifiedCount + 1;
     }
   } else if (patch.qualify === false && current.qualify) {
@@ -460,7 +463,10 @@ export async function membersCount(env: Env, projectCode: string) {
   return row?.n ?? 0;
 }
 
-/** §4 / §8: 10 block taps mark a profile unqualified; each member counts once. */
+/**
+ * §4 / §8: 10 block taps mark a profile unqualified; each member counts once, weighted by standing. The avatar
+ * comes down only when established members' marks add up (`addMark`) or an operator decides, never by one call.
+ */
 export async function markUnqualified(env: Env, reporterId: string, projectCode: string, idProfile: number) {
   const db = getDb(env);
   const target = await db
@@ -472,15 +478,7 @@ export async function markUnqualified(env: Env, reporterId: string, projectCode:
   if (!target || isDeletedCode(target.simpleCode) || target.memberId === reporterId || (await isBlockedBetween(env, reporterId, target.memberId))) {
     throw new AppError("notFound");
   }
-  const at = Date.now();
-  await db.batch([
-    db.insert(unqualifiedReports).values({ idProfile, reporterId, createdAt: at }).onConflictDoNothing(),
-    // Counted only when this reporter's row was new (changes() of the insert above).
-    db
-      .update(profiles)
-      .set({ qualify: false, unqualifiedCount: sql`${profiles.unqualifiedCount} + 1`, updatedAt: at })
-      .where(and(eq(profiles.idProfile, idProfile), sql`changes() = 1`)),
-  ]);
+  await addMark(env, projectCode, reporterId, target);
   const row = await db.select({ qualify: profiles.qualify, unqualifiedCount: profiles.unqualifiedCount }).from(profiles).where(eq(profiles.idProfile, idProfile)).get();
   return { idProfile, qualify: row!.qualify, unqualifiedCount: row!.unqualifiedCount };
 }

@@ -2,14 +2,13 @@ import { refreshPresence } from "../chat/presence.service";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
-import { blocks, favourites, follows, friendships, members, mutes, profiles, reports } from "../../db/schema";
+import { blocks, favourites, follows, friendships, mutes, profiles, reports } from "../../db/schema";
 import { mediaKeyFromUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import {
   BLOCK_IMAGE_CHECK_AT,
   BLOCK_INDICATORS,
   BLOCK_UNQUALIFY_AT,
-  REPORTS_TO_SUSPEND,
   SAFETY_DURATION_MS,
   type BlockCount,
   type BlockItem,
@@ -31,6 +30,7 @@ import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { friendStatusOf } from "./relationship";
 import { findMember, visibleTarget } from "./members";
 import { notBlockedWith } from "./visibility";
+import { addMark, weighReports } from "../moderation/moderation.service";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
 const actorOf = (m: SessionMember) => ({ memberId: m.memberId, memberNo: m.memberNo });
@@ -255,7 +255,9 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   ctx.waitUntil(refreshPresence(env, projectCode, [me, them]));
   const count = await blockCountOf(env, them, at);
   if (count >= BLOCK_UNQUALIFY_AT) {
-    await db.update(profiles).set({ qualify: false, updatedAt: at }).where(eq(profiles.memberId, them));
+    // §4: the 10th block marks the avatar unqualified, as one weighted mark of this blocker (never by count alone).
+    const card = await db.select({ idProfile: profiles.idProfile }).from(profiles).where(eq(profiles.memberId, them)).get();
+    if (card) await addMark(env, projectCode, me, { memberId: them, idProfile: card.idProfile });
   } else if (count >= BLOCK_IMAGE_CHECK_AT) {
     ctx.waitUntil(checkAvatar(env, them));
   }
@@ -356,28 +358,27 @@ export async function muteList(env: Env, member: SessionMember, pageSize: number
   return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idMute: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt) }));
 }
 
-// ── reports (§8: repeated reports auto-suspend) ─────────────────────────────────────────────────
+// ── reports (§8: reports go to the moderation queue) ────────────────────────────────────────────
 
 /**
- * One report per reporter and target counts. When REPORTS_TO_SUSPEND distinct members have reported
- * someone, their account is suspended and the profile flagged `blocked`: they can no longer send
- * (assertCanSend → 'report blocked…') and lists hide them (§5). A member who blocked you cannot be found.
+ * One report per reporter and target, open in the tenant's moderation queue until an operator decides it; a new
+ * report after a decision opens it again. Numbers alone never suspend anyone: `weighReports` may pause the
+ * target's posting for a while, weighing only established reporters (README Decisions "Moderation").
+ * A member who blocked you cannot be found.
  */
 export async function report(env: Env, projectCode: string, member: SessionMember, memberNo: string, reason: string) {
   const target = await findMember(env, projectCode, memberNo, member.memberId);
   if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
   if (target.blockedEitherWay && !target.iBlocked) throw new AppError("notFound");
-  const db = getDb(env);
   const at = Date.now();
-  await db.insert(reports).values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, reason, createdAt: at }).onConflictDoNothing();
-  const row = await db.select({ n: sql<number>`count(*)` }).from(reports).where(eq(reports.targetMemberId, target.memberId)).get();
-  const count = row?.n ?? 0;
-  if (count >= REPORTS_TO_SUSPEND) {
-    await db.batch([
-      db.update(members).set({ status: "suspended" }).where(and(eq(members.id, target.memberId), eq(members.status, "active"))),
-      db.update(profiles).set({ blocked: true, updatedAt: at }).where(eq(profiles.memberId, target.memberId)),
-    ]);
-  }
+  await getDb(env)
+    .insert(reports)
+    .values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, reason, createdAt: at })
+    .onConflictDoUpdate({
+      target: [reports.memberId, reports.targetMemberId],
+      set: { reason, createdAt: at, status: "open", decidedBy: null, decidedAt: null, outcome: null },
+      setWhere: sql`${reports.status} <> 'open'`,
+    });
+  await weighReports(env, projectCode, target.memberId, at);
   return { memberNo: target.memberNo, reported: true };
 }
-

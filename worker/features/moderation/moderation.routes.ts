@@ -1,0 +1,51 @@
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { ok } from "../../contract/envelope";
+import { IdParam, MemberNo } from "../../contract/common";
+import { AppealBody, AppealDecisionBody, DecisionBody, OperatorBody } from "../../contract/moderation";
+import { limitPerMember } from "../../http/rate-limit";
+import { sessionProject } from "../../http/tenant";
+import type { AppEnv } from "../../http/types";
+import { validate } from "../../http/validate";
+import * as svc from "./moderation.service";
+
+const ProjectParam = z.object({ project: z.string() });
+const MemberParam = ProjectParam.extend({ memberNo: MemberNo });
+const ActionParam = ProjectParam.extend({ idAction: IdParam });
+/** Decisions and appeals reach another member: the social budget (README "Rate limits"). */
+const moderate = limitPerMember("RL_SOCIAL", "moderate");
+
+/** The caller as an operator of `{project}`; anyone else, and another tenant's operator, gets 404. */
+async function operatorOf(c: Context<AppEnv>) {
+  const member = c.get("member");
+  sessionProject(c, c.req.param("project"));
+  await svc.requireOperator(c.env, member);
+  return member;
+}
+
+/** README Decisions "Moderation": the tenant's queue for its operators, and the affected member's one appeal. */
+export const moderationPrivate = new Hono<AppEnv>()
+  .get("/core/moderation/:project/role", validate("param", ProjectParam), async (c) => {
+    const member = c.get("member");
+    sessionProject(c, c.req.valid("param").project);
+    return c.json(ok({ operator: await svc.isOperator(c.env, member.projectCode, member.memberId) }));
+  })
+  .post("/core/moderation/:project/appeals", moderate, validate("param", ProjectParam), validate("json", AppealBody), async (c) => {
+    sessionProject(c, c.req.valid("param").project);
+    const body = c.req.valid("json");
+    return c.json(ok(await svc.appeal(c.env, c.get("member"), body.idAction, body.text)));
+  })
+  // ── operators only ──
+  .get("/core/moderation/:project/queue", validate("param", ProjectParam), async (c) => c.json(ok(await svc.queue(c.env, await operatorOf(c)))))
+  .post("/core/moderation/:project/members/:memberNo/decisions", moderate, validate("param", MemberParam), validate("json", DecisionBody), async (c) => {
+    const operator = await operatorOf(c);
+    return c.json(ok(await svc.decide(c.env, operator, c.req.valid("param").memberNo, c.req.valid("json"))));
+  })
+  .post("/core/moderation/:project/appeals/:idAction/decision", moderate, validate("param", ActionParam), validate("json", AppealDecisionBody), async (c) => {
+    const operator = await operatorOf(c);
+    return c.json(ok(await svc.decideAppeal(c.env, operator, c.req.valid("param").idAction, c.req.valid("json").grant)));
+  })
+  .post("/core/moderation/:project/operators", moderate, validate("param", ProjectParam), validate("json", OperatorBody), async (c) => {
+    const operator = await operatorOf(c);
+    return c.json(ok(await svc.grantOperator(c.env, operator, c.req.valid("json").memberNo)));
+  });
