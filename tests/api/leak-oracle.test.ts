@@ -61,14 +61,14 @@ async function relogin(viewer: ViewerName) {
   m.headers = { "X-Access-Token": m.token, "X-Member-ID": m.memberId };
 }
 
-async function hit(method: string, path: string, viewer: ViewerName, body?: string): Promise<Hit> {
+async function hit(method: string, path: string, viewer: ViewerName, body?: string, as?: PlantMember): Promise<Hit> {
   for (let attempt = 0; ; attempt++) {
-    const m = viewerMember(viewer);
+    const m = as ?? viewerMember(viewer);
     const headers: Record<string, string> = { ...(m?.headers ?? {}) };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const response = await fetchWorker(path, { method, headers, body });
     const text = await response.text();
-    if (m && attempt === 0 && response.status === 401 && text.includes("100003")) {
+    if (m && !as && attempt === 0 && response.status === 401 && text.includes("100003")) {
       await relogin(viewer);
       continue;
     }
@@ -250,6 +250,25 @@ describe("leak oracle: every API route as every viewer", () => {
     }, 120_000);
   }
 
+  // The oracle is not blind: the rightful readers do get each secret, in the form the needle looks for.
+  it("sees the planted secrets where they belong (owner, recipient)", async () => {
+    const text = async (path: string, as: PlantMember) => (await hit("GET", `/api/v7${path}`, "member", undefined, as)).text;
+    const seen = [
+      await text(`/private/core/profiles/${p.owner.memberId}`, p.owner),
+      await text(`/private/core/profiles/${p.closed.memberId}`, p.closed),
+      await text(`/private/sns/albums/${p.ids.keyedAlbum}`, p.owner),
+      await text(`/private/sns/chatroom/${p.ids.dmRoom}/messages`, p.recipient),
+      await text(`/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages`, p.recipient),
+    ].join("\n");
+    const expected = [
+      "owner phone", "owner mobile", "owner defaultAddress", "owner safeword", "owner exact latitude", "owner exact longitude", "owner geohash (9 chars)",
+      "owner original avatar key", "closed profile introduction", "closed profile skypeId", "closed profile exact latitude",
+      "owner keyed album seed (hex)", "owner keyed album file key", "owner private message text", "owner private image key", "owner private reply text",
+    ];
+    const blind = expected.filter((kind) => !seen.includes(p.needles.find((n) => n.kind === kind)!.value));
+    expect(blind, "needles the rightful reader does not get (the oracle would be blind to them)").toEqual([]);
+  });
+
   it("called every mounted API route", () => {
     const missed = apiRoutes.filter((r) => !called.has(r.key)).map((r) => r.key);
     expect(missed).toEqual([]);
@@ -310,6 +329,10 @@ describe("leak oracle: socket frames", () => {
     }
     expect(byViewer.get("member")!.length, "another member opens the public room, presence and their inbox").toBeGreaterThanOrEqual(3);
 
+    // Control: the recipient listens to their conversation with the owner (the oracle must see the secret there).
+    const control = (await openSocket(p.recipient as Parameters<typeof openSocket>[0], "chat-room", `SMP~${p.ids.dmRoom}`)) as TestSocket;
+    open.push({ label: "control", socket: control });
+
     // The planted members come online and act while everyone listens.
     const ownerPresence = await openSocket(p.owner as Parameters<typeof openSocket>[0], "presence", "SMP~presence");
     const closedPresence = await openSocket(p.closed as Parameters<typeof openSocket>[0], "presence", "SMP~presence");
@@ -352,6 +375,9 @@ describe("leak oracle: socket frames", () => {
     await act("PATCH", `/private/core/profiles/${owner.memberId}`, { introduction: `Oracle live introduction ${stamp} for everyone.` });
     await call("PATCH", `/private/core/profiles/${p.closed.memberId}`, { as: p.closed, body: { introduction: p.needles.find((n) => n.kind === "closed profile introduction")!.value } });
     await new Promise((r) => setTimeout(r, 800));
+
+    const privateText = p.needles.find((n) => n.kind === "owner private message text")!.value;
+    expect(JSON.stringify(control.events), "the recipient's socket carries the private message (the oracle is not blind)").toContain(privateText);
 
     const findings: Finding[] = [];
     for (const viewer of VIEWERS) {
