@@ -61,6 +61,17 @@ async function relogin(viewer: ViewerName) {
   m.headers = { "X-Access-Token": m.token, "X-Member-ID": m.memberId };
 }
 
+/** Statuses seen per sweep, printed so a reader sees the coverage (a wall of 429s would hide leaks). */
+const statuses = new Map<string, Record<number, number>>();
+function tally(sweep: string, status: number) {
+  const counts = statuses.get(sweep) ?? {};
+  counts[status] = (counts[status] ?? 0) + 1;
+  statuses.set(sweep, counts);
+}
+afterAll(() => {
+  for (const [sweep, counts] of statuses) console.info(`[leak oracle] ${sweep}: statuses ${JSON.stringify(counts)}`);
+});
+
 async function hit(method: string, path: string, viewer: ViewerName, body?: string, as?: PlantMember): Promise<Hit> {
   for (let attempt = 0; ; attempt++) {
     const m = as ?? viewerMember(viewer);
@@ -72,6 +83,7 @@ async function hit(method: string, path: string, viewer: ViewerName, body?: stri
       await relogin(viewer);
       continue;
     }
+    if (!as) tally(`${method === "GET" ? "reads" : "writes"} as ${viewer}`, response.status);
     return { status: response.status, text, headers: response.headers };
   }
 }
