@@ -159,6 +159,7 @@ function candidates(route: Pick<MountedRoute, "method" | "path">, name: string, 
     case "idRequest":
     case "idBiddingLoop":
     case "idCharacter":
+    case "idAction":
       return ["1"];
     case "gender":
       return ["1"];

@@ -343,7 +343,7 @@ export function findNeedles(text: string, viewer: ViewerName, needles: readonly 
 
 /**
  * Shapes that leak without a planted value: a bearing finer than the 8 compass points, a distance finer than whole
- * km (to anyone), and to visitors the page-view count and last access of members (visitor surfaces).
+ * km (to anyone), and to visitors the page-view count and a last access finer than its day (visitor surfaces).
  */
 export function findShapes(json: unknown, viewer: ViewerName): { kind: string; value: string }[] {
   const out: { kind: string; value: string }[] = [];
@@ -354,7 +354,9 @@ export function findShapes(json: unknown, viewer: ViewerName): { kind: string; v
       if (/^bearing$/i.test(key) && typeof value === "number" && value % 45 !== 0) out.push({ kind: "bearing finer than 8 compass points", value: `${key}: ${value}` });
       if (/^distance(Km)?$/i.test(key) && typeof value === "number" && !Number.isInteger(value)) out.push({ kind: "distance finer than whole km", value: `${key}: ${value}` });
       if (viewer === "visitor" && key === "pageViews" && typeof value === "number") out.push({ kind: "page views shown to a visitor", value: `${key}: ${value}` });
-      if (viewer === "visitor" && key === "lastAccess" && value != null) out.push({ kind: "last access shown to a visitor", value: `${key}: ${value}` });
+      // SECURITY.md "What a visitor sees": last access leaves as its UTC day, never a time of day.
+      if (viewer === "visitor" && key === "lastAccess" && value != null && !/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(String(value)))
+        out.push({ kind: "last access finer than its UTC day shown to a visitor", value: `${key}: ${value}` });
       walk(value, depth + 1);
     }
   };
