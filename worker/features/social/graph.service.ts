@@ -1,4 +1,5 @@
 import { refreshPresence } from "../chat/presence.service";
+import { closeDirectRoom, endMemberSockets } from "../../rooms/end-sessions";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
@@ -253,6 +254,8 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   ]);
   // Presence both ways: neither sees the other come and go from now on.
   ctx.waitUntil(refreshPresence(env, projectCode, [me, them]));
+  // Their one-to-one room closes for both at once (its gate refuses it from now on).
+  await closeDirectRoom(env, projectCode, { memberId: me, memberNo: member.memberNo }, target);
   const count = await blockCountOf(env, them, at);
   if (count >= BLOCK_UNQUALIFY_AT) {
     await db.update(profiles).set({ qualify: false, updatedAt: at }).where(eq(profiles.memberId, them));
@@ -373,10 +376,17 @@ export async function report(env: Env, projectCode: string, member: SessionMembe
   const row = await db.select({ n: sql<number>`count(*)` }).from(reports).where(eq(reports.targetMemberId, target.memberId)).get();
   const count = row?.n ?? 0;
   if (count >= REPORTS_TO_SUSPEND) {
-    await db.batch([
-      db.update(members).set({ status: "suspended" }).where(and(eq(members.id, target.memberId), eq(members.status, "active"))),
+    const [suspended] = await db.batch([
+      db
+        .update(members)
+        .set({ status: "suspended" })
+        .where(and(eq(members.id, target.memberId), eq(members.status, "active")))
+        .returning({ id: members.id }),
       db.update(profiles).set({ blocked: true, updatedAt: at }).where(eq(profiles.memberId, target.memberId)),
     ]);
+    // A suspended member's sessions still answer the API ('report blocked…'), but their live streams stop now and
+    // cannot be reopened (socket-auth admits active members only).
+    if (suspended.length) await endMemberSockets(env, projectCode, target.memberId);
   }
   return { memberNo: target.memberNo, reported: true };
 }
