@@ -70,11 +70,16 @@ async function socketTicket(): Promise<string | null> {
 
 /**
  * A room closed the socket because its session ended (logout elsewhere, password change or reset, deletion,
- * suspension, expiry): one quiet API call decides — a 100003 answer sends the member to login through `api()`.
+ * suspension, expiry): one API call decides — a 100003 answer sends the member to login through `api()`. It waits a
+ * moment and only runs while this tab still holds the keys, so a logout in this very tab (which closes its sockets
+ * too, then clears the keys and navigates) never races a second redirect.
  */
-let sessionCheck: Promise<unknown> | null = null;
+let sessionCheck: ReturnType<typeof setTimeout> | null = null;
 function onSessionEnded() {
-  sessionCheck ??= api("/private/core/sessions/ticket", { body: { audience: "socket" } }).finally(() => (sessionCheck = null));
+  sessionCheck ??= setTimeout(() => {
+    sessionCheck = null;
+    if (readSession()) void api("/private/core/sessions/ticket", { body: { audience: "socket" } });
+  }, 1500);
 }
 
 export type RoomOptions = {
