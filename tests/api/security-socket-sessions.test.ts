@@ -7,7 +7,7 @@ import { block } from "./social-support";
 
 /**
  * Sockets end with their session (README Decisions "Sockets end with their session"): for every way a session ends,
- * the member's open inbox socket and one-to-one room socket close within a second (4001), and nothing sent after
+ * the member's open inbox, one-to-one room and presence sockets close within a second (4001), and nothing sent after
  * reaches them; a socket whose session ended unnoticed gets no ack for a send. A block closes the pair's room (4403).
  */
 
@@ -67,6 +67,7 @@ async function sessionEndCloses(end: (a: Member, b: Member) => Promise<unknown>,
   const { a, b, room } = await pair();
   const device = await as(a);
   const { inbox, dm } = await streams(device, room);
+  const presence = await watched(device, "presence", "SMP~presence", "presence.snapshot");
   // Live before the end: a DM reaches both sockets.
   const text = `before ${rid()}`;
   expectOk(await dmFrom(b, a, text));
@@ -75,7 +76,8 @@ async function sessionEndCloses(end: (a: Member, b: Member) => Promise<unknown>,
   await end(a, b);
   expect(await closedWithinASecond(inbox)).toBe(4001);
   expect(await closedWithinASecond(dm)).toBe(4001);
-  await receivesNothingMore([inbox, dm], b, a);
+  expect(await closedWithinASecond(presence)).toBe(4001);
+  await receivesNothingMore([inbox, dm, presence], b, a);
   return { a, b, room };
 }
 
