@@ -70,16 +70,22 @@ async function socketTicket(): Promise<string | null> {
 
 /**
  * A room closed the socket because its session ended (logout elsewhere, password change or reset, deletion,
- * suspension, expiry): one API call decides — a 100003 answer sends the member to login through `api()`. It waits a
- * moment and only runs while this tab still holds the keys, so a logout in this very tab (which closes its sockets
- * too, then clears the keys and navigates) never races a second redirect.
+ * suspension, expiry): one API call decides — a 100003 answer sends the member to login through `api()`. A logout in
+ * this very tab (which closes its sockets too) says so first, so it never races a second redirect.
  */
 let sessionCheck: ReturnType<typeof setTimeout> | null = null;
+let endingHere = false;
 function onSessionEnded() {
+  if (endingHere) return;
   sessionCheck ??= setTimeout(() => {
     sessionCheck = null;
-    if (readSession()) void api("/private/core/sessions/ticket", { body: { audience: "socket" } });
-  }, 1500);
+    if (!endingHere) void api("/private/core/sessions/ticket", { body: { audience: "socket" } });
+  }, 500);
+}
+
+/** Called by this tab's logout before it ends the session: its sockets' 4001 is expected, not a reason to redirect. */
+export function sessionEndingHere() {
+  endingHere = true;
 }
 
 export type RoomOptions = {
@@ -113,8 +119,11 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
     // The ticket travels in Sec-WebSocket-Protocol, never in the URL (logs, history); a fresh one per attempt.
     protocols: async () => {
       const ticket = await socketTicket();
-      // The session ended: stop here (the page's own calls send the member to login).
-      if (ticket === null) socket.close();
+      // The session ended (also when the close code did not survive a proxy): stop here, and let `api()` decide.
+      if (ticket === null) {
+        socket.close();
+        onSessionEnded();
+      }
       return socketProtocols(ticket ?? "");
     },
     query: () => {
