@@ -2,7 +2,8 @@ import PartySocket from "partysocket";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ClientEvent, ServerEvent } from "../../worker/contract/realtime";
 import type { Envelope } from "../../worker/contract/envelope";
-import { socketProtocols } from "../../worker/contract/session.constants";
+import { SOCKET_CLOSE, SOCKET_FINAL_CLOSE_CODES, socketProtocols } from "../../worker/contract/session.constants";
+import { api } from "./api";
 import { readSession } from "./session-keys";
 
 export type SocketStatus = "connecting" | "open" | "closed";
@@ -54,10 +55,37 @@ export async function backgroundApi<T>(path: string, options: { method?: string;
   }
 }
 
-/** A short-lived socket ticket (60 s) for every (re)connect: the session itself never travels in a URL. */
-async function socketTicket(): Promise<string> {
+/** Answers to a ticket call meaning this browser's session is gone: reconnecting cannot help. */
+const ENDED_SESSION_CODES = new Set(["100003", "401000"]);
+
+/**
+ * A short-lived socket ticket (60 s) for every (re)connect: the session itself never travels in a URL. Null when
+ * the session has ended (the socket then stops instead of retrying forever).
+ */
+async function socketTicket(): Promise<string | null> {
   const body = await backgroundApi<{ ticket: string }>("/private/core/sessions/ticket", { body: { audience: "socket" } });
-  return "info" in body ? body.info.ticket : "";
+  if ("info" in body) return body.info.ticket;
+  return ENDED_SESSION_CODES.has(body.returnCode) ? null : "";
+}
+
+/**
+ * A room closed the socket because its session ended (logout elsewhere, password change or reset, deletion,
+ * suspension, expiry): one API call decides — a 100003 answer sends the member to login through `api()`. A logout in
+ * this very tab (which closes its sockets too) says so first, so it never races a second redirect.
+ */
+let sessionCheck: ReturnType<typeof setTimeout> | null = null;
+let endingHere = false;
+function onSessionEnded() {
+  if (endingHere) return;
+  sessionCheck ??= setTimeout(() => {
+    sessionCheck = null;
+    if (!endingHere) void api("/private/core/sessions/ticket", { body: { audience: "socket" } });
+  }, 500);
+}
+
+/** Called by this tab's logout before it ends the session: its sockets' 4001 is expected, not a reason to redirect. */
+export function sessionEndingHere() {
+  endingHere = true;
 }
 
 export type RoomOptions = {
@@ -84,20 +112,33 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
     if (parsed.success) options.onEvent(parsed.data);
     else console.info("realtime: unexpected event", data);
   };
-  const socket = new PartySocket({
+  const socket: PartySocket = new PartySocket({
     host: location.host,
     party: options.party,
     room: options.room,
     // The ticket travels in Sec-WebSocket-Protocol, never in the URL (logs, history); a fresh one per attempt.
-    protocols: async () => socketProtocols(await socketTicket()),
+    protocols: async () => {
+      const ticket = await socketTicket();
+      // The session ended (also when the close code did not survive a proxy): stop here, and let `api()` decide.
+      if (ticket === null) {
+        socket.close();
+        onSessionEnded();
+      }
+      return socketProtocols(ticket ?? "");
+    },
     query: () => {
       const since = options.lastSeenId?.();
       return since != null && since > 0 ? { since: String(since) } : {};
     },
     maxRetries: Infinity,
+    // 4001 (session ended: log in again), 4403 (room closed by a block), 4401: a new attempt would be refused too.
+    shouldReconnectOnClose: (event) => !SOCKET_FINAL_CLOSE_CODES.includes(event.code),
   });
   socket.addEventListener("open", () => onStatus?.("open"));
-  socket.addEventListener("close", () => onStatus?.("closed"));
+  socket.addEventListener("close", (event) => {
+    onStatus?.("closed");
+    if (event.code === SOCKET_CLOSE.sessionEnded) onSessionEnded();
+  });
   socket.addEventListener("message", (message) => {
     let data: unknown;
     try {

@@ -1,14 +1,17 @@
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
-import { DIRECT_CHATROOM, PERSONAL_CHATROOM, HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID } from "../contract/chat";
 import { errors } from "../contract/errors";
 import { ClientEvent, type ServerEvent } from "../contract/realtime";
+import { SOCKET_CLOSE } from "../contract/session.constants";
 import { AppError } from "../http/app-error";
-import { sendMessage, type Fanout } from "../features/chat/chat.service";
+import { roomKind, sendMessage, type Fanout } from "../features/chat/chat.service";
+import { sessionHoldsSockets } from "../features/session/session.service";
+import { visibleTarget } from "../features/social/members";
 import { listMessages } from "../features/chat/chat-page";
 import { publishMessage } from "../features/chat/chat-publish";
 import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "../features/chat/chat-view";
 import { viewerFor } from "../features/profiles/profile-summary";
-import { identityOf, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
+import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
 import { SendWindow } from "./send-window";
 
 /** Small, hibernation-safe per-connection state (serialized with the socket). */
@@ -35,11 +38,31 @@ export class ChatRoom extends Server<Env> {
   /** Socket → its state (null: not set yet; undefined: not one of this room's connections). See `audience`. */
   private states = new WeakMap<WebSocket, ChatConnState | null | undefined>();
 
+  /** Sockets accepted but not yet registered and checked: an ended session closes them too (never hibernated). */
+  private pending = new Map<WebSocket, SocketIdentity>();
+
   async onConnect(connection: Connection<ChatConnState>, ctx: ConnectionContext) {
     const identity = identityOf(ctx.request);
-    if (!identity) return connection.close(4401, "unauthorized");
-    const viewer = await viewerFor(this.env, identity.memberId);
+    if (!identity) return connection.close(SOCKET_CLOSE.unauthorized, "unauthorized");
+    // Registered with the member's inbox first, then the session read again: a session ended meanwhile either finds
+    // this socket through the inbox (endSessions) or is seen ended here (README Decisions "Sockets end with their session").
+    this.pending.set(connection, identity);
+    let viewer: Awaited<ReturnType<typeof viewerFor>>;
+    let live: boolean;
+    try {
+      const inbox = this.env.MemberInbox.get(this.env.MemberInbox.idFromName(roomName(identity.projectCode, identity.memberId)));
+      await inbox.registerRoom(this.name, identity.sessionId, identity.expiresAt);
+      [viewer, live] = await Promise.all([viewerFor(this.env, identity.memberId), sessionHoldsSockets(this.env, identity.sessionId, identity.memberId)]);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", message: "room socket registration failed", error: String(error) }));
+      return closeSocket(connection, 1011, "try again");
+    } finally {
+      this.pending.delete(connection);
+    }
+    if (!live || identity.expiresAt <= Date.now()) return closeSocket(connection);
+    if (connection.readyState !== WebSocket.OPEN) return;
     this.setStateOf(connection, { ...identity, canSeeAvatars: Boolean(viewer?.canSeeAvatars), safeMode: Boolean(viewer?.safeMode), sends: [] });
+    await armExpiry(this.ctx.storage, identity.expiresAt);
     connection.send(JSON.stringify({ type: "welcome", memberNo: identity.memberNo, room: this.name } satisfies ServerEvent));
     const since = new URL(ctx.request.url).searchParams.get("since");
     if (since === null || !/^\d{1,15}$/.test(since)) return;
@@ -77,6 +100,8 @@ export class ChatRoom extends Server<Env> {
       return this.sendTo(connection, { type: "error", returnCode: errors.rateLimited.code, returnMessage: errors.rateLimited.message });
     }
     this.setStateOf(connection, { ...state, sends: window.times });
+    // Nothing a socket sends is acted on unless its session is still live (a dead one is closed, 4001).
+    if (!(await stillLive(this.env, connection, state))) return;
     let event: ClientEvent;
     try {
       event = ClientEvent.parse(JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw as ArrayBuffer)));
@@ -172,6 +197,25 @@ export class ChatRoom extends Server<Env> {
     for (const [connection] of this.audience()) this.sendTo(connection, { type: "chat.reload", chatroomId });
   }
 
+  /** RPC from the member's inbox when sessions end: their sockets here close (4001). */
+  async endSessions(end: SessionEnd) {
+    for (const [connection, state] of this.audience()) if (endsSocket(end, state)) closeSocket(connection);
+    for (const [ws, identity] of this.pending) if (endsSocket(end, identity)) closeSocket(ws);
+  }
+
+  /** RPC after a block: the pair's one-to-one room closes for both (4403, not reopened: the gate refuses it). */
+  async closeMembers(memberIds: string[]) {
+    const members = new Set(memberIds);
+    const close = (ws: WebSocket) => closeSocket(ws, SOCKET_CLOSE.roomClosed, "room closed");
+    for (const [connection, state] of this.audience()) if (state && members.has(state.memberId)) close(connection);
+    for (const [ws, identity] of this.pending) if (members.has(identity.memberId)) close(ws);
+  }
+
+  /** A socket lives no longer than its session. */
+  async onAlarm() {
+    await closeExpired(this.ctx.storage, this.getConnections<ChatConnState>());
+  }
+
   /** §7 chatroom-member count: distinct members with an open socket here. */
   async memberCount() {
     const members = new Set<string>();
@@ -205,11 +249,24 @@ export class ChatRoom extends Server<Env> {
   }
 }
 
-/** Shared rooms are open to every member of the tenant; a one-to-one room only to its two members. */
-export const chatRoomGate: RoomGate = (identity, lobby) => {
+/**
+ * Shared rooms are open to every member of the tenant. A one-to-one room only by its canonical name
+ * (`dm-<low>-<high>`, README Decisions "Chat rooms"), only to its two members, and only while the other could be sent
+ * a private message: a member of the tenant, not deleted, no block either way (`visibleTarget`). Whether the other
+ * takes messages directly or through the requests tray does not matter: a stranger's message waits in the tray.
+ */
+export const chatRoomGate: RoomGate = async (identity, lobby, env) => {
   if (!roomTenant(lobby.name)) return false;
-  const id = chatroomIdOf(lobby.name);
-  if (id === PUBLIC_CHATROOM_ID || id === HOME_CHATROOM_ID || PERSONAL_CHATROOM.test(id)) return true;
-  const direct = id.match(DIRECT_CHATROOM);
-  return Boolean(direct && (direct[1] === identity.memberNo || direct[2] === identity.memberNo) && direct[1] !== direct[2]);
+  try {
+    const room = roomKind(chatroomIdOf(lobby.name));
+    if (room.kind !== "direct") return true;
+    const [a, b] = room.memberNos;
+    const other = a === identity.memberNo ? b : b === identity.memberNo ? a : null;
+    if (!other) return false;
+    await visibleTarget(env, identity.projectCode, other, identity);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError) return false;
+    throw error;
+  }
 };

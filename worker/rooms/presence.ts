@@ -1,7 +1,10 @@
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
 import { errors } from "../contract/errors";
 import { ClientEvent, type ServerEvent } from "../contract/realtime";
+import { SOCKET_CLOSE } from "../contract/session.constants";
 import { presenceRules, presenceVisibleTo, writePresence, type PresenceRules } from "../features/chat/presence.service";
+import { sessionHoldsSockets } from "../features/session/session.service";
+import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
 import { identityOf, roomName, type RoomGate, type SocketIdentity } from "./socket-auth";
 import { SendWindow } from "./send-window";
 
@@ -15,12 +18,27 @@ type PresenceState = SocketIdentity & { rules: PresenceRules; since: number; sen
 export class Presence extends Server<Env> {
   static options = { hibernate: true };
 
+  /** Sockets accepted but not yet checked: an ended session closes them too (never hibernated meanwhile). */
+  private pending = new Map<WebSocket, SocketIdentity>();
+
   async onConnect(connection: Connection<PresenceState>, ctx: ConnectionContext) {
     const identity = identityOf(ctx.request);
-    if (!identity) return connection.close(4401, "unauthorized");
+    if (!identity) return connection.close(SOCKET_CLOSE.unauthorized, "unauthorized");
     const at = Date.now();
-    const rules = await presenceRules(this.env, identity.memberId);
+    // The session is read again once the socket is findable here: a session ended meanwhile either closes it
+    // (endSessions sees it pending) or is seen ended by this read.
+    this.pending.set(connection, identity);
+    let rules: PresenceRules;
+    let live: boolean;
+    try {
+      [rules, live] = await Promise.all([presenceRules(this.env, identity.memberId), sessionHoldsSockets(this.env, identity.sessionId, identity.memberId)]);
+    } finally {
+      this.pending.delete(connection);
+    }
+    if (!live) return closeSocket(connection);
+    if (connection.readyState !== WebSocket.OPEN) return;
     connection.setState({ ...identity, rules, since: at, sends: [] });
+    await armExpiry(this.ctx.storage, identity.expiresAt);
     connection.send(JSON.stringify({ type: "welcome", memberNo: identity.memberNo, room: this.name } satisfies ServerEvent));
     const wasOnline = this.socketsOf(identity.memberId, connection.id) > 0;
     await writePresence(this.env, identity, true, at);
@@ -47,6 +65,7 @@ export class Presence extends Server<Env> {
       connection.send(JSON.stringify({ type: "error", returnCode: errors.rateLimited.code, returnMessage: errors.rateLimited.message } satisfies ServerEvent));
       return;
     }
+    if (!(await stillLive(this.env, connection, state))) return this.leaveIfGone(connection, state);
     const parsed = ClientEvent.safeParse(safeJson(raw));
     if (!parsed.success || parsed.data.type !== "presence.leave") return;
     // §4: offline on page unload, even before the socket finishes closing.
@@ -57,6 +76,41 @@ export class Presence extends Server<Env> {
   async onClose(connection: Connection<PresenceState>) {
     const state = connection.state;
     if (state && !state.left) await this.leave(state, connection.id);
+  }
+
+  /** A socket closed here (its session ended or expired): the member goes offline unless another socket remains. */
+  private async leaveIfGone(connection: Connection<PresenceState>, state: PresenceState) {
+    if (state.left) return;
+    markLeft(connection, state);
+    await this.leave(state, connection.id);
+  }
+
+  /** RPC from `endMemberSockets`: the ended sessions' presence sockets close, and the member goes offline if none is left. */
+  async endSessions(end: SessionEnd) {
+    const gone: PresenceState[] = [];
+    for (const connection of this.getConnections<PresenceState>()) {
+      const state = connection.state;
+      if (!state || !endsSocket(end, state)) continue;
+      markLeft(connection, state);
+      closeSocket(connection);
+      gone.push(state);
+    }
+    for (const [ws, identity] of this.pending) if (endsSocket(end, identity)) closeSocket(ws);
+    await this.leaveAll(gone);
+  }
+
+  async onAlarm() {
+    await this.leaveAll(await closeExpired(this.ctx.storage, this.getConnections<PresenceState>()));
+  }
+
+  /** Offline once per member whose last sockets just closed. */
+  private async leaveAll(states: PresenceState[]) {
+    const seen = new Set<string>();
+    for (const state of states) {
+      if (seen.has(state.memberId)) continue;
+      seen.add(state.memberId);
+      await this.leave(state);
+    }
   }
 
   private async leave(state: PresenceState, closingId?: string) {
@@ -106,6 +160,15 @@ export class Presence extends Server<Env> {
   /** Online member numbers (test and diagnostics). */
   async onlineMembers() {
     return [...new Set([...this.getConnections<PresenceState>()].filter((c) => c.state && !c.state.left).map((c) => c.state!.memberNo))];
+  }
+}
+
+/** Said goodbye: `onClose` (if it still fires) does not announce the member offline a second time. */
+function markLeft(connection: Connection<PresenceState>, state: PresenceState) {
+  try {
+    connection.setState({ ...state, left: true });
+  } catch {
+    // Already closed: its state no longer matters.
   }
 }
 

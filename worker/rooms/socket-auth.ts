@@ -11,10 +11,14 @@ export const ROOM_NAME_SEPARATOR = "~";
 export const roomName = (projectCode: string, id: string) => `${projectCode}${ROOM_NAME_SEPARATOR}${id}`;
 export const roomTenant = (name: string) => name.split(ROOM_NAME_SEPARATOR)[0] ?? "";
 
-export type SocketIdentity = Pick<SessionMember, "memberId" | "memberNo" | "projectCode" | "kycStatus">;
+/**
+ * Who holds a socket, and through which session: `sessionId` lets the session's end close it, `expiresAt` (ms) bounds
+ * its lifetime (README Decisions "Sockets end with their session").
+ */
+export type SocketIdentity = Pick<SessionMember, "memberId" | "memberNo" | "projectCode" | "kycStatus" | "sessionId"> & { expiresAt: number };
 
-/** Which member may open which room; each room module adds its rule. */
-export type RoomGate = (identity: SocketIdentity, lobby: Lobby<Env>) => boolean;
+/** Which member may open which room; each room module adds its rule (refused with 403 before the room wakes). */
+export type RoomGate = (identity: SocketIdentity, lobby: Lobby<Env>, env: Env) => boolean | Promise<boolean>;
 
 /**
  * The ticket offered in `Sec-WebSocket-Protocol` (browsers can set no other header on a socket). A ticket in the
@@ -48,7 +52,8 @@ export async function authorizeSocket(request: Request, lobby: Lobby<Env>, env: 
   headers.delete("x-partykit-props");
   const ticket = ticketOf(request);
   const member = ticket ? await memberFromTicket(env, ticket, "socket") : null;
-  if (!member) return new Response("Unauthorized", { status: 401 });
+  // A suspended member's session still answers the API (§8 'report blocked…'), but holds no live streams.
+  if (!member || member.status !== "active") return new Response("Unauthorized", { status: 401 });
   // Connect storms per member (RL_WRITE, own key): 429 in the §7 envelope before any room is woken.
   const allowed = env.RL_WRITE ? (await env.RL_WRITE.limit({ key: `socket:${member.memberId}` })).success : true;
   if (!allowed) {
@@ -60,9 +65,11 @@ export async function authorizeSocket(request: Request, lobby: Lobby<Env>, env: 
     memberNo: member.memberNo,
     projectCode: member.projectCode,
     kycStatus: member.kycStatus,
+    sessionId: member.sessionId,
+    expiresAt: member.expiresAt,
   };
   const gate = gates[lobby.className];
-  if (roomTenant(lobby.name) !== member.projectCode || !gate || !gate(identity, lobby)) {
+  if (roomTenant(lobby.name) !== member.projectCode || !gate || !(await gate(identity, lobby, env))) {
     return new Response("Forbidden", { status: 403 });
   }
   headers.set(IDENTITY_HEADER, JSON.stringify(identity));

@@ -5,6 +5,7 @@ import type { AccountDeleted, DataExport } from "../../contract/privacy";
 import { mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
 import * as schema from "../../db/schema";
+import { endMemberSockets } from "../../rooms/end-sessions";
 import { aiImages, albumPhotos, albumUploads, mailOutbox, mediaUploads, members, profiles, sessions } from "../../db/schema";
 import { AppError } from "../../http/app-error";
 import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
@@ -301,6 +302,7 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
     return env.DB.prepare(sql).bind(...params);
   };
   await env.DB.batch([...erasures(env, member), ...[wipe, mail, retire, endSessions].map(prepared), ...cleanup]);
+  await endMemberSockets(env, member.projectCode, member.memberId);
 
   for (let i = 0; i < mediaKeys.length; i += 1000) await env.MEDIA.delete(mediaKeys.slice(i, i + 1000));
   return { deleted: true, mediaRemoved: mediaKeys.length };

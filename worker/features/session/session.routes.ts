@@ -84,7 +84,7 @@ export const sessionPublic = new Hono<AppEnv>()
 
 export const sessionPrivate = new Hono<AppEnv>()
   .post("/core/sessions/expire", async (c) => {
-    await session.expireSession(c.env, c.get("member").sessionId);
+    await session.expireSession(c.env, c.get("member"));
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json(ok({ expired: true }));
   })

@@ -8,6 +8,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, randomString, sha256Hex, timingSafeE
 import { newMemberId, newMemberNo, newReferralCode, newSessionId, newSessionToken } from "../../lib/ids";
 import { DAY, MINUTE, now } from "../../lib/time";
 import { sendMail } from "../../lib/mail";
+import { endMemberSockets } from "../../rooms/end-sessions";
 
 /** Who is calling a private route. Set on the context by `requireSession`. */
 export type SessionMember = {
@@ -158,7 +159,8 @@ export async function memberFromTokenHash(env: Env, memberId: string, tokenHash:
   return row;
 }
 
-export async function memberFromSessionId(env: Env, sessionId: string): Promise<SessionMember | null> {
+/** The live session by id, with its expiry (a socket's lifetime is bounded by it). */
+export async function memberFromSessionId(env: Env, sessionId: string): Promise<(SessionMember & { expiresAt: number }) | null> {
   const row = await getDb(env)
     .select({
       memberId: sessions.memberId,
@@ -167,6 +169,7 @@ export async function memberFromSessionId(env: Env, sessionId: string): Promise<
       memberNo: members.simpleCode,
       status: members.status,
       kycStatus: profiles.kycStatus,
+      expiresAt: sessions.expiresAt,
     })
     .from(sessions)
     .innerJoin(members, eq(members.id, sessions.memberId))
@@ -177,8 +180,24 @@ export async function memberFromSessionId(env: Env, sessionId: string): Promise<
   return row;
 }
 
-export async function expireSession(env: Env, sessionId: string) {
-  await getDb(env).update(sessions).set({ endedAt: now() }).where(eq(sessions.id, sessionId));
+/**
+ * May this session hold sockets now? Live, unexpired, and its member active (a suspended member's streams stop).
+ * One indexed read; every message a socket sends is checked with it (README Decisions "Sockets end with their session").
+ */
+export async function sessionHoldsSockets(env: Env, sessionId: string, memberId: string): Promise<boolean> {
+  const row = await getDb(env)
+    .select({ status: members.status })
+    .from(sessions)
+    .innerJoin(members, eq(members.id, sessions.memberId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.memberId, memberId), isNull(sessions.endedAt), gt(sessions.expiresAt, now())))
+    .get();
+  return row?.status === "active";
+}
+
+/** Logout (§7 expire): the session ends, and with it every socket it opened. */
+export async function expireSession(env: Env, member: Pick<SessionMember, "sessionId" | "memberId" | "projectCode">) {
+  await getDb(env).update(sessions).set({ endedAt: now() }).where(eq(sessions.id, member.sessionId));
+  await endMemberSockets(env, member.projectCode, member.memberId, { sessionId: member.sessionId });
 }
 
 /** Always succeeds from the caller's view; mails a one-time link only when the account exists. */
@@ -228,6 +247,7 @@ export async function resetPassword(env: Env, input: { projectCode: string; toke
     db.update(sessions).set({ endedAt: at }).where(and(eq(sessions.memberId, spent.memberId), isNull(sessions.endedAt))),
     outdateResets(env, spent.memberId, at),
   ]);
+  await endMemberSockets(env, input.projectCode, spent.memberId);
 }
 
 /** Spends every outstanding reset link of a member: a password change or a newer link outdates them. */
@@ -248,6 +268,7 @@ export async function changePassword(env: Env, member: SessionMember, input: { o
       .where(and(eq(sessions.memberId, member.memberId), isNull(sessions.endedAt), ne(sessions.id, member.sessionId))),
     outdateResets(env, member.memberId, at),
   ]);
+  await endMemberSockets(env, member.projectCode, member.memberId, { exceptSessionId: member.sessionId });
 }
 
 /** Issues a six-digit code by mail. */
@@ -316,7 +337,7 @@ export async function issueTicket(env: Env, member: SessionMember, audience: "so
 }
 
 /** Verifies a ticket and that its session is still live (so expire and password change end it at once). */
-export async function memberFromTicket(env: Env, ticket: string, audience: "socket" | "api"): Promise<SessionMember | null> {
+export async function memberFromTicket(env: Env, ticket: string, audience: "socket" | "api"): Promise<(SessionMember & { expiresAt: number }) | null> {
   const claim = await ticketClaim(env, ticket, audience);
   if (!claim) return null;
   const member = await memberFromSessionId(env, claim.sessionId);

@@ -1,4 +1,5 @@
 import { refreshPresence } from "../chat/presence.service";
+import { closeDirectRoom } from "../../rooms/end-sessions";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
@@ -253,6 +254,8 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   ]);
   // Presence both ways: neither sees the other come and go from now on.
   ctx.waitUntil(refreshPresence(env, projectCode, [me, them]));
+  // Their one-to-one room closes for both at once (its gate refuses it from now on).
+  await closeDirectRoom(env, projectCode, { memberId: me, memberNo: member.memberNo }, target);
   const count = await blockCountOf(env, them, at);
   if (count >= BLOCK_UNQUALIFY_AT) {
     // §4: the 10th block marks the avatar unqualified, as one weighted mark of this blocker (never by count alone).
