@@ -139,7 +139,7 @@ describe("social and room limits (per member and action)", () => {
     return t.memberNo;
   };
 
-  it("follows and unfollows, friend requests and rejections, favourites, blocks and mutes: 20 a minute each", async () => {
+  it("follows and unfollows, friend requests and rejections, favourites, blocks, mutes, reports and unqualified marks: 20 a minute each", async () => {
     const m = await signUp();
     const someone = await target();
     await firstRefusal(20, (i) => call(i % 2 ? "DELETE" : "POST", `/private/core/follows/${someone}`, { as: m }));
@@ -150,6 +150,9 @@ describe("social and room limits (per member and action)", () => {
     await firstRefusal(20, async () => call("POST", "/private/core/blocks", { as: m, body: { targetMemberNo: await target() } }));
     const reporter = await signUp();
     await firstRefusal(20, () => call("POST", "/private/core/reports", { as: reporter, body: { targetMemberNo: someone, reason: "spam" } }));
+    // Unqualified marks walk sequential ids: the budget holds whichever profiles they name.
+    const marker = await signUp();
+    await firstRefusal(20, (i) => call("PUT", `/private/core/profiles/unqualified/${i + 1}`, { as: marker }));
   });
 
   it("reactions, edits, deletes and mark-read (each fans out to a room): 30 per 10 s each", async () => {

@@ -15,7 +15,7 @@ import {
   ZodiacQuery,
 } from "../../contract/profiles";
 import { AppError } from "../../http/app-error";
-import { rateLimit, rateLimitAddress } from "../../http/rate-limit";
+import { limitPerMember, rateLimit, rateLimitAddress } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
@@ -195,7 +195,8 @@ export const profilesPrivate = new Hono<AppEnv>()
     const picks = await svc.listProfiles(c.env, member.projectCode, viewer, options);
     return c.json(ok(picks));
   })
-  .on(["PUT", "PATCH", "POST"], "/core/profiles/unqualified/:idProfile", validate("param", z.object({ idProfile: IdParam })), async (c) => {
+  // A mark reaches another member (README "Rate limits", RL_SOCIAL); it weighs only as moderation decides.
+  .on(["PUT", "PATCH", "POST"], "/core/profiles/unqualified/:idProfile", limitPerMember("RL_SOCIAL", "unqualify"), validate("param", z.object({ idProfile: IdParam })), async (c) => {
     const member = c.get("member");
     return c.json(ok(await svc.markUnqualified(c.env, member.memberId, member.projectCode, c.req.valid("param").idProfile)));
   })
