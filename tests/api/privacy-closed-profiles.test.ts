@@ -121,7 +121,18 @@ describe("a closed profile is a stub for everyone the owner has not let in", () 
     }
   });
 
+  it("keeps a closed member out of a preference's member list and answers no activity by number, to those it is closed to", async () => {
+    const holders = async (viewer: Viewer) => (await raw("/sns/characters/SMP/1/users?pageSize=50", viewer)).text;
+    for (const viewer of [null, follower, stranger]) expect(await holders(viewer)).not.toContain(`"${owner.memberNo}"`);
+    for (const viewer of [owner, friend, followed]) expect(await holders(viewer)).toContain(`"${owner.memberNo}"`);
+    const activity = async (viewer: Member) => expectOk(await call("GET", `/private/core/actions/${owner.memberNo}`, { as: viewer }));
+    for (const viewer of [follower, stranger]) expect(await activity(viewer)).toMatchObject({ recent: [] });
+    // The owner's follow of `followed` is a public action for those let in.
+    expect((await activity(friend)).recent.length).toBeGreaterThan(0);
+  });
+
   it("is not found for another tenant and for a blocked pair either way, as before", async () => {
+
     for (const path of routesFor(owner.memberNo, "SMP", foreign).filter((p) => !p.includes("chatroom"))) {
       const reply = await raw(path, foreign);
       expect([403, 404], path).toContain(reply.status);

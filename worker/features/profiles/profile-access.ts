@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { AppError } from "../../http/app-error";
 import { isDeletedCode } from "../../lib/ids";
@@ -48,6 +49,19 @@ export async function closedTo(env: Env, projectCode: string, memberNo: string, 
     viewerId,
     { friendStatus: row.friend ? "friends" : "none", followedBy: Boolean(row.followed) } as Relationship,
   );
+}
+
+/**
+ * The same rule as `mayOpenProfile`, in SQL, for lists that name members by what they hold (the members of one
+ * preference): a closed member is listed only to those they let in, or their preferences could be read back by
+ * walking the lists.
+ */
+export function openToViewerSql(viewerId: string | null, memberId: SQLiteColumn, closed: SQLiteColumn): SQL {
+  const viewer = viewerId ?? "";
+  return sql`(${closed} = 0 or ${memberId} = ${viewer}
+    or exists (select 1 from friendships f where f.status = 'accepted' and ((f.requester_id = ${viewer} and f.addressee_id = ${memberId}) or
+      (f.requester_id = ${memberId} and f.addressee_id = ${viewer})))
+    or exists (select 1 from follows w where w.member_id = ${memberId} and w.target_member_id = ${viewer}))`;
 }
 
 /** §6 "public data" for a visitor: no footprints (who visited whom). Members see a profile's footprints. */

@@ -15,7 +15,7 @@ import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship
 import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
 import { publicPositionFields, relativeTo } from "../social/position-cell";
 import { addMark } from "../moderation/moderation.service";
-import { closedStub, mayOpenProfile } from "./profile-access";
+import { closedStub, mayOpenProfile, openToViewerSql } from "./profile-access";
 import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 
 type ProfileRow = typeof profiles.$inferSelect;
@@ -568,7 +568,7 @@ export async function removeCharacter(env: Env, projectCode: string, memberId: s
     .where(and(eq(userCharacters.memberId, memberId), eq(userCharacters.idCharacter, idCharacter)));
 }
 
-/** Users holding one preference, 20 per page (§9), newest first, hiding blocked pairs. */
+/** Users holding one preference, 20 per page (§9), newest first, hiding blocked pairs and profiles closed to the viewer. */
 export async function characterUsers(env: Env, projectCode: string, idCharacter: number, viewer: Viewer, page: number, pageSize: number) {
   await requireCharacter(env, projectCode, idCharacter);
   const rows = await getDb(env)
@@ -581,6 +581,7 @@ export async function characterUsers(env: Env, projectCode: string, idCharacter:
         eq(userCharacters.idCharacter, idCharacter),
         eq(profiles.blocked, false),
         notBlockedWith(viewer?.memberId, userCharacters.memberId),
+        openToViewerSql(viewer?.memberId ?? null, profiles.memberId, profiles.closed),
       ),
     )
     .orderBy(desc(userCharacters.createdAt))

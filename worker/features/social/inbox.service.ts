@@ -4,6 +4,7 @@ import { flamePasses, follows, guestbookEntries, notifications, socialSettings }
 import type { NotificationType } from "../../contract/notifications";
 import type { ActionKind, DoorBell, MemberActions, NotificationView, Page, SocialSettings } from "../../contract/social";
 import { DAY, iso } from "../../lib/time";
+import { closedTo } from "../profiles/profile-access";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { unreadGuestbookSince } from "./guestbook.service";
@@ -121,6 +122,9 @@ export async function memberActions(env: Env, projectCode: string, viewer: Sessi
     if (memberNo === viewer.memberNo) return { memberId: viewer.memberId };
     throw error;
   });
+  const stats = Array.from({ length: 24 }, (_, actionHour) => ({ actionHour, actionCount: 0 }));
+  // A closed profile's activity is for those it opens to (README "Closed profiles and what a visitor sees").
+  if (memberNo !== viewer.memberNo && (await closedTo(env, projectCode, memberNo, viewer.memberId))) return { stats, recent: [] };
   const db = getDb(env);
   const from = Date.now() - ACTION_WINDOW;
   const [followRows, guestbookRows, flameRows] = await Promise.all([
@@ -138,7 +142,6 @@ export async function memberActions(env: Env, projectCode: string, viewer: Sessi
     ...guestbookRows.map((r) => ({ type: "guestbook" as const, at: r.at })),
     ...flameRows.map((r) => ({ type: "flame" as const, at: r.at })),
   ].sort((a, b) => b.at - a.at);
-  const stats = Array.from({ length: 24 }, (_, actionHour) => ({ actionHour, actionCount: 0 }));
   for (const action of all) stats[new Date(action.at).getUTCHours()]!.actionCount++;
   return { stats, recent: all.slice(0, 20).map((a) => ({ type: a.type, dateAdd: iso(a.at)! })) };
 }
