@@ -99,6 +99,18 @@ describe("reports: numbers alone move nothing", () => {
     expect(await env.DB.prepare("select count(*) as n from reports where target_member_id = ? and status = 'open'").bind(target.memberId).first("n")).toBe(3);
   });
 
+  it("reports already weighed into a pause never pause again, repeated or not, a week later", async () => {
+    const target = await listedSpeaker();
+    const reporters = [await established(), await established(), await established()];
+    for (const r of reporters) await reportOk(r, target);
+    expectFailure(await send(target, await signUp()), 403, "403209");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 8 * DAY);
+    for (const r of reporters) await reportOk(r, target);
+    expectOk(await send(target, await signUp()));
+    expect(await env.DB.prepare("select count(*) as n from moderation_actions where target_member_id = ? and action = 'suspend'").bind(target.memberId).first("n")).toBe(1);
+  });
+
   it("established but unverified, silent reporters weigh nothing", async () => {
     const target = await listedSpeaker();
     for (let i = 0; i < 6; i++) await reportOk(await established({ kyc: 0 }), target);
@@ -122,6 +134,22 @@ describe("unqualified marks", () => {
     const { idProfile } = expectOk(await call("GET", `/private/core/profiles/${target.memberId}`, { as: target }));
     for (let i = 0; i < 4; i++) expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: await established() })).qualify).toBe(true);
     expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: await established() })).qualify).toBe(false);
+  });
+});
+
+describe("unqualified marks after a new avatar", () => {
+  it("a repeated or weightless mark does not take a new avatar down; only marks since its upload count", async () => {
+    const target = await listedSpeaker();
+    const { idProfile } = expectOk(await call("GET", `/private/core/profiles/${target.memberId}`, { as: target }));
+    const markers = await Promise.all(Array.from({ length: 5 }, () => established()));
+    for (const m of markers) await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: m });
+    expect(expectOk(await call("GET", `/private/core/profiles/${target.memberId}`, { as: target })).qualify).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await giveAvatar(target, (x, y) => [30 + (x % 90), 200 - (y % 60), 80]);
+    expect(expectOk(await call("GET", `/private/core/profiles/${target.memberId}`, { as: target })).qualify).toBe(true);
+    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: markers[0]! })).qualify).toBe(true);
+    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: await signUp() })).qualify).toBe(true);
+    expect(expectOk(await call("PUT", `/private/core/profiles/unqualified/${idProfile}`, { as: await established() })).qualify).toBe(true);
   });
 });
 
@@ -209,12 +237,28 @@ describe("operators: uphold, dismiss, lift, appeal", () => {
     expect(expectOk(await decide(op, target, { action: "takedown" }))).toMatchObject({ qualify: false });
     expect(await listed(target)).toBe(false);
     expect((await moderationNotices(target, 1))[0]).toMatchObject({ outcome: "avatarRemoved", appealable: true });
-    const again = expectOk(await call("POST", `/private/core/files/SMP/${target.memberId}`, { as: target, body: form(imageBytes(320, 320, fill), "avatar") }));
-    expect(again.qualify).toBe(false);
+    // Gone from every card, not only unqualified.
+    const before = await env.DB.prepare("select key from media_uploads where member_id = ? and kind = 'avatar'").bind(target.memberId).first<{ key: string }>();
+    expect(await env.DB.prepare("select avator, avator_blur as blur from profiles where member_id = ?").bind(target.memberId).first()).toEqual({ avator: "", blur: "" });
+    const card = expectOk(await call("GET", `/public/core/profiles/SMP/member/${target.memberNo}`));
+    expect(card.avator).toBe("");
+    // The same file again is refused and not kept; choosing the old upload through PATCH is refused too.
+    expectFailure(await call("POST", `/private/core/files/SMP/${target.memberId}`, { as: target, body: form(imageBytes(320, 320, fill), "avatar") }), 409, "409613");
+    expectFailure(await call("PATCH", `/private/core/profiles/${target.memberId}`, { as: target, body: { avator: `/media/${before!.key}` } }), 409, "409613");
+    expect(await env.DB.prepare("select avator from profiles where member_id = ?").bind(target.memberId).first("avator")).toBe("");
     const other = expectOk(await call("POST", `/private/core/files/SMP/${target.memberId}`, { as: target, body: form(imageBytes(320, 320, (x, y) => [60 + (y % 70), 120, 90 + (x % 60)]), "avatar") }));
     expect(other.qualify).toBe(true);
-    // Choosing the taken-down upload again through PATCH stays down too.
-    expect(expectOk(await call("PATCH", `/private/core/profiles/${target.memberId}`, { as: target, body: { avator: again.url } })).qualify).toBe(false);
+  });
+
+  it("a granted appeal of an old suspension leaves a later one running; an operator cannot decide their own case", async () => {
+    const op = await operatorOf();
+    const target = await listedSpeaker();
+    const first = expectOk(await decide(op, target, { action: "suspend", hours: 1 }));
+    expectOk(await call("POST", "/private/core/moderation/SMP/appeals", { as: target, body: { idAction: first.idAction, text: "that was unfair" } }));
+    expectOk(await decide(op, target, { action: "suspend", hours: null }));
+    expectOk(await call("POST", `/private/core/moderation/SMP/appeals/${first.idAction}/decision`, { as: op, body: { grant: true } }));
+    expectFailure(await send(target, await signUp()), 403, "403209");
+    expectFailure(await decide(op, op, { action: "lift" }), 400, "400601");
   });
 
   it("an operator grants the role to another member of the tenant", async () => {

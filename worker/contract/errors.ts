@@ -100,6 +100,7 @@ export const errors = {
   // moderation (README Decisions "Moderation")
   alreadyAppealed: { code: "409611", status: 409, message: "You have already appealed this decision" },
   alreadyOperator: { code: "409612", status: 409, message: "This member is already an operator" },
+  avatarTakenDown: { code: "409613", status: 409, message: "This picture was taken down by a moderator; choose another" },
 
   // profiles and media (issue 3)
   imageNotOwned: { code: "400501", status: 400, message: "The image must be one of your own uploads" },

@@ -72,6 +72,12 @@ async function upload(c: Ctx): Promise<UploadInfo> {
     await db.batch([record, actionStatement(c.env, member.projectCode, member.memberId)]);
     return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic };
   }
+  // The file an operator took down, uploaded again, is refused and not kept (README "Moderation instead of mob rule").
+  const current = await db.select({ takedown: profiles.avatorTakedownHash }).from(profiles).where(eq(profiles.memberId, member.memberId)).get();
+  if (current?.takedown && current.takedown === stored.contentHash) {
+    await c.env.MEDIA.delete([stored.key, ...(stored.rendition ? [stored.rendition.key] : [])]);
+    throw new AppError("avatarTakenDown");
+  }
   await db.batch([
     record,
     db
@@ -79,8 +85,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
       .set({
         avator: stored.url,
         avatorBlur: stored.rendition?.url ?? "",
-        // The file an operator took down, uploaded again, stays down (README Decisions "Moderation").
-        qualify: stored.graphic ? false : sql`${profiles.avatorTakedownHash} is null or ${profiles.avatorTakedownHash} <> ${stored.contentHash}`,
+        qualify: !stored.graphic,
         unqualifiedCount: stored.graphic ? sql`${profiles.unqualifiedCount} + 1` : profiles.unqualifiedCount,
         updatedAt: Date.now(),
       })

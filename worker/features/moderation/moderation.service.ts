@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { mediaUploads, members, moderationActions, operators, profiles, reports, unqualifiedReports } from "../../db/schema";
-import { mediaKeyFromUrl } from "../../contract/media";
+import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import {
   AUTO_PAUSE_COOLDOWN_MS,
   AUTO_PAUSE_MS,
@@ -134,9 +134,12 @@ export async function weighReports(env: Env, projectCode: string, targetMemberId
     select p.last_chat_at as lastChatAt, m.suspended_until as suspendedUntil from members m join profiles p on p.member_id = m.id where m.id = ${targetMemberId}`);
   // Nothing said, nothing to pause: a member who never spoke is left to the operators.
   if (!target || target.lastChatAt === null || (target.suspendedUntil !== null && target.suspendedUntil > at)) return;
+  // Reports already weighed into an automatic pause never pause again: only those made since the last one count.
   const rows = await db.all<Standing>(sql`
     select ${standingColumns} from reports r join members m on m.id = r.member_id join profiles p on p.member_id = m.id
-    where r.target_member_id = ${targetMemberId} and r.project_code = ${projectCode} and r.status = 'open' and m.status = 'active'`);
+    where r.target_member_id = ${targetMemberId} and r.project_code = ${projectCode} and r.status = 'open' and m.status = 'active'
+      and r.created_at > coalesce((select max(a.created_at) from moderation_actions a
+        where a.target_member_id = ${targetMemberId} and a.action = 'suspend' and a.operator_id is null), 0)`);
   const weight = rows.reduce((sum, r) => sum + weightOf(r, at, target.lastChatAt), 0);
   if (weight < AUTO_PAUSE_WEIGHT) return;
   const recent = await db
@@ -167,12 +170,19 @@ export async function addMark(env: Env, projectCode: string, markerId: string, t
   const at = Date.now();
   const standing = await standingOf(env, markerId);
   const weight = standing ? weightOf(standing, at) : 0;
-  await db.insert(unqualifiedReports).values({ idProfile: target.idProfile, reporterId: markerId, createdAt: at, weight }).onConflictDoNothing();
-  const sum = await db
-    .select({ w: sql<number>`coalesce(sum(${unqualifiedReports.weight}), 0)` })
-    .from(unqualifiedReports)
-    .where(and(eq(unqualifiedReports.idProfile, target.idProfile), eq(unqualifiedReports.status, "open")))
-    .get();
+  const added = await db
+    .insert(unqualifiedReports)
+    .values({ idProfile: target.idProfile, reporterId: markerId, createdAt: at, weight })
+    .onConflictDoNothing()
+    .returning({ weight: unqualifiedReports.weight });
+  // A repeated or weightless mark changes nothing: it must not re-trigger a takedown after a new upload.
+  if (!added.length || !(added[0]!.weight > 0)) return;
+  // Only marks made since the current avatar was uploaded weigh against it.
+  const sum = await db.get<{ w: number }>(sql`
+    select coalesce(sum(u.weight), 0) as w from unqualified_reports u
+    where u.id_profile = ${target.idProfile} and u.status = 'open'
+      and u.created_at >= coalesce((select mu.created_at from profiles p join media_uploads mu on p.avator = '/media/' || mu.key
+        where p.id_profile = ${target.idProfile}), 0)`);
   if ((sum?.w ?? 0) >= TAKEDOWN_WEIGHT) {
     await db
       .update(profiles)
@@ -238,6 +248,8 @@ export async function queue(env: Env, operator: Member): Promise<ModerationQueue
 /** An operator decides a member's case: every open report and mark against them is closed with the outcome. */
 export async function decide(env: Env, operator: Member, memberNo: string, body: DecisionBody): Promise<DecisionResult> {
   const target = await memberByNo(env, operator.projectCode, memberNo);
+  // An operator's own case is for another operator.
+  if (target.memberId === operator.memberId) throw new AppError("cannotTargetSelf");
   const db = getDb(env);
   const at = Date.now();
   const closeReports = (status: "upheld" | "dismissed") =>
@@ -263,7 +275,8 @@ export async function decide(env: Env, operator: Member, memberNo: string, body:
       closeMarks("upheld"),
       db
         .update(profiles)
-        .set({ qualify: false, avatorTakedownHash: hash, unqualifiedCount: sql`${profiles.unqualifiedCount} + 1`, updatedAt: at })
+        // Taken down means gone from every card (the stored file stays for an appeal; §4's placeholder shows instead).
+        .set({ qualify: false, avator: "", avatorBlur: "", avatorTakedownHash: hash, unqualifiedCount: sql`${profiles.unqualifiedCount} + 1`, updatedAt: at })
         .where(eq(profiles.memberId, target.memberId)),
       record("takedown"),
     ]);
@@ -343,6 +356,35 @@ export async function appeal(env: Env, member: Member, idAction: number, text: s
   throw new AppError(exists ? "alreadyAppealed" : "notFound");
 }
 
+async function latestSuspension(env: Env, memberId: string): Promise<number | undefined> {
+  const row = await getDb(env)
+    .select({ idAction: moderationActions.idAction })
+    .from(moderationActions)
+    .where(and(eq(moderationActions.targetMemberId, memberId), eq(moderationActions.action, "suspend")))
+    .orderBy(sql`${moderationActions.idAction} desc`)
+    .get();
+  return row?.idAction;
+}
+
+/** A granted takedown appeal puts the taken-down file back, unless the member has uploaded another since. */
+async function restoreAvatar(env: Env, memberId: string, at: number) {
+  const db = getDb(env);
+  const card = await db.select({ avator: profiles.avator, hash: profiles.avatorTakedownHash }).from(profiles).where(eq(profiles.memberId, memberId)).get();
+  const upload = card?.hash
+    ? await db
+        .select({ key: mediaUploads.key, renditionKey: mediaUploads.renditionKey })
+        .from(mediaUploads)
+        .where(and(eq(mediaUploads.memberId, memberId), eq(mediaUploads.kind, "avatar"), eq(mediaUploads.contentHash, card.hash)))
+        .orderBy(sql`${mediaUploads.createdAt} desc`)
+        .get()
+    : undefined;
+  const restored = !card?.avator && upload ? { avator: mediaUrl(upload.key), avatorBlur: upload.renditionKey ? mediaUrl(upload.renditionKey) : "" } : {};
+  await db
+    .update(profiles)
+    .set({ ...restored, qualify: sql`${restored.avator ? sql`1` : sql`${profiles.avator} <> ''`}`, avatorTakedownHash: null, updatedAt: at })
+    .where(eq(profiles.memberId, memberId));
+}
+
 /** An operator answers an open appeal: granted lifts the suspension or restores the avatar; either way the member is told. */
 export async function decideAppeal(env: Env, operator: Member, idAction: number, grant: boolean) {
   const db = getDb(env);
@@ -350,16 +392,20 @@ export async function decideAppeal(env: Env, operator: Member, idAction: number,
   const [action] = await db
     .update(moderationActions)
     .set({ appealStatus: grant ? "granted" : "refused", appealDecidedBy: operator.memberId, appealDecidedAt: at })
-    .where(and(eq(moderationActions.idAction, idAction), eq(moderationActions.projectCode, operator.projectCode), eq(moderationActions.appealStatus, "open")))
+    .where(
+      and(
+        eq(moderationActions.idAction, idAction),
+        eq(moderationActions.projectCode, operator.projectCode),
+        eq(moderationActions.appealStatus, "open"),
+        // An operator's own appeal is for another operator.
+        sql`${moderationActions.targetMemberId} <> ${operator.memberId}`,
+      ),
+    )
     .returning();
   if (!action) throw new AppError("notFound");
-  if (grant && action.action === "suspend") await liftSuspension(env, action.targetMemberId);
-  if (grant && action.action === "takedown") {
-    await db
-      .update(profiles)
-      .set({ qualify: sql`${profiles.avator} <> ''`, avatorTakedownHash: null, updatedAt: at })
-      .where(eq(profiles.memberId, action.targetMemberId));
-  }
+  // Granting an old appeal lifts only the suspension it was about, never a later one.
+  if (grant && action.action === "suspend" && (await latestSuspension(env, action.targetMemberId)) === action.idAction) await liftSuspension(env, action.targetMemberId);
+  if (grant && action.action === "takedown") await restoreAvatar(env, action.targetMemberId, at);
   await tell(env, operator.projectCode, action.targetMemberId, grant ? "appealGranted" : "appealRefused", idAction, null, false);
   return { idAction, granted: grant };
 }

@@ -148,9 +148,9 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
       set.avator = patch.avator;
       // The upload's own rendition, or none (an upload older than renditions): never the original for those who get renditions.
       set.avatorBlur = upload.renditionKey ? mediaUrl(upload.renditionKey) : "";
-      // An avatar an operator took down stays down when chosen again (README Decisions "Moderation").
-      const takenDown = current.avatorTakedownHash !== null && upload.contentHash === current.avatorTakedownHash;
-      set.qualify = !upload.graphic && !takenDown && patch.qualify !== false;
+      // An avatar an operator took down stays down: choosing it again is refused (README "Moderation instead of mob rule").
+      if (current.avatorTakedownHash !== null && upload.contentHash === current.avatorTakedownHash) throw new AppError("avatarTakenDown");
+      set.qualify = !upload.graphic && patch.qualify !== false;
       if (!set.qualify && patch.avator !== current.avator) set.unqualifiedCount = current.unqualifiedCount + 1;
     }
   } else if (patch.qualify === false && current.qualify) {

@@ -374,14 +374,16 @@ export async function report(env: Env, projectCode: string, member: SessionMembe
   if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
   if (target.blockedEitherWay && !target.iBlocked) throw new AppError("notFound");
   const at = Date.now();
-  await getDb(env)
+  const written = await getDb(env)
     .insert(reports)
     .values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, reason, createdAt: at })
     .onConflictDoUpdate({
       target: [reports.memberId, reports.targetMemberId],
       set: { reason, createdAt: at, status: "open", decidedBy: null, decidedAt: null, outcome: null },
       setWhere: sql`${reports.status} <> 'open'`,
-    });
-  await weighReports(env, projectCode, target.memberId, at);
+    })
+    .returning({ id: reports.idReport });
+  // A repeat of a report still open changes nothing, so it weighs nothing again (README "Moderation instead of mob rule").
+  if (written.length) await weighReports(env, projectCode, target.memberId, at);
   return { memberNo: target.memberNo, reported: true };
 }
