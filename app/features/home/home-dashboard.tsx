@@ -147,7 +147,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
         </Link>
       </nav>
 
-      {me.kycStatus === 1 && (
+      {me.kycStatus >= 1 && (
         <a href="/basement/" className="entry-card card">
           <strong>{t("entries.basement")}</strong>
           <span className="muted">{t("entries.basementHint")}</span>

@@ -271,7 +271,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
             <div className="stack">
               <div className="public-name">
                 <h1>{name}</h1>
-                {profile.kycStatus === 1 && <span className="kyc-badge">{t("public.verified")}</span>}
+                {profile.kycStatus >= 1 && <span className="kyc-badge">{t("public.verified")}</span>}
               </div>
               <span className="muted">{genderLabel(t, profile.multiGender)}</span>
               {profile.zodiacSign && <span className="muted">{t(`zodiac.${profile.zodiacSign}`)}</span>}
