@@ -15,6 +15,7 @@ import { readSession } from "../../lib/session-keys";
 import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileSubmembers } from "../market/profile-submembers";
 import { ProfileSocialControls } from "../social/profile-social-controls";
+import { FlameControls } from "./flame-controls";
 import { characterLabel, genderLabel } from "./profile-labels";
 import { ProfileStrip } from "./profile-grid";
 
@@ -286,6 +287,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
           )}
 
           <ProfileSocialControls projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} relationship={profile.relationship} />
+          {profile.relationship && <FlameControls projectCode={projectCode} memberNo={profile.simpleCode} kycStatus={profile.kycStatus} />}
 
           <section className="card stack" aria-labelledby="intro-heading">
             <h2 id="intro-heading">{t("public.introduction")}</h2>
