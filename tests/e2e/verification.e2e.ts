@@ -62,7 +62,7 @@ describe("verification journey (phone)", () => {
     const grants = op.page.getByRole("region", { name: "Flame holder and AI room" });
     await grants.getByLabel("Member number").fill(holder.memberNo!);
     await grants.getByRole("button", { name: /Make flame holder/ }).click();
-    await see(op.page, `Member ${holder.memberNo} now holds the flame`);
+    await see(op.page.locator("body"), `Member ${holder.memberNo} now holds the flame`);
     expect(await hasHorizontalOverflow(op.page)).toBe(false);
     await screenshot(op.page, "verification-03-operator");
     await op.context.close();
@@ -71,7 +71,7 @@ describe("verification journey (phone)", () => {
     const h = await newPage(browser);
     await loginThroughPage(h.page, holder.email, holder.password);
     await gotoHydrated(h.page, "/smp/home");
-    await see(h.page, "You hold the flame");
+    await see(h.page.locator("body"), "You hold the flame");
     await h.page.locator(".flame-requests").getByRole("link", { name: member.memberNo! }).click();
     await h.page.waitForURL(`**/smp/share/${member.memberNo}`);
     const controls = h.page.getByRole("region", { name: "Flame holder" });
@@ -85,13 +85,13 @@ describe("verification journey (phone)", () => {
     await m.page.getByRole("button", { name: "Leave a message", exact: true }).click();
     await m.page.getByLabel("Message", { exact: true }).fill("hello, verified now");
     await m.page.getByRole("button", { name: "Send", exact: true }).click();
-    await see(m.page, "Message sent");
+    await see(m.page.locator("body"), "Message sent");
     expect(m.consoleErrors).toEqual([]);
 
     // The holder passes the flame to the member: two taps.
     await controls.getByRole("button", { name: /Pass the flame/ }).click();
     await controls.getByRole("button", { name: /Tap again to pass the flame/ }).click();
-    await see(h.page, "You passed the flame");
+    await see(h.page.locator("body"), "You passed the flame");
     const last = await apiCall(holder, "GET", "/core/flame/SMP/last");
     expect(last.body.info).toMatchObject({ memberNo: member.memberNo, mine: false });
     expect((await apiCall(holder, "GET", "/core/flame/SMP/requests")).body.returnCode).toBe("403601");
