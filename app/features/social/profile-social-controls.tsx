@@ -235,7 +235,13 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setNeedKyc(false);
+      }}
+    >
       <Dialog.Trigger className="button">{t("leave.open")}</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
