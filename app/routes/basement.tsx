@@ -5,6 +5,7 @@ import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import type { FlameInfo } from "../../worker/contract/social";
 import { Avatar } from "../components/avatar";
 import { profilePath } from "../features/social/social-client";
+import { VerificationPrompt } from "../features/social/verification-prompt";
 import { callApi, sessionHeaders } from "../lib/api.server";
 import { pageTitle } from "../i18n/page-title";
 import "../features/social/social.css";
@@ -14,7 +15,7 @@ type BasementInfo = { projectCode: string; members: ProfileSummary[]; flame: Fla
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "social:basement.title") }];
 
 /**
- * §2/§6: /basement/ is a separate site outside the project path, shown only to kycStatus 1 members.
+ * §2/§6: /basement/ is a separate site outside the project path, shown only to verified members (kycStatus 1, or 9 which includes it, §6).
  * The API decides (403202 for everyone else); the tenant comes from the member's session.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -22,9 +23,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const body = await callApi<BasementInfo>(context, request, "/core/basement?pageSize=60", { private: true });
   if (!("info" in body)) {
     if (body.returnCode === "100003" || body.returnCode === "401000") throw redirect("/smp/login");
-    return data({ denied: true as const, info: null }, { status: 403 });
+    // README Decisions "Verification": the denied page offers the request, which needs the member's tenant.
+    const memberId = sessionHeaders(request)?.["X-Member-ID"] ?? "";
+    const me = await callApi<{ projectCode: string }>(context, request, `/core/profiles/${memberId}`, { private: true });
+    return data({ denied: true as const, info: null, projectCode: "info" in me ? me.info.projectCode : null }, { status: 403 });
   }
-  return { denied: false as const, info: body.info };
+  return { denied: false as const, info: body.info, projectCode: body.info.projectCode };
 }
 
 export default function Basement({ loaderData }: Route.ComponentProps) {
@@ -34,7 +38,8 @@ export default function Basement({ loaderData }: Route.ComponentProps) {
       <main className="page page-center">
         <h1>{t("basement.title")}</h1>
         <p role="alert">{t("basement.denied")}</p>
-        <Link to="/">{t("basement.back")}</Link>
+        {loaderData.projectCode && <VerificationPrompt projectCode={loaderData.projectCode} />}
+        <Link to={loaderData.projectCode ? `/${loaderData.projectCode.toLowerCase()}/home` : "/"}>{t("basement.back")}</Link>
       </main>
     );
   }

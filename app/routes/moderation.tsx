@@ -1,10 +1,11 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import type { Route } from "./+types/moderation";
 import { isOk } from "../../worker/contract/envelope";
 import { SUSPENSION_HOURS } from "../../worker/contract/moderation.constants";
 import type { DecisionResult, ModerationAppeal, ModerationCase, ModerationQueue } from "../../worker/contract/moderation";
+import type { FlameInfo } from "../../worker/contract/social";
 import { Avatar } from "../components/avatar";
 import { useToast } from "../components/toast";
 import { LocalTime, useFormat } from "../i18n/use-format";
@@ -36,6 +37,7 @@ export default function Moderation({ loaderData, params }: Route.ComponentProps)
         {loaderData.appeals.length === 0 ? <p className="empty-state">{t("noAppeals")}</p> : loaderData.appeals.map((a) => <AppealCard key={a.idAction} project={project} item={a} />)}
       </section>
       <GrantOperator project={project} />
+      <VerificationGrants project={project} />
     </main>
   );
 }
@@ -159,5 +161,56 @@ function GrantOperator({ project }: { project: string }) {
         {t("addOperator")}
       </button>
     </form>
+  );
+}
+
+/**
+ * README Decisions "Verification": the tenant's flame holder (the first one, or a new one) and the AI room
+ * (kycStatus 9) are given by operators; the server refuses everyone else.
+ */
+function VerificationGrants({ project }: { project: string }) {
+  const { t } = useTranslation("moderation");
+  const toast = useToast();
+  const [memberNo, setMemberNo] = useState("");
+  const [holder, setHolder] = useState<string | null | undefined>(undefined);
+
+  useEffect(() => {
+    let live = true;
+    void api<FlameInfo>(`/private/core/flame/${project}/last`).then((body) => {
+      if (live && isOk(body)) setHolder(body.info.profile ? body.info.profile.nickname || body.info.memberNo : null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [project]);
+
+  async function run(path: string, body: unknown, done: string) {
+    const no = memberNo.trim();
+    if (!no) return;
+    const reply = await api(path, { body });
+    if (!isOk(reply)) return toast(errorText(t, reply), "error");
+    toast(t(done, { memberNo: no }));
+    if (done === "flameHolderSet") setHolder(no);
+    setMemberNo("");
+  }
+
+  const no = memberNo.trim();
+  return (
+    <section className="card stack" aria-labelledby="moderation-verification">
+      <h2 id="moderation-verification">{t("verification")}</h2>
+      <p className="muted">{holder ? t("flameHolderNow", { name: holder }) : holder === null ? t("noFlameHolder") : null}</p>
+      <label className="field">
+        <span>{t("memberNo")}</span>
+        <input inputMode="numeric" value={memberNo} onChange={(e) => setMemberNo(e.target.value)} />
+      </label>
+      <div className="entry-actions">
+        <button type="button" className="button" disabled={!no} onClick={() => void run(`/private/core/moderation/${project}/flame`, { memberNo: no }, "flameHolderSet")}>
+          🔥 {t("makeFlameHolder")}
+        </button>
+        <button type="button" className="button" disabled={!no} onClick={() => void run(`/private/core/moderation/${project}/members/${encodeURIComponent(no)}/ai-room`, {}, "aiRoomGranted")}>
+          🎨 {t("grantAiRoom")}
+        </button>
+      </div>
+    </section>
   );
 }

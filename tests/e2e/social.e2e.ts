@@ -101,6 +101,9 @@ describe("social journeys", () => {
     await page.getByRole("button", { name: "Send" }).click();
     await see(page.locator(".toast"), "Need to verify before leaving a message");
     await screenshot(page, "social-04-needs-verification");
+    // README Decisions "Verification": the dialog now explains how to ask; close it to try again once verified.
+    await page.getByRole("dialog").getByRole("button", { name: "Request verification" }).waitFor();
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
 
     sql(`update profiles set kyc_status = 1 where member_id = '${writer.memberId}'`);
     await page.getByRole("button", { name: "Leave a message" }).click();

@@ -445,6 +445,14 @@ export const privateRoutes: Record<string, RouteCase> = {
   "POST /private/core/moderation/:project/operators": {
     request: async (f) => ({ as: await operator(f), params: { project: "SMP" }, body: { memberNo: (await f.fresh()).memberNo } }),
   },
+  // README Decisions "Verification": the flame holder and the AI room come from operators only
+  "POST /private/core/moderation/:project/flame": {
+    request: async (f) => ({ as: await operator(f), params: { project: "SMP" }, body: { memberNo: (await f.member()).memberNo } }),
+  },
+  "POST /private/core/moderation/:project/members/:memberNo/ai-room": {
+    request: async (f) => ({ as: await operator(f), params: { project: "SMP", memberNo: (await f.member()).memberNo } }),
+    noBody: true,
+  },
   "POST /private/core/reports": {
     request: async (f) => ({ as: await f.member(), body: { targetMemberNo: (await f.member()).memberNo, reason: "spam" } }),
     ...anyMember,
@@ -514,6 +522,16 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as: holder, params: { project: "SMP" }, body: { targetMemberNo: (await f.member()).memberNo } };
     },
     ...tenantWide,
+  },
+
+  "GET /private/core/flame/:project/verification": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "POST /private/core/flame/:project/verification": { request: async (f) => ({ as: await f.member(), params: { project: "SMP" } }), noBody: true, ...tenantWide },
+  "GET /private/core/flame/:project/requests": {
+    request: async (f) => {
+      const holder = await f.member({ kyc: 1 });
+      await giveFlame(holder);
+      return { as: holder, params: { project: "SMP" } };
+    },
   },
 
   // ── market, sub-members and hierarchy (worker/features/market/market.routes.ts)

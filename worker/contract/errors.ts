@@ -96,6 +96,9 @@ export const errors = {
   notFlameHolder: { code: "403601", status: 403, message: "Only the flame holder can do this" },
   noFriendRequest: { code: "409601", status: 409, message: "There is no pending friend request from this member" },
   locationMissing: { code: "409602", status: 409, message: "Share your location first to see who is nearby" },
+  // README Decisions "Verification": a member asks the flame holder once; verified members need not ask.
+  alreadyVerified: { code: "409603", status: 409, message: "You are already verified" },
+  verificationPending: { code: "409604", status: 409, message: "Your verification request is already waiting for the flame holder" },
 
   // moderation (README Decisions "Moderation")
   alreadyAppealed: { code: "409611", status: 409, message: "You have already appealed this decision" },

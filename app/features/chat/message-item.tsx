@@ -182,7 +182,7 @@ export const MessageItem = memo(function MessageItem({
         ) : (
           <span className="chat-name">{name}</span>
         )}
-        {message.profile?.kycStatus === 1 && <span className="badge" title={t("verified")}>✓</span>}
+        {(message.profile?.kycStatus ?? 0) >= 1 && <span className="badge" title={t("verified")}>✓</span>}
         {message.isPrivate && <span className="chat-private-tag">{t("private")}</span>}
         <span className="muted chat-time">
           {message.pending ? t("sending") : <MessageTime iso={message.dateAdd} />}

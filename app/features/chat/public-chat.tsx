@@ -126,7 +126,7 @@ export function PublicChat({ projectCode, chatroomId, initialMessages }: { proje
           chatroomId={chatroomId}
           initialMessages={initialMessages}
           title={t("publicTitle")}
-          filter={kycOnly ? (m) => m.profile?.kycStatus === 1 || m.pending === true : undefined}
+          filter={kycOnly ? (m) => (m.profile?.kycStatus ?? 0) >= 1 || m.pending === true : undefined}
           onPickMember={pick}
           sendOptions={{ isPrivate: isPrivate && Boolean(to), toMemberNo: isPrivate ? (to?.memberNo ?? null) : null }}
           composeExtras={

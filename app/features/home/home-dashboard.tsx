@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { FlameRequests } from "../social/flame-requests";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { HOME_LIMITS, fairPick } from "../../../worker/contract/home.constants";
@@ -89,6 +90,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
             <Avatar profile={data.flame.profile} size={56} />
             <span>{data.flame.profile.simpleCode === me.simpleCode ? t("flame.mine") : t("flame.holder", { name: data.flame.profile.nickname || data.flame.memberNo })}</span>
           </Link>
+          {data.flame.profile.simpleCode === me.simpleCode && <FlameRequests projectCode={p} />}
         </section>
       )}
 
@@ -147,7 +149,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
         </Link>
       </nav>
 
-      {me.kycStatus === 1 && (
+      {me.kycStatus >= 1 && (
         <a href="/basement/" className="entry-card card">
           <strong>{t("entries.basement")}</strong>
           <span className="muted">{t("entries.basementHint")}</span>

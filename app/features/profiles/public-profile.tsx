@@ -15,6 +15,7 @@ import { readSession } from "../../lib/session-keys";
 import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileSubmembers } from "../market/profile-submembers";
 import { ProfileSocialControls } from "../social/profile-social-controls";
+import { FlameControls } from "./flame-controls";
 import { characterLabel, genderLabel } from "./profile-labels";
 import { ProfileStrip } from "./profile-grid";
 
@@ -271,7 +272,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
             <div className="stack">
               <div className="public-name">
                 <h1>{name}</h1>
-                {profile.kycStatus === 1 && <span className="kyc-badge">{t("public.verified")}</span>}
+                {profile.kycStatus >= 1 && <span className="kyc-badge">{t("public.verified")}</span>}
               </div>
               <span className="muted">{genderLabel(t, profile.multiGender)}</span>
               {profile.zodiacSign && <span className="muted">{t(`zodiac.${profile.zodiacSign}`)}</span>}
@@ -286,6 +287,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
           )}
 
           <ProfileSocialControls projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} relationship={profile.relationship} />
+          {profile.relationship && <FlameControls projectCode={projectCode} memberNo={profile.simpleCode} kycStatus={profile.kycStatus} />}
 
           <section className="card stack" aria-labelledby="intro-heading">
             <h2 id="intro-heading">{t("public.introduction")}</h2>

@@ -21,7 +21,7 @@ const VIEWS: Record<NotificationType, (props: ViewProps) => React.ReactNode> = {
   friendRequest: FriendRequestView,
   friendAccepted: ({ name }) => <Text k="notification.friendAccepted" values={{ name }} />,
   guestbook: ({ item, name }) => <Text k="notification.guestbook" values={{ name, excerpt: String(item.params.excerpt ?? "") }} />,
-  flame: ({ item, name }) => <Text k={item.params.action === "approved" ? "notification.flameApproved" : "notification.flameReceived"} values={{ name }} />,
+  flame: ({ item, name }) => <Text k={flameKey(item.params)} values={{ name }} />,
   privateMessage: ({ name }) => <Text k="notification.privateMessage" values={{ name }} />,
   missionSubmitted: ({ name }) => <Text k="notification.missionSubmitted" values={{ name }} />,
   missionReviewed: ({ name }) => <Text k="notification.missionReviewed" values={{ name }} />,
@@ -30,6 +30,14 @@ const VIEWS: Record<NotificationType, (props: ViewProps) => React.ReactNode> = {
   messageRequest: ({ name }) => <Text k="notification.messageRequest" values={{ name }} />,
   moderation: ModerationView,
 };
+
+/** README Decisions "Verification": one notification type, the step in `params.action`; operators stay unnamed. */
+function flameKey(params: Record<string, unknown>) {
+  if (params.action === "approved") return "notification.flameApproved";
+  if (params.action === "requested") return "notification.verificationRequested";
+  if (params.action === "aiRoom") return "notification.aiRoomGranted";
+  return params.by === "operator" ? "notification.flameNamed" : "notification.flameReceived";
+}
 
 function Text({ k, values }: { k: string; values?: Record<string, string> }) {
   const { t } = useTranslation("social");

@@ -9,6 +9,7 @@ import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { useTwoStep } from "./social-client";
+import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";
 
 export type ProfileSocialControlsProps = {
@@ -159,7 +160,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
           <button type="button" className="icon-button toggle" aria-pressed={favourite} aria-label={favourite ? t("favourite.remove") : t("favourite.add")} onClick={() => void toggleFavourite()}>
             {favourite ? "★" : "☆"}
           </button>
-          <LeaveMessageDialog memberNo={memberNo} name={name} />
+          <LeaveMessageDialog projectCode={projectCode} memberNo={memberNo} name={name} />
         </div>
       )}
 
@@ -206,10 +207,12 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
 }
 
 /** §2 leave-message dialog: compose, submit, done, clear and close. §5/§8: unverified → warning 9 s. */
-function LeaveMessageDialog({ memberNo, name }: { memberNo: string; name: string }) {
+function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: string; memberNo: string; name: string }) {
   const { t } = useTranslation("social");
   const toast = useToast();
   const [open, setOpen] = useState(false);
+  // README Decisions "Verification": an unverified member is shown why and how to ask, in the same dialog.
+  const [needKyc, setNeedKyc] = useState(false);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -224,7 +227,7 @@ function LeaveMessageDialog({ memberNo, name }: { memberNo: string; name: string
       setOpen(false);
       toast(t("leave.sent"), "success");
     } else if (body.returnCode === "403201") {
-      setOpen(false);
+      setNeedKyc(true);
       toast(t("leave.needKyc"), "warning");
     } else {
       toast(errorText(t, body), "error");
@@ -232,13 +235,27 @@ function LeaveMessageDialog({ memberNo, name }: { memberNo: string; name: string
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setNeedKyc(false);
+      }}
+    >
       <Dialog.Trigger className="button">{t("leave.open")}</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">
           <Dialog.Title className="dialog-title">{t("leave.title", { name })}</Dialog.Title>
           <Dialog.Description className="visually-hidden">{t("leave.title", { name })}</Dialog.Description>
+          {needKyc ? (
+            <>
+              <VerificationPrompt projectCode={projectCode} />
+              <div className="dialog-actions">
+                <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
+              </div>
+            </>
+          ) : (
           <form className="form" onSubmit={(event) => void send(event)}>
             <label className="field">
               <span>{t("leave.label")}</span>
@@ -251,6 +268,7 @@ function LeaveMessageDialog({ memberNo, name }: { memberNo: string; name: string
               </button>
             </div>
           </form>
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
@@ -117,3 +118,24 @@ export const socialSettings = sqliteTable("social_settings", {
   emailAlerts: integer("email_alerts", { mode: "boolean" }).notNull().default(false),
   doorBellCheckedAt: integer("door_bell_checked_at"),
 });
+
+/**
+ * A member's request to be verified (migration 0021, README Decisions "Verification"): open until the flame
+ * holder approves it. One open request per member (partial unique index).
+ */
+export const verificationRequests = sqliteTable(
+  "verification_requests",
+  {
+    idRequest: integer("id_request").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    status: text("status", { enum: ["open", "approved"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at"),
+  },
+  (t) => [
+    uniqueIndex("verification_requests_open").on(t.projectCode, t.memberId).where(sql`status = 'open'`),
+    index("verification_requests_project").on(t.projectCode, t.status, t.idRequest),
+  ],
+);

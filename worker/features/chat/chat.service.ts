@@ -317,7 +317,7 @@ async function acceptsDirectly(env: Env, recipientId: string, sender: { memberId
   const settings = await contactSettings(env, recipientId);
   if (sender.multiGender != null && settings.acceptRoles.includes(sender.multiGender)) return true;
   if (settings.acceptFrom === "everyone") return true;
-  if (settings.acceptFrom === "verified") return sender.kycStatus === 1 || (await pairFacts(env, recipientId, sender.memberId)).aFollowsB;
+  if (settings.acceptFrom === "verified") return sender.kycStatus >= 1 || (await pairFacts(env, recipientId, sender.memberId)).aFollowsB;
   const facts = await pairFacts(env, recipientId, sender.memberId);
   if (settings.acceptFrom === "following") return facts.aFollowsB;
   return facts.friends;

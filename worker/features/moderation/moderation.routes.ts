@@ -48,4 +48,13 @@ export const moderationPrivate = new Hono<AppEnv>()
   .post("/core/moderation/:project/operators", moderate, validate("param", ProjectParam), validate("json", OperatorBody), async (c) => {
     const operator = await operatorOf(c);
     return c.json(ok(await svc.grantOperator(c.env, operator, c.req.valid("json").memberNo)));
+  })
+  // README Decisions "Verification": the tenant's flame holder and the AI room come from its operators.
+  .post("/core/moderation/:project/flame", moderate, validate("param", ProjectParam), validate("json", OperatorBody), async (c) => {
+    const operator = await operatorOf(c);
+    return c.json(ok(await svc.makeFlameHolder(c.env, operator, c.req.valid("json").memberNo)));
+  })
+  .post("/core/moderation/:project/members/:memberNo/ai-room", moderate, validate("param", MemberParam), async (c) => {
+    const operator = await operatorOf(c);
+    return c.json(ok(await svc.grantAiRoom(c.env, operator, c.req.valid("param").memberNo)));
   });

@@ -20,6 +20,7 @@ import { AppError } from "../../http/app-error";
 import { contentHash } from "../../lib/crypto";
 import { HOUR, iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
+import { operatorGrantAiRoom, operatorSetHolder } from "../social/flame.service";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { isDeletedCode } from "../../lib/ids";
 
@@ -75,6 +76,20 @@ export async function grantOperator(env: Env, operator: Member, memberNo: string
     .returning({ id: operators.memberId });
   if (row.length === 0) throw new AppError("alreadyOperator");
   return { memberNo: target.memberNo, operator: true };
+}
+
+/** README Decisions "Verification": operators name the tenant's flame holder (the first, or a new one). */
+export async function makeFlameHolder(env: Env, operator: Member, memberNo: string) {
+  const target = await memberByNo(env, operator.projectCode, memberNo);
+  await operatorSetHolder(env, operator.projectCode, operator, target.memberId);
+  return { memberNo: target.memberNo, flameHolder: true };
+}
+
+/** README Decisions "Verification": only operators open the AI room (kycStatus 9). */
+export async function grantAiRoom(env: Env, operator: Member, memberNo: string) {
+  const target = await memberByNo(env, operator.projectCode, memberNo);
+  await operatorGrantAiRoom(env, operator.projectCode, operator, target.memberId);
+  return { memberNo: target.memberNo, kycStatus: 9 };
 }
 
 async function memberByNo(env: Env, projectCode: string, memberNo: string) {

@@ -105,10 +105,11 @@ export async function writeGuestbook(ctx: Ctx, projectCode: string, memberNo: st
   const { env, member } = ctx;
   await assertCanSend(env, member);
   await rateLimit(env.RL_WRITE, `write:${member.memberId}`);
-  if (mode === "leave" && member.kycStatus !== 1) throw new AppError("needKycToLeaveMessage");
+  // §6: 9 (AI room) includes verified.
+  if (mode === "leave" && member.kycStatus < 1) throw new AppError("needKycToLeaveMessage");
   const target = await visibleTarget(env, projectCode, memberNo, member);
   const db = getDb(env);
-  if (member.kycStatus !== 1) {
+  if (member.kycStatus < 1) {
     const wroteToMe = await db
       .select({ id: guestbookEntries.idGuestbook })
       .from(guestbookEntries)

@@ -185,4 +185,11 @@ export const socialPrivate = new Hono<AppEnv>()
   .post("/core/flame/:project/approve", validate("json", TargetBody), async (c) => {
     const project = sessionProject(c, c.req.param("project"));
     return c.json(ok(await flame.approveVerified(ctxOf(c), project, c.req.valid("json").targetMemberNo)));
-  });
+  })
+  // README Decisions "Verification": a member asks once (RL_SOCIAL: it reaches the holder); the holder lists requests.
+  .get("/core/flame/:project/verification", async (c) => c.json(ok(await flame.myVerification(c.env, sessionProject(c, c.req.param("project")), c.get("member")))))
+  .post("/core/flame/:project/verification", limitPerMember("RL_SOCIAL", "verification"), async (c) => {
+    const project = sessionProject(c, c.req.param("project"));
+    return c.json(ok(await flame.requestVerification(ctxOf(c), project)));
+  })
+  .get("/core/flame/:project/requests", async (c) => c.json(ok(await flame.openRequests(c.env, sessionProject(c, c.req.param("project")), c.get("member")))));

@@ -1,0 +1,70 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { isOk } from "../../../worker/contract/envelope";
+import type { FlameInfo } from "../../../worker/contract/social";
+import { useToast } from "../../components/toast";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { useTwoStep } from "../social/social-client";
+
+type Requests = { requests: { memberNo: string }[] };
+
+/**
+ * §2 torch relay button and §6 approval, shown only to the flame holder on another member's public profile.
+ * The server decides (403601 for anyone else); this only hides what the viewer cannot use. Approve appears while the
+ * member is unverified (and says when they asked); passing the flame asks twice, as it clears the holder's own.
+ */
+export function FlameControls({ projectCode, memberNo, kycStatus }: { projectCode: string; memberNo: string; kycStatus: number }) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const project = projectCode.toUpperCase();
+  const [holder, setHolder] = useState(false);
+  const [asked, setAsked] = useState(false);
+  const [kyc, setKyc] = useState(kycStatus);
+
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const flame = await api<FlameInfo>(`/private/core/flame/${project}/last`);
+      if (!live || !isOk(flame) || !flame.info.mine || flame.info.memberNo === memberNo) return;
+      setHolder(true);
+      const list = await api<Requests>(`/private/core/flame/${project}/requests`);
+      if (live && isOk(list)) setAsked(list.info.requests.some((r) => r.memberNo === memberNo));
+    })();
+    return () => {
+      live = false;
+    };
+  }, [project, memberNo]);
+
+  const pass = useTwoStep(async () => {
+    const body = await api<FlameInfo>(`/private/core/flame/${project}/delivery`, { body: { targetMemberNo: memberNo } });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    setHolder(false);
+    toast(t("flame.passed"), "success");
+  });
+
+  async function approve() {
+    const body = await api<{ kycStatus: number }>(`/private/core/flame/${project}/approve`, { body: { targetMemberNo: memberNo } });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    setKyc(body.info.kycStatus);
+    setAsked(false);
+    toast(t("flame.approved"), "success");
+  }
+
+  if (!holder) return null;
+  return (
+    <section className="card stack flame-controls" aria-label={t("flame.controls")}>
+      {kyc < 1 && (
+        <div className="row">
+          {asked && <span className="muted">{t("flame.asked")}</span>}
+          <button type="button" className="button button-primary" onClick={() => void approve()}>
+            {t("flame.approve")}
+          </button>
+        </div>
+      )}
+      <button type="button" className="button" aria-pressed={pass.armed} onClick={() => void pass.tap()}>
+        🔥 {pass.armed ? t("flame.passConfirm") : t("flame.pass")}
+      </button>
+    </section>
+  );
+}
