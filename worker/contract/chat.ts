@@ -124,6 +124,8 @@ export type ChatListEntry = {
   profile: ProfileSummary;
   lastMessage: ChatMessage | null;
   unread: number;
+  /** This member wrote first and the other has not accepted yet (a decline also reads as waiting). */
+  waiting: boolean;
 };
 
 export type MessageRequest = {
