@@ -161,7 +161,7 @@ describe("private messages, requests and the inbox", () => {
     const [newcomer, b] = [await signUp(), await signUp()];
     const room = directChatroomId(newcomer.memberNo, b.memberNo);
     // Before writing: the profile's Message button learns the first message will wait in b's tray.
-    expect(expectOk(await call("GET", `/private/sns/message-permission/${b.memberNo}`, { as: newcomer }))).toEqual({ memberNo: b.memberNo, canMessage: true, reason: null, asRequest: true });
+    expect(expectOk(await call("GET", `/private/sns/message-permission/${b.memberNo}`, { as: newcomer }))).toEqual({ memberNo: b.memberNo, nickname: expect.any(String), canMessage: true, reason: null, asRequest: true });
     expectOk(await post(newcomer, { message: "hello from a newcomer" }, room));
     const mine = expectOk(await call("GET", "/private/sns/chatroom/list", { as: newcomer }));
     expect(mine).toHaveLength(1);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import type { ChatListEntry, MessageRequest } from "../../../worker/contract/chat";
-import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
+import { DIRECT_CHATROOM, PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
@@ -106,7 +106,7 @@ function RequestsTray({ requests, onDecided }: { requests: MessageRequest[]; onD
 }
 
 /** One-to-one conversation with the read marker kept current while it is open. */
-export function DirectConversation({ projectCode, chatroomId }: { projectCode: string; chatroomId: string }) {
+export function DirectConversation({ projectCode, chatroomId, peerName }: { projectCode: string; chatroomId: string; peerName?: string }) {
   const { t } = useTranslation("chat");
   const me = readSession()?.memberNo ?? "";
   const [, a, b] = chatroomId.match(DIRECT_CHATROOM) ?? [];
@@ -118,7 +118,7 @@ export function DirectConversation({ projectCode, chatroomId }: { projectCode: s
     <ChatConversation
       projectCode={projectCode}
       chatroomId={chatroomId}
-      title={t("conversationWith", { name: peer ?? "" })}
+      title={t("conversationWith", { name: peerName || peer || "" })}
       peerMemberNo={peer}
       onMessages={markRead}
     />
@@ -175,12 +175,21 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
                     <MessageTime iso={entry.lastMessage.dateAdd} />
                   </span>
                 )}
+                {entry.waiting && <span className="chat-waiting">{t("waiting")}</span>}
                 {entry.unread > 0 && <span className="badge" aria-label={t("unreadCount", { count: entry.unread })}>{entry.unread}</span>}
               </Link>
             </li>
           ))}
           {!loaded && <li className="muted">{t("common:loading")}</li>}
-          {loaded && entries.length === 0 && <li className="empty-state">{t("noChats")}</li>}
+          {loaded && entries.length === 0 && (
+            <li className="empty-state chat-empty">
+              <span>{t("noChats")}</span>
+              <span className="muted">{t("noChatsHint")}</span>
+              <Link className="button button-primary" to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`}>
+                {t("goPublicChat")}
+              </Link>
+            </li>
+          )}
         </ul>
       </div>
       <div className="chat-pane">

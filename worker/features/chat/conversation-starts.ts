@@ -36,7 +36,7 @@ export async function waitingOn(env: Env, memberId: string, others: string[]): P
   return new Set(rows.map((r) => r.id));
 }
 
-export type MessagePermission = { memberNo: string; canMessage: boolean; reason: "self" | "paused" | null; asRequest: boolean };
+export type MessagePermission = { memberNo: string; nickname: string; canMessage: boolean; reason: "self" | "paused" | null; asRequest: boolean };
 
 /**
  * May the caller message this member, and will the first message wait in their requests tray? The same rules
@@ -44,10 +44,12 @@ export type MessagePermission = { memberNo: string; canMessage: boolean; reason:
  */
 export async function messagePermission(env: Env, member: ChatMember, memberNo: string): Promise<MessagePermission> {
   const target = await findMember(env, member.projectCode, memberNo, member.memberId);
-  if (target.memberId === member.memberId) return { memberNo, canMessage: false, reason: "self", asRequest: false };
   if (target.blockedEitherWay) throw new AppError("notFound");
-  if (member.status && member.status !== "active") return { memberNo, canMessage: false, reason: "paused", asRequest: false };
   const db = getDb(env);
+  // The conversation page titles itself with this (a closed profile's stub shows the nickname too).
+  const nickname = (await db.get<{ nickname: string | null }>(sql`select nickname from profiles where member_id = ${target.memberId}`))?.nickname ?? "";
+  if (target.memberId === member.memberId) return { memberNo, nickname, canMessage: false, reason: "self", asRequest: false };
+  if (member.status && member.status !== "active") return { memberNo, nickname, canMessage: false, reason: "paused", asRequest: false };
   const facts = await db.get<{ kycStatus: number; multiGender: number | null; wrote: number; accepted: number }>(sql`select p.kyc_status as kycStatus, p.multi_gender as multiGender,
       exists (select 1 from chat_messages where member_id = ${target.memberId} and to_member_id = ${member.memberId}) as wrote,
       exists (select 1 from chat_message_requests where member_id = ${target.memberId} and from_member_id = ${member.memberId} and status = 'accepted') as accepted
@@ -55,5 +57,5 @@ export async function messagePermission(env: Env, member: ChatMember, memberNo: 
   const direct =
     Boolean(facts?.wrote || facts?.accepted) ||
     (await acceptsDirectly(env, target.memberId, { memberId: member.memberId, kycStatus: facts?.kycStatus ?? 0, multiGender: facts?.multiGender ?? null }));
-  return { memberNo, canMessage: true, reason: null, asRequest: !direct };
+  return { memberNo, nickname, canMessage: true, reason: null, asRequest: !direct };
 }
