@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/chat-room";
 import { DIRECT_CHATROOM, PERSONAL_CHATROOM, directChatroomId } from "../../worker/contract/chat.constants";
-import type { MessagePermission } from "../../worker/features/chat/conversation-starts";
+import type { MessagePermission } from "../../worker/contract/chat";
 import { ChatConversation } from "../features/chat/chat-conversation";
 import { DirectConversation } from "../features/chat/notification-page";
 import { callApi, requireSessionCookie } from "../lib/api.server";

@@ -128,6 +128,9 @@ export type ChatListEntry = {
   waiting: boolean;
 };
 
+/** GET /sns/message-permission/{memberNo}: what a profile's Message button may promise (the send re-checks all). */
+export type MessagePermission = { memberNo: string; nickname: string; canMessage: boolean; reason: "self" | "paused" | null; asRequest: boolean };
+
 export type MessageRequest = {
   idRequest: number;
   status: "pending" | "accepted" | "declined";

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Relationship } from "../../../worker/contract/social";
-import type { MessagePermission } from "../../../worker/features/chat/conversation-starts";
+import type { MessagePermission } from "../../../worker/contract/chat";
 import { LoginPrompt } from "../../components/avatar";
 import { api } from "../../lib/api";
 import { readSession } from "../../lib/session-keys";

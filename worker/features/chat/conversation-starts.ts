@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import type { MessagePermission } from "../../contract/chat";
 import { getDb } from "../../db/client";
 import { AppError } from "../../http/app-error";
 import { chatMessageRequests } from "../../db/schema";
@@ -36,7 +37,6 @@ export async function waitingOn(env: Env, memberId: string, others: string[]): P
   return new Set(rows.map((r) => r.id));
 }
 
-export type MessagePermission = { memberNo: string; nickname: string; canMessage: boolean; reason: "self" | "paused" | null; asRequest: boolean };
 
 /**
  * May the caller message this member, and will the first message wait in their requests tray? The same rules
