@@ -11,11 +11,6 @@ import "../features/chat/chat.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "chat:messages") }];
 
-/**
- * One-segment chatroom URLs (§2): `chatroom/{md5 of member code}` (32 hex: a personal chatroom) or
- * `chatroom/{connectionId}` (digits: the caller's connection), and the two-member forms
- * `chatroom/{from}/{to}` and `chatroom/{from}/{to}/{connectionId}` (one-to-one room of that pair).
- */
 type Ctx = Pick<Route.LoaderArgs, "request" | "context">;
 
 /** The other member's name for the title: nickname, else their member number (also when they are not to be found). */
@@ -32,6 +27,11 @@ async function myNumber(ctx: Ctx, memberId: string | undefined) {
   return "info" in me ? me.info.simpleCode : "";
 }
 
+/**
+ * One-segment chatroom URLs (§2): `chatroom/{md5 of member code}` (32 hex: a personal chatroom) or
+ * `chatroom/{connectionId}` (digits: the caller's connection), and the two-member forms
+ * `chatroom/{from}/{to}` and `chatroom/{from}/{to}/{connectionId}` (one-to-one room of that pair).
+ */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireSessionCookie(request);
   const p = params as { roomKey?: string; fromMemberNo?: string; toMemberNo?: string; connectionId?: string };

@@ -5,6 +5,7 @@ import { md5 } from "js-md5";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
+import { LANGUAGE_COOKIE } from "../../worker/contract/session.constants";
 import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 
 let browser: Browser;
@@ -180,7 +181,8 @@ describe("chat journey", () => {
     const popupB = pb.page.getByRole("button", { name: "Not now" });
     if (await popupB.isVisible().catch(() => false)) await popupB.click();
     await pb.page.getByRole("region", { name: "Message requests" }).getByRole("button", { name: "Accept" }).click();
-    await pb.page.getByRole("list", { name: "Conversations" }).getByRole("link").first().click();
+    // The accepted conversation appears (until then the empty list offers the public chat instead).
+    await pb.page.getByRole("list", { name: "Conversations" }).getByRole("link", { name: new RegExp(a.memberNo) }).click();
     await see(pb.page.getByRole("list", { name: "Messages" }), first);
     const reply = `welcome, newcomer ${Date.now()}`;
     const replyBox = pb.page.getByLabel("Message", { exact: true });
@@ -191,7 +193,8 @@ describe("chat journey", () => {
     // A reads the reply directly (no request for A), and the waiting marker is gone.
     await gotoHydrated(pa.page, "/smp/notification");
     const conversation = pa.page.getByRole("list", { name: "Conversations" }).getByRole("link", { name: new RegExp(nickname) });
-    await see(conversation, reply);
+    // Its preview is "🔒 Encrypted" once A's browser has published a key: the text itself is read in the conversation.
+    await see(conversation, new RegExp(`${reply}|Encrypted`));
     expect(await conversation.getByText("waiting for acceptance").count()).toBe(0);
     expect(await pa.page.getByRole("region", { name: "Message requests" }).count()).toBe(0);
     await gotoHydrated(pa.page, `/smp/chatroom/${a.memberNo}/${b.memberNo}`);
@@ -200,8 +203,11 @@ describe("chat journey", () => {
 
     // A new member's empty chat list offers the public chat, here in Traditional Chinese.
     const c = await apiSignUp();
-    const pc = await newPage(browser, { locale: "zh-TW" });
+    const pc = await newPage(browser);
     await loginThroughPage(pc.page, c.email, c.password);
+    // The member's language choice (cookie and local storage, as the language switcher stores it).
+    await pc.context.addCookies([{ name: LANGUAGE_COOKIE, value: "zh-TW", url: baseUrl() }]);
+    await pc.page.evaluate(() => localStorage.setItem("language", "zh-TW"));
     await gotoHydrated(pc.page, "/smp/notification");
     await pc.page.getByRole("link", { name: "前往公開聊天室" }).click();
     await pc.page.waitForURL(new RegExp(`/smp/public-chat/${PUBLIC_CHATROOM_ID}$`));

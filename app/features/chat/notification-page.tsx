@@ -169,13 +169,13 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
                   <span className="muted">
                     {entry.lastMessage ? (entry.lastMessage.payload?.type === "encrypted" ? `🔒 ${t("encrypted")}` : entry.lastMessage.message || t("image")) : t("noMessages")}
                   </span>
+                  {entry.waiting && <span className="chat-waiting">{t("waiting")}</span>}
                 </span>
                 {entry.lastMessage && (
                   <span className="muted chat-index-time">
                     <MessageTime iso={entry.lastMessage.dateAdd} />
                   </span>
                 )}
-                {entry.waiting && <span className="chat-waiting">{t("waiting")}</span>}
                 {entry.unread > 0 && <span className="badge" aria-label={t("unreadCount", { count: entry.unread })}>{entry.unread}</span>}
               </Link>
             </li>
