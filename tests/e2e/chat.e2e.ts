@@ -181,7 +181,6 @@ describe("chat journey", () => {
     const popupB = pb.page.getByRole("button", { name: "Not now" });
     if (await popupB.isVisible().catch(() => false)) await popupB.click();
     await pb.page.getByRole("region", { name: "Message requests" }).getByRole("button", { name: "Accept" }).click();
-    // The accepted conversation appears (until then the empty list offers the public chat instead).
     await pb.page.getByRole("list", { name: "Conversations" }).getByRole("link", { name: new RegExp(a.memberNo) }).click();
     await see(pb.page.getByRole("list", { name: "Messages" }), first);
     const reply = `welcome, newcomer ${Date.now()}`;

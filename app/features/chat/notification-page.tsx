@@ -181,16 +181,17 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
             </li>
           ))}
           {!loaded && <li className="muted">{t("common:loading")}</li>}
-          {loaded && entries.length === 0 && (
-            <li className="empty-state chat-empty">
-              <span>{t("noChats")}</span>
-              <span className="muted">{t("noChatsHint")}</span>
-              <Link className="button button-primary" to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`}>
-                {t("goPublicChat")}
-              </Link>
-            </li>
-          )}
         </ul>
+        {/* Outside the list: the way to the public chat is not a conversation. */}
+        {loaded && entries.length === 0 && (
+          <div className="empty-state chat-empty">
+            <span>{t("noChats")}</span>
+            <span className="muted">{t("noChatsHint")}</span>
+            <Link className="button button-primary" to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`}>
+              {t("goPublicChat")}
+            </Link>
+          </div>
+        )}
       </div>
       <div className="chat-pane">
         {chatId ? (
