@@ -157,6 +157,55 @@ describe("private messages, requests and the inbox", () => {
     expectFailure(await post(c, { message: "let me in" }, room), 404);
   });
 
+  it("keeps a first message in the sender's chat list as waiting; the recipient's reply is delivered directly and accepts", async () => {
+    const [newcomer, b] = [await signUp(), await signUp()];
+    const room = directChatroomId(newcomer.memberNo, b.memberNo);
+    // Before writing: the profile's Message button learns the first message will wait in b's tray.
+    expect(expectOk(await call("GET", `/private/sns/message-permission/${b.memberNo}`, { as: newcomer }))).toEqual({ memberNo: b.memberNo, nickname: expect.any(String), canMessage: true, reason: null, asRequest: true });
+    expectOk(await post(newcomer, { message: "hello from a newcomer" }, room));
+    const mine = expectOk(await call("GET", "/private/sns/chatroom/list", { as: newcomer }));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ chatroomId: room, waiting: true, unread: 0, profile: { simpleCode: b.memberNo } });
+    expect(mine[0].lastMessage.message).toBe("hello from a newcomer");
+    // The tray is the recipient's alone.
+    expect(expectOk(await call("GET", "/private/sns/message-requests", { as: newcomer }))).toEqual([]);
+    expect(expectOk(await call("GET", "/private/sns/chatroom/unread-counts", { as: newcomer })).requests).toBe(0);
+    expect(expectOk(await call("GET", "/private/sns/message-requests", { as: b }))).toHaveLength(1);
+    // b answers without using the tray: delivered straight to the newcomer, never a request to them, and it accepts.
+    expectOk(await post(b, { message: "welcome, newcomer" }, room));
+    expect(expectOk(await call("GET", "/private/sns/message-requests", { as: newcomer }))).toEqual([]);
+    expect(expectOk(await call("GET", "/private/sns/message-requests", { as: b }))).toEqual([]);
+    const after = expectOk(await call("GET", "/private/sns/chatroom/list", { as: newcomer }));
+    expect(after[0]).toMatchObject({ chatroomId: room, waiting: false, unread: 1 });
+    expect(after[0].lastMessage.message).toBe("welcome, newcomer");
+    const page = expectOk(await list(newcomer, room));
+    expect(page.map((m: { message: string; blocked: boolean }) => [m.message, m.blocked])).toEqual([
+      ["hello from a newcomer", false],
+      ["welcome, newcomer", false],
+    ]);
+    expect(expectOk(await call("GET", "/private/sns/chatroom/list", { as: b }))[0]).toMatchObject({ chatroomId: room, waiting: false });
+    expect(expectOk(await call("GET", `/private/sns/message-permission/${b.memberNo}`, { as: newcomer })).asRequest).toBe(false);
+    // A block still refuses, both ways, and hides the conversation and the permission.
+    expectOk(await call("POST", "/private/core/blocks", { as: b, body: { targetMemberNo: newcomer.memberNo } }));
+    expectFailure(await post(newcomer, { message: "are you there?" }, room), 404);
+    expectFailure(await post(b, { message: "one more" }, room), 404);
+    expectFailure(await call("GET", `/private/sns/message-permission/${b.memberNo}`, { as: newcomer }), 404);
+    expectFailure(await call("GET", `/private/sns/message-permission/${newcomer.memberNo}`, { as: b }), 404);
+    expect(expectOk(await call("GET", "/private/sns/chatroom/list", { as: newcomer }))).toEqual([]);
+  });
+
+  it("keeps a declined sender waiting (never told) and the permission of one's own number is 'self'", async () => {
+    const [a, b] = [await signUp(), await signUp()];
+    const room = directChatroomId(a.memberNo, b.memberNo);
+    expectOk(await post(a, { message: "may I?" }, room));
+    const [request] = expectOk(await call("GET", "/private/sns/message-requests", { as: b }));
+    expectOk(await call("PUT", `/private/sns/message-requests/${request.idRequest}`, { as: b, body: { decision: "decline" } }));
+    expect(expectOk(await call("GET", "/private/sns/chatroom/list", { as: a }))[0]).toMatchObject({ chatroomId: room, waiting: true });
+    expect(expectOk(await call("GET", `/private/sns/message-permission/${a.memberNo}`, { as: a }))).toMatchObject({ canMessage: false, reason: "self" });
+    expectFailure(await call("GET", "/private/sns/message-permission/not-a-number", { as: a }), 400);
+    expectFailure(await call("GET", `/private/sns/message-permission/${b.memberNo}`, { as: null }), 401);
+  });
+
   it("delivers directly from a followed member, and honours acceptFrom settings", async () => {
     const [a, b] = [await signUp(), await signUp()];
     await env.DB.prepare("insert into follows (project_code, member_id, target_member_id, created_at) values ('SMP', ?, ?, ?)").bind(b.memberId, a.memberId, Date.now()).run();

@@ -5,6 +5,7 @@ import { md5 } from "js-md5";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
+import { LANGUAGE_COOKIE } from "../../worker/contract/session.constants";
 import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 
 let browser: Browser;
@@ -136,6 +137,86 @@ describe("chat journey", () => {
     expect(pb.consoleErrors).toEqual([]);
     await pa.context.close();
     await pb.context.close();
+  });
+
+  it("A messages B from B's profile, waits in A's list, B accepts and replies, A reads it (phone)", async () => {
+    const a = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const b = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const nickname = `Bea ${Date.now().toString(36)}`;
+    storedRows(`update profiles set nickname = '${nickname}' where member_id = '${b.memberId}'`);
+    const pa = await newPage(browser);
+    const pb = await newPage(browser);
+    await loginThroughPage(pa.page, a.email, a.password);
+    await loginThroughPage(pb.page, b.email, b.password);
+
+    // A opens B's profile: a Message button (B takes strangers' first messages as requests) and B's personal chatroom.
+    await gotoHydrated(pa.page, `/smp/share/${b.memberNo}`);
+    const controls = pa.page.getByRole("region", { name: `Talk with ${nickname}` });
+    await see(controls, "your first message arrives as a request");
+    await expect.poll(() => controls.getByRole("link", { name: "Personal chatroom" }).getAttribute("href")).toBe(`/smp/chatroom/${md5(b.memberNo)}`);
+    await screenshot(pa.page, "chat-08-profile-message-phone");
+    await controls.getByRole("link", { name: "Message" }).click();
+    await pa.page.waitForURL(new RegExp(`/smp/chatroom/${a.memberNo}/${b.memberNo}$`));
+    await pa.page.waitForSelector("html[data-hydrated]");
+    await see(pa.page.getByRole("heading", { level: 1 }), nickname);
+    const first = `hello ${nickname}, from a newcomer`;
+    const box = pa.page.getByLabel("Message", { exact: true });
+    await box.fill(first);
+    await box.press("Enter");
+    await see(pa.page.getByRole("list", { name: "Messages" }), first);
+    await screenshot(pa.page, "chat-09-conversation-titled-phone");
+
+    // Back to A's chat list: the conversation is there, waiting for B; A has no requests tray of their own.
+    await pa.page.getByRole("link", { name: "← Chats" }).click();
+    await pa.page.waitForURL(/\/smp\/notification$/);
+    const popupA = pa.page.getByRole("button", { name: "Not now" });
+    if (await popupA.isVisible().catch(() => false)) await popupA.click();
+    const mine = pa.page.getByRole("list", { name: "Conversations" }).getByRole("link", { name: new RegExp(nickname) });
+    await see(mine, "waiting for acceptance");
+    expect(await pa.page.getByRole("region", { name: "Message requests" }).count()).toBe(0);
+    await screenshot(pa.page, "chat-10-waiting-phone");
+
+    // B accepts the request and replies in the conversation.
+    await gotoHydrated(pb.page, "/smp/notification");
+    const popupB = pb.page.getByRole("button", { name: "Not now" });
+    if (await popupB.isVisible().catch(() => false)) await popupB.click();
+    await pb.page.getByRole("region", { name: "Message requests" }).getByRole("button", { name: "Accept" }).click();
+    await pb.page.getByRole("list", { name: "Conversations" }).getByRole("link", { name: new RegExp(a.memberNo) }).click();
+    await see(pb.page.getByRole("list", { name: "Messages" }), first);
+    const reply = `welcome, newcomer ${Date.now()}`;
+    const replyBox = pb.page.getByLabel("Message", { exact: true });
+    await replyBox.fill(reply);
+    await replyBox.press("Enter");
+    await see(pb.page.getByRole("list", { name: "Messages" }), reply);
+
+    // A reads the reply directly (no request for A), and the waiting marker is gone.
+    await gotoHydrated(pa.page, "/smp/notification");
+    const conversation = pa.page.getByRole("list", { name: "Conversations" }).getByRole("link", { name: new RegExp(nickname) });
+    // Its preview is "🔒 Encrypted" once A's browser has published a key: the text itself is read in the conversation.
+    await see(conversation, new RegExp(`${reply}|Encrypted`));
+    expect(await conversation.getByText("waiting for acceptance").count()).toBe(0);
+    expect(await pa.page.getByRole("region", { name: "Message requests" }).count()).toBe(0);
+    await gotoHydrated(pa.page, `/smp/chatroom/${a.memberNo}/${b.memberNo}`);
+    await see(pa.page.getByRole("list", { name: "Messages" }), reply);
+    await screenshot(pa.page, "chat-11-reply-phone");
+
+    // A new member's empty chat list offers the public chat, here in Traditional Chinese.
+    const c = await apiSignUp();
+    const pc = await newPage(browser);
+    await loginThroughPage(pc.page, c.email, c.password);
+    // The member's language choice (cookie and local storage, as the language switcher stores it).
+    await pc.context.addCookies([{ name: LANGUAGE_COOKIE, value: "zh-TW", url: baseUrl() }]);
+    await pc.page.evaluate(() => localStorage.setItem("language", "zh-TW"));
+    await gotoHydrated(pc.page, "/smp/notification");
+    await pc.page.getByRole("link", { name: "前往公開聊天室" }).click();
+    await pc.page.waitForURL(new RegExp(`/smp/public-chat/${PUBLIC_CHATROOM_ID}$`));
+
+    for (const { page } of [pa, pb, pc]) expect(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)).toBe(false);
+    expect(pa.consoleErrors).toEqual([]);
+    expect(pb.consoleErrors).toEqual([]);
+    await pa.context.close();
+    await pb.context.close();
+    await pc.context.close();
   });
 
   it("a member whose browser kept only the session cookie still gets live messages, without a reconnecting notice", async () => {

@@ -813,6 +813,7 @@ export const privateRoutes: Record<string, RouteCase> = {
   "GET /private/sns/chat-settings": { request: () => ({}), ...anyMember },
   "PUT /private/sns/chat-settings": { request: async (f) => ({ as: await f.member(), body: { acceptFrom: "everyone" } }), ...anyMember },
   "GET /private/sns/public-keys/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
+  "GET /private/sns/message-permission/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },
   "GET /private/sns/presence/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
   "PUT /private/sns/notifications/source/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, body: { sourceKey: "https://push.example/endpoint" } }) },
   "GET /private/sns/notifications/count": { request: () => ({ query: { source: "WEB_PUSH" } }), ...anyMember },

@@ -124,7 +124,12 @@ export type ChatListEntry = {
   profile: ProfileSummary;
   lastMessage: ChatMessage | null;
   unread: number;
+  /** This member wrote first and the other has not accepted yet (a decline also reads as waiting). */
+  waiting: boolean;
 };
+
+/** GET /sns/message-permission/{memberNo}: what a profile's Message button may promise (the send re-checks all). */
+export type MessagePermission = { memberNo: string; nickname: string; canMessage: boolean; reason: "self" | "paused" | null; asRequest: boolean };
 
 export type MessageRequest = {
   idRequest: number;

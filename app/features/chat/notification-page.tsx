@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import type { ChatListEntry, MessageRequest } from "../../../worker/contract/chat";
-import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
+import { DIRECT_CHATROOM, PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
@@ -106,7 +106,7 @@ function RequestsTray({ requests, onDecided }: { requests: MessageRequest[]; onD
 }
 
 /** One-to-one conversation with the read marker kept current while it is open. */
-export function DirectConversation({ projectCode, chatroomId }: { projectCode: string; chatroomId: string }) {
+export function DirectConversation({ projectCode, chatroomId, peerName }: { projectCode: string; chatroomId: string; peerName?: string }) {
   const { t } = useTranslation("chat");
   const me = readSession()?.memberNo ?? "";
   const [, a, b] = chatroomId.match(DIRECT_CHATROOM) ?? [];
@@ -118,7 +118,7 @@ export function DirectConversation({ projectCode, chatroomId }: { projectCode: s
     <ChatConversation
       projectCode={projectCode}
       chatroomId={chatroomId}
-      title={t("conversationWith", { name: peer ?? "" })}
+      title={t("conversationWith", { name: peerName || peer || "" })}
       peerMemberNo={peer}
       onMessages={markRead}
     />
@@ -169,6 +169,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
                   <span className="muted">
                     {entry.lastMessage ? (entry.lastMessage.payload?.type === "encrypted" ? `🔒 ${t("encrypted")}` : entry.lastMessage.message || t("image")) : t("noMessages")}
                   </span>
+                  {entry.waiting && <span className="chat-waiting">{t("waiting")}</span>}
                 </span>
                 {entry.lastMessage && (
                   <span className="muted chat-index-time">
@@ -180,8 +181,17 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
             </li>
           ))}
           {!loaded && <li className="muted">{t("common:loading")}</li>}
-          {loaded && entries.length === 0 && <li className="empty-state">{t("noChats")}</li>}
         </ul>
+        {/* Outside the list: the way to the public chat is not a conversation. */}
+        {loaded && entries.length === 0 && (
+          <div className="empty-state chat-empty">
+            <span>{t("noChats")}</span>
+            <span className="muted">{t("noChatsHint")}</span>
+            <Link className="button button-primary" to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`}>
+              {t("goPublicChat")}
+            </Link>
+          </div>
+        )}
       </div>
       <div className="chat-pane">
         {chatId ? (

@@ -13,6 +13,7 @@ import { errorText } from "../../lib/error-text";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { readSession } from "../../lib/session-keys";
 import { MemberChatMessages } from "../chat/member-chat-messages";
+import { ProfileMessageControls } from "../chat/message-button";
 import { ProfileSubmembers } from "../market/profile-submembers";
 import { ProfileSocialControls } from "../social/profile-social-controls";
 import { FlameControls } from "./flame-controls";
@@ -288,6 +289,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
 
           <ProfileSocialControls projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} relationship={profile.relationship} />
           {profile.relationship && <FlameControls projectCode={projectCode} memberNo={profile.simpleCode} kycStatus={profile.kycStatus} />}
+          <ProfileMessageControls projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} relationship={profile.relationship} />
 
           <section className="card stack" aria-labelledby="intro-heading">
             <h2 id="intro-heading">{t("public.introduction")}</h2>

@@ -31,6 +31,7 @@ import { roomName } from "../../rooms/socket-auth";
 import * as chat from "./chat.service";
 import { lastMessage, listMessages, listMessagesJson } from "./chat-page";
 import { publishDeleted, publishMessage, publishReaction, publishThread, refreshInbox } from "./chat-publish";
+import { messagePermission } from "./conversation-starts";
 import { listPresence, refreshPresence } from "./presence.service";
 
 const RoomParam = z.object({ id: ChatroomId });
@@ -178,6 +179,7 @@ export const chatPrivate = new Hono<AppEnv>()
     c.executionCtx.waitUntil(refreshInbox(c.env, member.projectCode, member.memberId, member.memberNo));
     return c.json(ok(result));
   })
+  .get("/sns/message-permission/:memberNo", async (c) => c.json(ok(await messagePermission(c.env, c.get("member"), parsed(MemberNoField, c.req.param("memberNo"))))))
   .get("/sns/chat-settings", async (c) => c.json(ok(await chat.contactSettings(c.env, c.get("member").memberId))))
   .put("/sns/chat-settings", validate("json", ContactSettingsBody), async (c) => {
     const member = c.get("member");

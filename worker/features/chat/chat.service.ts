@@ -47,6 +47,7 @@ import { notify } from "../notifications/notify";
 import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, type SummaryRow } from "../profiles/profile-summary";
 import { assertCanSend, isSuspended } from "../social/sending";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
+import { answersTheOther, waitingOn } from "./conversation-starts";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
 
 /** The caller of a chat action. */
@@ -313,7 +314,7 @@ async function pairFacts(env: Env, a: string, b: string) {
 }
 
 /** Does the recipient take private messages from this sender directly (issue 5 §6 contact settings)? */
-async function acceptsDirectly(env: Env, recipientId: string, sender: { memberId: string; kycStatus: number; multiGender: number | null }) {
+export async function acceptsDirectly(env: Env, recipientId: string, sender: { memberId: string; kycStatus: number; multiGender: number | null }) {
   const settings = await contactSettings(env, recipientId);
   if (sender.multiGender != null && settings.acceptRoles.includes(sender.multiGender)) return true;
   if (settings.acceptFrom === "everyone") return true;
@@ -442,7 +443,10 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
     return { message: viewMessage(stored!, viewer), fanout: { stored: stored!, hiddenFrom } };
   }
   {
-    const direct = await acceptsDirectly(env, recipient.memberId, { memberId: member.memberId, kycStatus: sender.kycStatus, multiGender: sender.multiGender });
+    // Answering someone who wrote first is never a request, and it accepts theirs (conversation-starts.ts).
+    const direct =
+      (await answersTheOther(env, member.memberId, recipient.memberId)) ||
+      (await acceptsDirectly(env, recipient.memberId, { memberId: member.memberId, kycStatus: sender.kycStatus, multiGender: sender.multiGender }));
     const request = await db
       .select({ status: chatMessageRequests.status })
       .from(chatMessageRequests)
@@ -724,6 +728,7 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
   const lastRows = lastIds.length ? await db.select().from(chatMessages).where(inArray(chatMessages.idChatroomMessage, lastIds.slice(0, 90))) : [];
   const stored = new Map((await hydrateOnly(env, member.projectCode, lastRows)).map((s) => [s.idChatroomMessage, s]));
   const counts = await unreadCounts(env, member);
+  const waiting = await waitingOn(env, member.memberId, others);
   const entries: ChatListEntry[] = [];
   const lastByOther = new Map(rows.map((r) => [r.other, r.lastId]));
   for (const other of others) {
@@ -740,6 +745,7 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
       profile,
       lastMessage: last ? viewMessage(last, viewer && { ...viewer, lastReadId: Number.MAX_SAFE_INTEGER }) : null,
       unread: counts.byChatroom[chatroomId] ?? 0,
+      waiting: waiting.has(other),
     });
   }
   return entries.slice(0, pageSize);
