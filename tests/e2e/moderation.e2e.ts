@@ -1,31 +1,8 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGUAGE_COOKIE } from "../../worker/contract/session.constants";
 import { apiSignUp, baseUrl, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
-
-const root = path.resolve(import.meta.dirname, "../..");
-
-/** Grants the first operator the way README "Running in production" says, in this run's local D1. */
-function sql(command: string) {
-  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", command], { cwd: root, stdio: "pipe" });
-}
-
-type Account = Awaited<ReturnType<typeof apiSignUp>>;
-
-async function apiCall(member: Account, method: string, apiPath: string, body?: unknown) {
-  const request = () =>
-    fetch(`${baseUrl()}/api/v7/private${apiPath}`, {
-      method,
-      headers: { ...member.headers, ...(body ? { "Content-Type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  // A kept-alive connection the preview server closed while wrangler ran (seconds) fails once; a new one works.
-  const response = await request().catch(request);
-  return { status: response.status, body: (await response.json()) as { returnCode: string; info: any } };
-}
+import { apiCall, localSql as sql } from "./support/local-api";
 
 let browser: Browser;
 beforeAll(async () => {

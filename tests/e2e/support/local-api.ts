@@ -1,0 +1,26 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { apiSignUp, baseUrl } from "./browser";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+
+/** A statement on this run's local D1, as README "Running in production" does with wrangler (e.g. the first operator). */
+export function localSql(command: string) {
+  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", command], { cwd: root, stdio: "pipe" });
+}
+
+export type Account = Awaited<ReturnType<typeof apiSignUp>>;
+
+/** A private API call as `member`, for set-up and checks beside what the page shows. */
+export async function apiCall(member: Account, method: string, apiPath: string, body?: unknown) {
+  const request = () =>
+    fetch(`${baseUrl()}/api/v7/private${apiPath}`, {
+      method,
+      headers: { ...member.headers, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  // A kept-alive connection the preview server closed while wrangler ran (seconds) fails once; a new one works.
+  const response = await request().catch(request);
+  return { status: response.status, body: (await response.json()) as { returnCode: string; info: any } };
+}
