@@ -55,7 +55,7 @@ describe("verification journey (phone)", () => {
           await gotoHydrated(h.page, "/smp/home");
           return h.page.getByText("You hold the flame").count();
         },
-        { timeout: 20_000, intervals: [1_000, 2_000, 3_000] },
+        { timeout: 20_000, interval: 2_000 },
       )
       .toBeGreaterThan(0);
     await h.page.locator(".flame-requests").getByRole("link", { name: member.memberNo! }).click();
