@@ -62,6 +62,9 @@ export default [
 
       // moderation (README Decisions "Moderation"): operators only, 404 for everyone else
       route("moderation", "routes/moderation.tsx"),
+
+      // settings (README Decisions "Settings in one place"): reached from My profile
+      route("settings", "routes/settings.tsx"),
     ]),
   ]),
 

@@ -1,15 +1,19 @@
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
+import { isOk } from "../../worker/contract/envelope";
 import { LANGUAGES, rememberLanguage, type LanguageCode } from "../i18n/languages";
 import { api } from "../lib/api";
 import { readSession } from "../lib/session-keys";
 
-/** §1: languages chosen through flag icons; the choice is stored and beats the browser language. */
-export function LanguageFlags() {
-  const { i18n, t } = useTranslation();
+/**
+ * §1: switch the page to `code` now and keep the choice (cookie and `language` key, read by the root loader on
+ * every load; for a member also the profile's `language`, which the next login on any device brings back).
+ * Resolves false only when the member's stored choice could not be saved.
+ */
+export function useChooseLanguage() {
+  const { i18n } = useTranslation();
   const revalidator = useRevalidator();
-
-  async function choose(code: LanguageCode) {
+  return async function choose(code: LanguageCode): Promise<boolean> {
     rememberLanguage(code);
     if (!i18n.hasResourceBundle(code, "common")) {
       const response = await fetch(`/locales/${code}`);
@@ -24,9 +28,16 @@ export function LanguageFlags() {
     // Page titles and <html lang> come from the root loader: load it again in the new language.
     void revalidator.revalidate();
     const session = readSession();
-    // The stored language follows the member across devices; failure is only logged (§8).
-    if (session) void api(`/private/core/profiles/${session.memberId}`, { method: "PATCH", body: { language: code } });
-  }
+    if (!session) return true;
+    const body = await api(`/private/core/profiles/${session.memberId}`, { method: "PATCH", body: { language: code } });
+    return isOk(body);
+  };
+}
+
+/** §1: languages chosen through flag icons; the choice is stored and beats the browser language. */
+export function LanguageFlags() {
+  const { i18n, t } = useTranslation();
+  const choose = useChooseLanguage();
 
   return (
     <nav className="language-flags" aria-label={t("language.choose")}>
@@ -38,6 +49,7 @@ export function LanguageFlags() {
           aria-pressed={i18n.language === lang.code}
           aria-label={lang.label}
           title={lang.label}
+          // On the login page a failed save is only logged (§8); Settings shows it.
           onClick={() => void choose(lang.code)}
         >
           <span aria-hidden="true">{lang.flag}</span>

@@ -8,6 +8,8 @@ export type StoredSession = Pick<SessionInfo, (typeof SESSION_KEYS)[number]>;
 export function saveSession(info: SessionInfo) {
   for (const key of SESSION_KEYS) localStorage.setItem(key, String(info[key] ?? ""));
   if (info.language) localStorage.setItem("language", info.language);
+  // §3 `isSafeMode` (the Avatar reads it on every page): this device follows the member's stored switch from the start.
+  localStorage.setItem("isSafeMode", info.safeMode ? "true" : "false");
 }
 
 export function readSession(): StoredSession | null {

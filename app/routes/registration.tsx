@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/registration";
 import type { SessionInfo } from "../../worker/contract/session";
@@ -9,6 +9,10 @@ import { AuthCard } from "../features/session/auth-card";
 import { useFinishLogin } from "../features/session/use-finish-login";
 import { api } from "../lib/api";
 import { errorText } from "../lib/error-text";
+import { REFERRAL_PARAM } from "../features/settings/referral-link";
+
+/** §3 local key: a referral code from an invitation link, kept until the sign-up it was for succeeds. */
+const REFERRAL_KEY = "referralCode";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 
@@ -23,6 +27,14 @@ export default function Registration({ params }: Route.ComponentProps) {
   const finish = useFinishLogin(params.projectCode);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [searchParams] = useSearchParams();
+  const linkCode = searchParams.get(REFERRAL_PARAM)?.trim() ?? "";
+  const [referralCode, setReferralCode] = useState(linkCode);
+  // A code from the link wins; without one, a code kept from an earlier visit of an invitation link.
+  useEffect(() => {
+    if (linkCode) localStorage.setItem(REFERRAL_KEY, linkCode);
+    else setReferralCode(localStorage.getItem(REFERRAL_KEY) ?? "");
+  }, [linkCode]);
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -31,11 +43,17 @@ export default function Registration({ params }: Route.ComponentProps) {
     // §5: password and confirm must match.
     if (password !== String(form.get("confirm") ?? "")) return setError(t("errors:400101"));
     setBusy(true);
-    const body = await api<SessionInfo>(`/public/core/members/${params.projectCode.toUpperCase()}`, {
-      body: { username: String(form.get("username") ?? ""), password, adult: true },
-    });
+    const username = String(form.get("username") ?? "");
+    const code = referralCode.trim();
+    // §7: with a code, referral sign-up (the member joins the inviter's tenant, which the link names).
+    const body = code
+      ? await api<SessionInfo>("/public/core/members/referral-signup", { body: { username, password, adult: true, referralCode: code } })
+      : await api<SessionInfo>(`/public/core/members/${params.projectCode.toUpperCase()}`, { body: { username, password, adult: true } });
     setBusy(false);
-    if ("info" in body) finish(body.info);
+    if ("info" in body) {
+      localStorage.removeItem(REFERRAL_KEY);
+      finish(body.info);
+    }
     else setError(errorText(t, body));
   }
 
@@ -53,6 +71,10 @@ export default function Registration({ params }: Route.ComponentProps) {
         <label className="field">
           <span>{t("registration.confirm")}</span>
           <input name="confirm" type="password" autoComplete="new-password" required />
+        </label>
+        <label className="field">
+          <span>{t("settings:invite.codeField")}</span>
+          <input name="referralCode" value={referralCode} onChange={(e) => setReferralCode(e.currentTarget.value)} autoComplete="off" maxLength={32} />
         </label>
         <label className="check">
           <input name="adult" type="checkbox" required />

@@ -147,12 +147,12 @@ describe("session cookie and sockets", () => {
   });
 });
 
-describe("privacy controls on My profile", () => {
+describe("privacy controls in Settings", () => {
   it("download the member's data as JSON, then delete the account with the password", async () => {
     const member = await apiSignUp();
     const { page, context, consoleErrors } = await newPage(browser);
     await loginThroughPage(page, member.email, member.password);
-    await gotoHydrated(page, "/smp/profile");
+    await gotoHydrated(page, "/smp/settings");
     const section = page.getByRole("region", { name: "Your data" });
     await section.scrollIntoViewIfNeeded();
     const [download] = await Promise.all([page.waitForEvent("download"), section.getByRole("button", { name: "Download my data" }).click()]);

@@ -321,6 +321,7 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as: m, params: { memberId: m.memberId }, body: { oldPassword: m.password, newPassword: "a brand new password" } };
     },
   },
+  "GET /private/core/members/:memberId/referral": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
   "POST /private/core/otp/:memberId": {
     request: async (f) => {
       const m = await f.fresh();

@@ -28,4 +28,9 @@ export type SessionInfo = {
   projectCode: string;
   language: string | null;
   kycStatus: number;
+  /** §6 safe mode, so a new device shows placeholders from its first page (the §3 `isSafeMode` key mirrors it). */
+  safeMode: boolean;
 };
+
+/** GET /core/members/{memberId}/referral: the member's own code for §7 referral sign-up, and how many joined by it. */
+export type ReferralInfo = { referralCode: string; referralCount: number };

@@ -11,8 +11,8 @@ import { clearSession, readSession } from "../../lib/session-keys";
 import "./privacy.css";
 
 /**
- * My profile → "Your data" (issue 10 §7): download everything stored about you as JSON, or delete the
- * account after confirming with the password. Mounted by the My profile page.
+ * Settings → "Your data" (§7): download everything stored about you as JSON, or delete the
+ * account after confirming with the password. Mounted by the Settings page.
  */
 export function PrivacyControls({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("privacy");

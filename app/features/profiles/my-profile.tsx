@@ -13,7 +13,6 @@ import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileSubmembers } from "../market/profile-submembers";
 import { useLogout } from "../session/use-logout";
 import { MySocialLists } from "../social/my-social-lists";
-import { PrivacyControls } from "../privacy/privacy-controls";
 import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
 import { SharePanel } from "./share-panel";
 import { useReturnFocus } from "../../components/return-focus";
@@ -204,9 +203,15 @@ export function MyProfile({
     <main className="page stack">
       <div className="section-head">
         <h1>{t("my.title")}</h1>
-        <button type="button" className="button" onClick={() => setShareOpen(true)}>
-          {t("share.open")}
-        </button>
+        <div className="row">
+          {/* Password, language, alerts, who may reach me, invites, blocks and mutes, my data: README "Settings in one place". */}
+          <Link className="button" to={`/${projectCode}/settings`}>
+            {t("settings:open")}
+          </Link>
+          <button type="button" className="button" onClick={() => setShareOpen(true)}>
+            {t("share.open")}
+          </button>
+        </div>
       </div>
 
       {profile.unqualifiedCount > 10 && (
@@ -417,7 +422,6 @@ export function MyProfile({
       <MySocialLists projectCode={projectCode} />
       <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />
       <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
-      <PrivacyControls projectCode={projectCode} />
 
       {operator && (
         <Link className="button" to={`/${projectCode}/moderation`}>

@@ -10,13 +10,15 @@ export function useFinishLogin(projectCode: string) {
   const { i18n } = useTranslation();
   return (info: SessionInfo) => {
     saveSession(info);
+    // Referral sign-up joins the inviter's tenant (§7), which may not be the one in this page's address.
+    const home = `/${info.projectCode ? info.projectCode.toLowerCase() : projectCode}/home`;
     const lang = normalizeLanguage(info.language);
     if (lang && lang !== i18n.language) {
       rememberLanguage(lang);
       // A full load brings the member's language bundle with the first render.
-      window.location.replace(`/${projectCode}/home`);
+      window.location.replace(home);
       return;
     }
-    navigate(`/${projectCode}/home`, { replace: true });
+    navigate(home, { replace: true });
   };
 }

@@ -81,7 +81,7 @@ function People({ projectCode, items, empty }: { projectCode: string; items: Lis
 }
 
 /** §4: blocked-by-me avatars are gray; the first tap re-confirms, the second unblocks. */
-function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnblocked: () => void }) {
+export function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnblocked: () => void }) {
   const { t } = useTranslation("social");
   const toast = useToast();
   const format = useFormat();

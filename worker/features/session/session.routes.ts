@@ -97,6 +97,7 @@ export const sessionPrivate = new Hono<AppEnv>()
     await session.changePassword(c.env, member, c.req.valid("json"));
     return c.json(ok({ changed: true }));
   })
+  .get("/core/members/:memberId/referral", async (c) => c.json(ok(await session.referralInfo(c.env, requireSelf(c, c.req.param("memberId"))))))
   .post("/core/otp/:memberId", validate("json", OtpBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     await rateLimit(c.env.RL_SENSITIVE, `otp:${member.memberId}`);

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { SignJWT, jwtVerify } from "jose";
 import { getDb } from "../../db/client";
 import { members, otpCodes, passwordResets, profiles, sessions } from "../../db/schema";
-import type { SessionInfo } from "../../contract/session";
+import type { ReferralInfo, SessionInfo } from "../../contract/session";
 import { AppError } from "../../http/app-error";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomString, sha256Hex, timingSafeEqualHex, verifyPassword } from "../../lib/crypto";
 import { newMemberId, newMemberNo, newReferralCode, newSessionId, newSessionToken } from "../../lib/ids";
@@ -45,6 +45,7 @@ async function sessionInfo(env: Env, memberId: string, session: { token: string;
       nickname: profiles.nickname,
       language: profiles.language,
       kycStatus: profiles.kycStatus,
+      safeMode: profiles.safeMode,
     })
     .from(profiles)
     .where(eq(profiles.memberId, memberId))
@@ -61,6 +62,7 @@ async function sessionInfo(env: Env, memberId: string, session: { token: string;
     projectCode: row.projectCode,
     language: row.language,
     kycStatus: row.kycStatus,
+    safeMode: row.safeMode,
   };
 }
 
@@ -269,6 +271,17 @@ export async function changePassword(env: Env, member: SessionMember, input: { o
     outdateResets(env, member.memberId, at),
   ]);
   await endMemberSockets(env, member.projectCode, member.memberId, { exceptSessionId: member.sessionId });
+}
+
+/** The caller's own referral code (only ever read by its owner: the link they hand out). */
+export async function referralInfo(env: Env, member: SessionMember): Promise<ReferralInfo> {
+  const row = await getDb(env)
+    .select({ referralCode: members.referralCode, referralCount: members.referralCount })
+    .from(members)
+    .where(and(eq(members.id, member.memberId), eq(members.projectCode, member.projectCode)))
+    .get();
+  if (!row) throw new AppError("notFound");
+  return row;
 }
 
 /** Issues a six-digit code by mail. */
