@@ -171,7 +171,7 @@ describe("desktop widths", () => {
     await page.waitForURL("**/smp/task/2");
     await side.getByRole("link", { name: /^Chats/ }).click();
     await page.waitForURL("**/smp/notification");
-    expect(await side.getByRole("link", { name: /^Chats/ }).getAttribute("aria-current")).toBe("page");
+    await expect.poll(() => side.getByRole("link", { name: /^Chats/ }).getAttribute("aria-current")).toBe("page");
     await screenshot(page, "navigation-desktop-chats");
     expect(consoleErrors).toEqual([]);
     await context.close();
