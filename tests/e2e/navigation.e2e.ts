@@ -163,7 +163,6 @@ describe("desktop widths", () => {
     const main = (await page.locator("main").first().boundingBox())!;
     expect(main.x).toBeGreaterThanOrEqual(box.width);
     expect(main.width).toBeGreaterThan(900);
-    expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, "navigation-desktop-home");
 
     // Every screen of the phone's More sheet is one click away here.
@@ -172,6 +171,8 @@ describe("desktop widths", () => {
     await side.getByRole("link", { name: /^Chats/ }).click();
     await page.waitForURL("**/smp/notification");
     await expect.poll(() => side.getByRole("link", { name: /^Chats/ }).getAttribute("aria-current")).toBe("page");
+    // Audited here rather than on home, whose content depends on what other journeys left in this run's data.
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, "navigation-desktop-chats");
     expect(consoleErrors).toEqual([]);
     await context.close();
