@@ -140,8 +140,11 @@ export function Avatar({
   );
 }
 
-/** §6: what a visitor gets on tapping an avatar or a blurred photo: a dialog leading to login. */
-export function LoginPrompt({ projectCode, onClose }: { projectCode: string; onClose: () => void }) {
+/**
+ * §6: what a visitor gets on tapping an avatar, a blurred photo or any member-only control: a dialog leading to login
+ * or sign-up. `forMembers` words it for a control (follow, leave a message) rather than for a picture.
+ */
+export function LoginPrompt({ projectCode, onClose, forMembers = false }: { projectCode: string; onClose: () => void; forMembers?: boolean }) {
   const { t } = useTranslation("profiles");
   const returnFocus = useReturnFocus();
   return (
@@ -149,10 +152,13 @@ export function LoginPrompt({ projectCode, onClose }: { projectCode: string; onC
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog" {...returnFocus}>
-          <Dialog.Title className="dialog-title">{t("avatar.loginTitle")}</Dialog.Title>
-          <Dialog.Description className="dialog-body">{t("avatar.loginBody")}</Dialog.Description>
+          <Dialog.Title className="dialog-title">{forMembers ? t("shell:visitor.promptTitle") : t("avatar.loginTitle")}</Dialog.Title>
+          <Dialog.Description className="dialog-body">{forMembers ? t("shell:visitor.promptBody") : t("avatar.loginBody")}</Dialog.Description>
           <div className="dialog-actions">
             <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
+            <Link className="button" to={`/${projectCode}/registration`}>
+              {t("shell:visitor.signUp")}
+            </Link>
             <Link className="button button-primary" to={`/${projectCode}/login`}>
               {t("avatar.login")}
             </Link>

@@ -70,7 +70,7 @@ describe("chat journey", () => {
     await see(pa.page.getByRole("list", { name: "Messages" }), secret);
     await screenshot(pa.page, "chat-03-direct-sender");
     // B's inbox stream lights the green social dot (a message request is waiting) without a reload.
-    await pb.page.getByRole("link", { name: "Social unread" }).waitFor({ state: "visible", timeout: 10_000 });
+    await pb.page.getByRole("link", { name: "Chats unread" }).waitFor({ state: "visible", timeout: 10_000 });
 
     // The server holds ciphertext only.
     const rows = storedRows(`select message, payload from chat_messages where member_no = '${a.memberNo}' and chatroom_id = '${directChatroomId(a.memberNo, b.memberNo)}'`);

@@ -327,7 +327,7 @@ describe("keyboard and focus", () => {
     await loginThroughPage(page, fx.a.email, fx.a.password);
     await gotoHydrated(page, "/smp/task/0");
     const nav = page.getByRole("navigation", { name: "Main navigation" });
-    const labels = ["Market", "Social", "Home", "Message", "Profile"];
+    const labels = ["Market", "Chats", "Home", "Inbox", "Profile"];
     // Tab from the top of the page until focus lands in the bottom navigation, then walk its tabs in order.
     await page.locator("body").focus();
     let reached = false;

@@ -4,12 +4,34 @@ import { Link } from "react-router";
 import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
+import { LoginPrompt } from "../../components/avatar";
 import { api } from "../../lib/api";
 import { useRoom } from "../../lib/realtime";
+import { useSignedIn } from "../shell/viewer";
 import "./chat.css";
 
-/** §2 Home: the latest public chat message, live, linking to the public chat. */
+/** §2 Home: the latest public chat message, live, linking to the public chat. A visitor is offered the login instead. */
 export function LatestChatBar({ projectCode }: { projectCode: string }) {
+  const signedIn = useSignedIn();
+  return signedIn ? <MemberLatestChatBar projectCode={projectCode} /> : <VisitorChatBar projectCode={projectCode} />;
+}
+
+/** §6: the public chat is for members; a visitor's bar makes no private call and opens the login dialog. */
+function VisitorChatBar({ projectCode }: { projectCode: string }) {
+  const { t } = useTranslation("shell");
+  const [loginOpen, setLoginOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="latest-chat-bar" onClick={() => setLoginOpen(true)}>
+        <span aria-hidden="true">💬</span>
+        <span className="muted">{t("visitor.publicChat")}</span>
+      </button>
+      {loginOpen && <LoginPrompt projectCode={projectCode} forMembers onClose={() => setLoginOpen(false)} />}
+    </>
+  );
+}
+
+function MemberLatestChatBar({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("chat");
   const [latest, setLatest] = useState<ChatMessage | null>(null);
   // Only a member gets a socket ticket: a visitor's page (the feed) never tries a socket that must fail.

@@ -79,7 +79,7 @@ export function ProfileMessageControls({ projectCode, memberNo, nickname, relati
           {t("personalRoomLink")}
         </Link>
       )}
-      {loginOpen && <LoginPrompt projectCode={projectCode} onClose={() => setLoginOpen(false)} />}
+      {loginOpen && <LoginPrompt projectCode={projectCode} forMembers onClose={() => setLoginOpen(false)} />}
     </section>
   );
 }

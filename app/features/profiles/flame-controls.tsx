@@ -5,6 +5,7 @@ import type { FlameInfo } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
+import { useSignedIn } from "../shell/viewer";
 import { useTwoStep } from "../social/social-client";
 
 type Requests = { requests: { memberNo: string }[] };
@@ -21,8 +22,11 @@ export function FlameControls({ projectCode, memberNo, kycStatus }: { projectCod
   const [holder, setHolder] = useState(false);
   const [asked, setAsked] = useState(false);
   const [kyc, setKyc] = useState(kycStatus);
+  // A visitor holds no flame: no private call that could only fail.
+  const signedIn = useSignedIn();
 
   useEffect(() => {
+    if (!signedIn) return;
     let live = true;
     void (async () => {
       const flame = await api<FlameInfo>(`/private/core/flame/${project}/last`);
@@ -34,7 +38,7 @@ export function FlameControls({ projectCode, memberNo, kycStatus }: { projectCod
     return () => {
       live = false;
     };
-  }, [project, memberNo]);
+  }, [project, memberNo, signedIn]);
 
   const pass = useTwoStep(async () => {
     const body = await api<FlameInfo>(`/private/core/flame/${project}/delivery`, { body: { targetMemberNo: memberNo } });

@@ -1,30 +1,23 @@
 import { useTranslation } from "react-i18next";
-import { NavLink } from "react-router";
+import { MEMBER_TABS, VISITOR_TABS } from "./nav-items";
+import { MoreMenu } from "./more-menu";
+import { ShellNavLink, type NavDots } from "./nav-link";
 
-export type NavDots = { social?: boolean; message?: boolean };
+export type { NavDots } from "./nav-link";
 
-/** §2 bottom navigation: market, social (green dot), home, message (orange dot), profile. */
-export function BottomNav({ projectCode, dots = {} }: { projectCode: string; dots?: NavDots }) {
+/**
+ * §2 bottom navigation (phones and tablets; desktop widths use the side navigation): market, social (green dot),
+ * home, message (orange dot), profile and More. A visitor gets the public pages instead (§6).
+ */
+export function BottomNav({ projectCode, dots = {}, signedIn = true }: { projectCode: string; dots?: NavDots; signedIn?: boolean }) {
   const { t } = useTranslation();
-  const tabs = [
-    { to: "market", label: t("nav.market"), icon: "⚖" },
-    { to: "notification", label: t("nav.social"), icon: "💬", dot: dots.social ? "dot-green" : undefined },
-    { to: "home", label: t("nav.home"), icon: "⌂" },
-    { to: "message", label: t("nav.message"), icon: "✉", dot: dots.message ? "dot-orange" : undefined },
-    { to: "profile", label: t("nav.profile"), icon: "☺" },
-  ];
+  const tabs = signedIn ? MEMBER_TABS : VISITOR_TABS;
   return (
-    <nav className="bottom-nav" aria-label={t("nav.label")}>
+    <nav className={signedIn ? "bottom-nav" : "bottom-nav bottom-nav-visitor"} aria-label={t("nav.label")}>
       {tabs.map((tab) => (
-        <NavLink key={tab.to} to={`/${projectCode}/${tab.to}`} className="bottom-nav-tab">
-          <span className="bottom-nav-icon" aria-hidden="true">
-            {tab.icon}
-            {tab.dot && <span className={`dot ${tab.dot}`} />}
-          </span>
-          <span className="bottom-nav-label">{tab.label}</span>
-          {tab.dot && <span className="visually-hidden">{t("nav.unread")}</span>}
-        </NavLink>
+        <ShellNavLink key={tab.path} projectCode={projectCode} item={tab} dots={dots} className="bottom-nav-tab" />
       ))}
+      {signedIn && <MoreMenu projectCode={projectCode} />}
     </nav>
   );
 }

@@ -5,9 +5,11 @@ import { Link } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
 import { BLOCK_INDICATORS } from "../../../worker/contract/social.constants";
 import type { BlockCount, FollowInfo, FriendStatus, Relationship, SafetyDuration } from "../../../worker/contract/social";
+import { LoginPrompt } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
+import { useSignedIn } from "../shell/viewer";
 import { useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";
@@ -37,9 +39,10 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   const [muted, setMuted] = useState(relationship?.muted ?? null);
   const [duration, setDuration] = useState<SafetyDuration>("forever");
   const [count, setCount] = useState<number | null>(null);
+  const signedIn = useSignedIn();
 
   useEffect(() => {
-    if (!relationship) return;
+    if (!relationship || !signedIn) return;
     let live = true;
     void api<BlockCount>(`/private/core/blocks/count/${memberNo}`).then((body) => {
       if (live && isOk(body)) setCount(body.info.count);
@@ -47,7 +50,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
     return () => {
       live = false;
     };
-  }, [memberNo, relationship]);
+  }, [memberNo, relationship, signedIn]);
 
   const fail = (body: { returnCode: string; returnMessage: string }) => toast(errorText(t, body), "error");
 
@@ -117,6 +120,8 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
       </p>
     );
   }
+
+  if (!signedIn) return <VisitorSocialControls projectCode={projectCode} name={name} />;
 
   const shown = Math.min(count ?? 0, BLOCK_INDICATORS);
   return (
@@ -203,6 +208,35 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
         </div>
       </div>
     </section>
+  );
+}
+
+/**
+ * §6 a visitor sees the same follow heart, friend, favourite and leave-message controls; each opens the login
+ * dialog (with sign-up) instead of a call that could only be refused.
+ */
+function VisitorSocialControls({ projectCode, name }: { projectCode: string; name: string }) {
+  const { t } = useTranslation("social");
+  const [loginOpen, setLoginOpen] = useState(false);
+  const ask = () => setLoginOpen(true);
+  return (
+    <div className="social-controls">
+      <div className="social-row">
+        <button type="button" className="icon-button heart" aria-label={t("follow.follow", { name })} onClick={ask}>
+          ♡
+        </button>
+        <button type="button" className="button" onClick={ask}>
+          {t("friend.add")}
+        </button>
+        <button type="button" className="icon-button" aria-label={t("favourite.add")} onClick={ask}>
+          ☆
+        </button>
+        <button type="button" className="button" onClick={ask}>
+          {t("leave.open")}
+        </button>
+      </div>
+      {loginOpen && <LoginPrompt projectCode={projectCode} forMembers onClose={() => setLoginOpen(false)} />}
+    </div>
   );
 }
 

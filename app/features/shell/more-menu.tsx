@@ -1,0 +1,63 @@
+import { Dialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { memberGroups, type NavGroup } from "./nav-items";
+import { ShellNavLink } from "./nav-link";
+import { useMyMemberNo } from "./viewer";
+
+/** The grouped list of every other screen: inside the phone's More sheet and in the desktop side navigation. */
+export function NavGroups({ projectCode, groups, onNavigate }: { projectCode: string; groups: NavGroup[]; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {groups.map((group) => (
+        // Not headings: the navigation comes before the page's own h1 (side) or sits in a dialog with its title.
+        <div key={group.label} className="shell-nav-group">
+          <p className="shell-nav-group-title" aria-hidden="true">
+            {t(group.label)}
+          </p>
+          <ul aria-label={t(group.label)}>
+            {group.items.map((item) => (
+              <li key={item.path}>
+                <ShellNavLink projectCode={projectCode} item={item} className="shell-nav-row" onClick={onNavigate} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/**
+ * §2 names six bottom tabs and lists five: the sixth, More, opens a sheet with every other screen, so any §2 screen
+ * is at most two taps away on a phone.
+ */
+export function MoreMenu({ projectCode }: { projectCode: string }) {
+  const { t } = useTranslation("shell");
+  const [open, setOpen] = useState(false);
+  const myMemberNo = useMyMemberNo();
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="bottom-nav-tab">
+        <span className="shell-nav-icon" aria-hidden="true">
+          ☰
+        </span>
+        <span className="shell-nav-label">{t("nav.more")}</span>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog more-sheet">
+          <Dialog.Title className="dialog-title">{t("nav.moreTitle")}</Dialog.Title>
+          <Dialog.Description className="muted">{t("nav.moreHint")}</Dialog.Description>
+          <nav aria-label={t("nav.moreTitle")} className="more-sheet-groups">
+            <NavGroups projectCode={projectCode} groups={memberGroups(myMemberNo)} onNavigate={() => setOpen(false)} />
+          </nav>
+          <div className="dialog-actions">
+            <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
