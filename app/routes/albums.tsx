@@ -58,7 +58,8 @@ export default function AlbumsPage({ loaderData, params }: Route.ComponentProps)
                 {t("photoCount", { count: album.photoCount ?? 0 })}
               </p>
               <div className="row">
-                <OpenAlbumDialog title={album.title} locked={album.locked} onOpen={() => open(album.idAlbum)} />
+                {/* These are the member's own albums: the owner is never asked for their own key (the server gives them the seed). */}
+                <OpenAlbumDialog title={album.title} locked={false} onOpen={() => open(album.idAlbum)} />
                 <ConfirmDelete label={t("deleteNamed", { title: album.title })} question={t("deleteQuestion")} onConfirm={() => void remove(album)} />
               </div>
             </li>

@@ -57,7 +57,6 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
   const [reviewDone, setReviewDone] = useState(false);
   const p = projectCode;
   const me = data.me;
-  const meName = me.nickname || me.simpleCode;
   const checklistDone = Object.values(data.checklist).every(Boolean);
 
   const closeRoulette = () => {
@@ -71,7 +70,17 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
       <header className="home-header">
         <div className="row">
           <Avatar profile={me} size={44} />
-          <h1>{t("greeting", { name: meName })}</h1>
+          {/* A new member has no nickname yet: greet them and point at the profile, never at their member number. */}
+          {me.nickname ? (
+            <h1>{t("greeting", { name: me.nickname })}</h1>
+          ) : (
+            <div>
+              <h1>{t("rules:greeting.newMember")}</h1>
+              <Link to={`/${p}/profile`} className="link-button">
+                {t("rules:greeting.chooseNickname")}
+              </Link>
+            </div>
+          )}
         </div>
         <div className="row">
           <Link to={`?showRoulette=true`} className="button" aria-label={t("roulette.open")}>
