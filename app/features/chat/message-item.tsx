@@ -226,7 +226,7 @@ export const MessageItem = memo(function MessageItem({
                 type="button"
                 className={`chat-reaction${mine ? " chat-reaction-mine" : ""}`}
                 aria-pressed={mine}
-                aria-label={t(mine ? "rules:reactions.remove" : "rules:reactions.add", { emoji, count: n })}
+                aria-label={t(mine ? "rules:reactions.remove" : "rules:reactions.add", { emoji, n })}
                 onClick={() => void react(emoji)}
               >
                 {emoji} {n}
