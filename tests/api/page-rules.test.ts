@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import type { ChatMessage } from "../../worker/contract/chat";
 import { uniqueByMember } from "../../app/features/chat/chat-preview-list";
-import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { call, expectFailure, expectOk, fetchWorker, type Member } from "../support/client";
+import { seedFromHex, unscramblePixels } from "../../worker/lib/scramble";
 import { master, member } from "./market-support";
 
 let seq = 0;
@@ -126,5 +128,64 @@ describe("hot searches need several distinct members (README)", () => {
     // Once listed it stays listed (the day's member rows are purged by retention).
     await env.DB.prepare("delete from keyword_searches where keyword = ?").bind(tag.toLowerCase()).run();
     expect((await hot(a)).some((k) => k.keyword === tag.toLowerCase())).toBe(true);
+  });
+});
+
+describe("§4 encoded chat images", () => {
+  const W = 40, H = 30;
+  const source = () => {
+    const pixels = new Uint8Array(W * H * 4);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) pixels.set([30 + x * 5, 50 + y * 6, 90 + ((x * y) % 100), 255], (y * W + x) * 4);
+    return pixels;
+  };
+  const codec = {
+    png(pixels: Uint8Array) {
+      const image = new PhotonImage(pixels, W, H);
+      const bytes = image.get_bytes();
+      image.free();
+      return bytes;
+    },
+    pixels(bytes: Uint8Array) {
+      const image = PhotonImage.new_from_byteslice(bytes);
+      const pixels = image.get_raw_pixels();
+      image.free();
+      return pixels;
+    },
+  };
+  const upload = (m: Member, encode: string | null, type = "photo") => {
+    const form = new FormData();
+    form.set("file", new File([codec.png(source()) as BlobPart], "room.png", { type: "image/png" }));
+    form.set("type", type);
+    if (encode !== null) form.set("encode", encode);
+    return call("POST", `/private/core/files/${m.memberId}`, { as: m, body: form });
+  };
+  const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+  it("stores the file scrambled, answers the key to the uploader, and the message carries it to those who see it", async () => {
+    const sender = await member();
+    const reader = await member();
+    await env.DB.prepare("update profiles set kyc_status = 1 where member_id = ?").bind(sender.memberId).run();
+    const info = expectOk(await upload(sender, "true"));
+    expect(info.scrambleKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(info.url).toMatch(/\.png$/);
+
+    // The public file is noise; with the key it is the original, pixel for pixel (lossless).
+    const file = new Uint8Array(await (await fetchWorker(info.url)).arrayBuffer());
+    const stored = codec.pixels(file);
+    expect(same(stored, source())).toBe(false);
+    expect(same(unscramblePixels(stored, W, H, seedFromHex(info.scrambleKey)), source())).toBe(true);
+
+    const payload = { type: "encodedImage", src: info.url, key: info.scrambleKey };
+    const sent = expectOk(await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${sender.memberId}`, { as: sender, body: { requestId: rid(), message: "", payload } }));
+    expect(sent.payload).toEqual(payload);
+    const seen = (expectOk(await call("GET", `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20`, { as: reader })) as ChatMessage[]).find((m) => m.idChatroomMessage === sent.idChatroomMessage);
+    expect(seen?.payload).toEqual(payload);
+
+    // A plain upload stays JPEG without a key; an avatar cannot be encoded; a key must be 32 bytes of hex.
+    expect(expectOk(await upload(sender, null)).scrambleKey).toBeUndefined();
+    expectFailure(await upload(sender, "true", "avatar"), 400);
+    const bad = { type: "encodedImage", src: info.url, key: "not-a-key" };
+    expectFailure(await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${sender.memberId}`, { as: sender, body: { requestId: rid(), message: "", payload: bad } }), 400);
+    expectFailure(await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${sender.memberId}`, { as: sender, body: { requestId: rid(), message: "", payload: { type: "encodedImage", src: info.url } } }), 400);
   });
 });

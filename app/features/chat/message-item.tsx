@@ -10,6 +10,7 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload } from "./chat-crypto";
+import { ChatImage } from "./encoded-image";
 import type { LocalMessage } from "./use-chat-room";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
@@ -48,7 +49,7 @@ function Body({ message, onAcceptImage }: { message: LocalMessage; onAcceptImage
   if (payload?.type === "img" || payload?.type === "encodedImage") {
     return (
       <span className="chat-image-wrap">
-        <img src={payload.src} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} loading="lazy" />
+        <ChatImage payload={payload} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} />
         {message.blurred && (
           <button type="button" className="button chat-image-accept" onClick={onAcceptImage}>
             {t("showImage")}

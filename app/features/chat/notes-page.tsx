@@ -12,6 +12,7 @@ import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { MessageTime } from "./message-item";
+import { ChatImage } from "./encoded-image";
 import "./chat.css";
 
 /** §2 Notes page: one note, its threaded replies and a reply box (private reply for non-authors with an avatar). */
@@ -162,7 +163,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           </AlertDialog.Portal>
         </AlertDialog.Root>
       )}
-      {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <img className="chat-image" src={note.payload.src} alt={t("imageAlt", { name })} />}
+      {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <ChatImage payload={note.payload} className="chat-image" alt={t("imageAlt", { name })} />}
       <h2>{t("threads", { count: note.threadCount })}</h2>
       <ol className="note-threads" aria-label={t("replies")}>
         {(note.threads ?? []).map((thread) => (
