@@ -207,5 +207,6 @@ describe("page rules journey (phone)", () => {
     expect(await hasHorizontalOverflow(page)).toBe(false);
     expect(consoleErrors).toEqual([]);
     await context.close();
-  });
+    // One journey through many pages on a shared 2-core machine: more than the default 90 s.
+  }, 240_000);
 });
