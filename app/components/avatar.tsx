@@ -66,6 +66,43 @@ function placeholderStyle(seed: string, size: number): React.CSSProperties {
   };
 }
 
+/**
+ * §7: "a gravatar-style image is tried when there is no avatar". Gravatar itself would hand a third party the
+ * member's e-mail hash and every page view, so the identicon is drawn here: a 5×5 left-right mirrored pattern and
+ * a hue, both from a hash of the member number (stable per member, says nothing about them).
+ */
+export function identiconCells(seed: string): { hue: number; cells: boolean[] } {
+  // FNV-1a, then a xorshift stream for the 15 cells of the left half and middle column.
+  let hash = 0x811c9dc5;
+  for (const ch of seed) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  let x = hash || 1;
+  const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), (x >>>= 0));
+  const half: boolean[] = [];
+  for (let i = 0; i < 15; i++) half.push(next() % 2 === 0);
+  const cells: boolean[] = [];
+  for (let row = 0; row < 5; row++) for (let col = 0; col < 5; col++) cells.push(half[row * 3 + (col < 3 ? col : 4 - col)]!);
+  return { hue: hash % 360, cells };
+}
+
+function Identicon({ seed, size, label, hidden }: { seed: string; size: number; label: string; hidden: boolean }) {
+  const { hue, cells } = identiconCells(seed);
+  return (
+    <svg
+      className="avatar avatar-identicon"
+      width={size}
+      height={size}
+      viewBox="-0.5 -0.5 6 6"
+      role={hidden ? undefined : "img"}
+      aria-label={hidden ? undefined : label}
+      aria-hidden={hidden || undefined}
+      data-identicon=""
+      style={{ width: size, height: size, background: `hsl(${hue} 25% 92%)` }}
+    >
+      {cells.map((on, i) => (on ? <rect key={i} x={i % 5} y={Math.floor(i / 5)} width={1.02} height={1.02} fill={`hsl(${hue} 55% 45%)`} /> : null))}
+    </svg>
+  );
+}
+
 export const publicProfileHref = (projectCode: string, simpleCode: string) => `/${projectCode}/share/${encodeURIComponent(simpleCode)}`;
 
 /**
@@ -106,7 +143,9 @@ export function Avatar({
   const label = notAppropriate ? t("avatar.notAppropriate") : t("avatar.of", { name });
 
   const hidden = decorative && !link;
-  const picture = usePlaceholder ? (
+  const picture = !profile.avator && !safeMode ? (
+    <Identicon seed={profile.simpleCode} size={size} label={label} hidden={hidden} />
+  ) : usePlaceholder ? (
     <span
       className="avatar avatar-placeholder"
       style={placeholderStyle(profile.simpleCode, size)}

@@ -17,13 +17,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { albums: await loadApi<AlbumListItem[]>(context, request, ALBUM_PATHS.albums, { private: true }) };
 }
 
-/** §2 albums: list with create and delete; opening asks for the key (may be skipped), then edit. */
+/** §2 albums: list with create and delete; these are the member's own albums, so opening goes straight to edit. */
 export default function AlbumsPage({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("albums");
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const toast = useToast();
-  // The owner's own albums: the server gives the owner the seed, so the key asked for (§2) never goes into the
+  // The owner's own albums: the server gives the owner the seed, so no key is asked for and none goes into the
   // address (where history and logs would keep it).
   const open = (idAlbum: number) => navigate(`/${params.projectCode}/albums/${idAlbum}/edit`);
 
@@ -58,7 +58,8 @@ export default function AlbumsPage({ loaderData, params }: Route.ComponentProps)
                 {t("photoCount", { count: album.photoCount ?? 0 })}
               </p>
               <div className="row">
-                <OpenAlbumDialog title={album.title} locked={album.locked} onOpen={() => open(album.idAlbum)} />
+                {/* These are the member's own albums: the owner is never asked for their own key (the server gives them the seed). */}
+                <OpenAlbumDialog title={album.title} locked={false} onOpen={() => open(album.idAlbum)} />
                 <ConfirmDelete label={t("deleteNamed", { title: album.title })} question={t("deleteQuestion")} onConfirm={() => void remove(album)} />
               </div>
             </li>

@@ -80,7 +80,7 @@ export async function seed(ctx) {
   // Hot-search keywords.
   for (const [keyword, count] of KEYWORDS) {
     statements.push(
-      env.DB.prepare("insert into search_keywords (project_code, keyword, search_count, last_searched_at) values (?, ?, ?, ?)").bind(project, keyword, count, now - count * 3_600_000),
+      env.DB.prepare("insert into search_keywords (project_code, keyword, search_count, last_searched_at, listed_at) values (?, ?, ?, ?, ?)").bind(project, keyword, count, now - count * 3_600_000, now - count * 3_600_000),
     );
   }
 

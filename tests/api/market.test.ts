@@ -309,10 +309,12 @@ describe("nickname search and hot-search keywords", () => {
     expectOk(await call("GET", `/private/sns/search/SMP?keyword=${encodeURIComponent(tag)}`, { as: a }));
     expectOk(await call("GET", `/private/sns/search/SMP?keyword=${encodeURIComponent(` ${tag.toUpperCase()} `)}`, { as: b }));
     expect(expectOk(await call("GET", `/private/sns/search/SMP?keyword=nobody-${tag}`, { as: a }))).toEqual([]);
+    // README "Hot searches need several members": listed from the third distinct member of the day.
+    expectOk(await call("GET", `/private/sns/search/SMP?keyword=${encodeURIComponent(tag)}`, { as: await member() }));
 
     const hot = expectOk(await call("GET", "/private/sns/search/popular-keyword/smp?pageSize=30", { as: a }));
     const entry = hot.find((k: any) => k.keyword === tag.toLowerCase());
-    expect(entry).toEqual({ keyword: tag.toLowerCase(), searchCount: 2 });
+    expect(entry).toEqual({ keyword: tag.toLowerCase(), searchCount: 3 });
     expect(hot.some((k: any) => k.keyword.startsWith("nobody-"))).toBe(false);
 
     expectFailure(await call("GET", "/private/sns/search/SMP?keyword=", { as: a }), 400);

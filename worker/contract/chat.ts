@@ -19,7 +19,12 @@ const MediaSrc = z
   .string()
   .regex(/^(\/media\/[A-Z]{3}\/\d{1,12}\/[a-z]+\/[A-Za-z0-9_.-]+|\/private-media\/[A-Z]{3}\/\d{1,12}\/dm\/[A-Za-z0-9_-]+\.(jpg|png))$/, "Images must be uploaded first");
 export const ImagePayload = z.object({ type: z.literal("img"), src: MediaSrc });
-export const EncodedImagePayload = z.object({ type: z.literal("encodedImage"), src: MediaSrc });
+/**
+ * §4/§9 encoded image: stored as a key-seeded pixel shuffle (lossless PNG) and unscrambled in the browser with `key`,
+ * the 32-byte seed in hex the upload answered (`encode=true`). The file alone shows only noise; the key travels only
+ * in the message, so only those who may see the message (not a private message's placeholder) can restore it.
+ */
+export const EncodedImagePayload = z.object({ type: z.literal("encodedImage"), src: MediaSrc, key: z.string().regex(/^[0-9a-f]{64}$/, "Invalid image key") });
 /**
  * §7 encrypted private message: AES-GCM ciphertext, the AES key wrapped (RSA-OAEP) for each member number
  * that may read it (recipient and sender). The server stores and relays it, never the plaintext.

@@ -98,6 +98,11 @@ export type BiddingCard = {
   bidders: ProfileSummary[];
   seller: ProfileSummary | null;
   listedAt: string;
+  /**
+   * Whether the caller may bid on this card now (a master, not the member themself, not already the last
+   * bidder): the page shows the Bid button only then. The server still checks every rule on the bid itself.
+   */
+  canBid: boolean;
 };
 
 /** §3 Popular keyword. */

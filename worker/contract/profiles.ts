@@ -117,7 +117,17 @@ export type Character = { idCharacter: number; title: string; level: number; che
 export type ActionStat = { actionHour: number; actionCount: number };
 
 /** §9 Upload answer. */
-export type UploadInfo = { key: string; url: string; width: number; height: number; graphic: boolean; qualify?: boolean; unqualifiedCount?: number };
+export type UploadInfo = {
+  key: string;
+  url: string;
+  width: number;
+  height: number;
+  graphic: boolean;
+  qualify?: boolean;
+  unqualifiedCount?: number;
+  /** With `encode=true`: the hex seed the stored file was scrambled with (§4 encoded images; send it as the payload's key). */
+  scrambleKey?: string;
+};
 
 /** `private`: an image for a private message (stored as kind `dm`, served only by /private-media to sender and recipient). */
 export const UploadKind = z.enum(["avatar", "photo", "private"]);

@@ -112,11 +112,15 @@ export function ChatConversation({
     // An image for a private message is a private upload: only its sender and recipient can load it.
     const isPrivate = DIRECT_CHATROOM.test(chatroomId) || Boolean(sendOptions?.isPrivate && sendOptions.toMemberNo);
     form.set("type", isPrivate ? "private" : "photo");
+    // §4 encoded images: a room image lives at a public /media address, so it is stored scrambled and the key
+    // travels in the message (a private image is already served only to its two members by /private-media).
+    if (!isPrivate) form.set("encode", "true");
     setImageProgress(0);
-    const upload = await uploadWithProgress<{ url: string }>(`/private/core/files/${session.memberId}`, form, setImageProgress);
+    const upload = await uploadWithProgress<{ url: string; scrambleKey?: string }>(`/private/core/files/${session.memberId}`, form, setImageProgress);
     setImageProgress(null);
     if (!("info" in upload)) return toast(errorText(t, upload), "error");
-    await deliver({ message: "", payload: { type: "img", src: upload.info.url } });
+    const { url, scrambleKey } = upload.info;
+    await deliver({ message: "", payload: scrambleKey ? { type: "encodedImage", src: url, key: scrambleKey } : { type: "img", src: url } });
   }
 
   return (

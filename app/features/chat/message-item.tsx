@@ -1,5 +1,5 @@
 import { AlertDialog, Dialog } from "radix-ui";
-import { memo, useEffect, useState, useSyncExternalStore } from "react";
+import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
@@ -10,6 +10,7 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload } from "./chat-crypto";
+import { ChatImage } from "./encoded-image";
 import type { LocalMessage } from "./use-chat-room";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
@@ -48,7 +49,7 @@ function Body({ message, onAcceptImage }: { message: LocalMessage; onAcceptImage
   if (payload?.type === "img" || payload?.type === "encodedImage") {
     return (
       <span className="chat-image-wrap">
-        <img src={payload.src} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} loading="lazy" />
+        <ChatImage payload={payload} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} />
         {message.blurred && (
           <button type="button" className="button chat-image-accept" onClick={onAcceptImage}>
             {t("showImage")}
@@ -109,6 +110,7 @@ export const MessageItem = memo(function MessageItem({
   const [reminderOpen, setReminderOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [reactOpen, setReactOpen] = useState(false);
+  const reactMenu = useRef<HTMLDetailsElement>(null);
   const name = message.profile?.nickname || message.nickname || message.memberNo;
 
   async function react(emoji: string) {
@@ -120,6 +122,13 @@ export const MessageItem = memo(function MessageItem({
     });
     if ("info" in body) onChanged({ ...message, replyPayload: body.info.replyPayload });
     else toast(errorText(t, body), "error");
+  }
+
+  /** The picker closes once a reaction is chosen. */
+  function pickReaction(emoji: string) {
+    if (reactMenu.current) reactMenu.current.open = false;
+    setReactOpen(false);
+    return react(emoji);
   }
 
   async function saveEdit(event: React.FormEvent) {
@@ -209,18 +218,29 @@ export const MessageItem = memo(function MessageItem({
       )}
       {!message.placeholder && !message.pending && (
         <div className="chat-actions">
-          {reactionSummary(message.replyPayload).map(([emoji, n]) => (
-            <span key={emoji} className="chat-reaction">
-              {emoji} {n}
-            </span>
-          ))}
-          <details className="chat-react-menu" onToggle={(e) => setReactOpen(e.currentTarget.open)}>
+          {/* A chip adds that reaction, or takes back the member's own (the server toggles: same emoji again removes it). */}
+          {reactionSummary(message.replyPayload).map(([emoji, n]) => {
+            const mine = viewerNo !== null && message.replyPayload.some((r) => r.reactEmoji === emoji && r.memberNo === viewerNo);
+            return (
+              <button
+                key={emoji}
+                type="button"
+                className={`chat-reaction${mine ? " chat-reaction-mine" : ""}`}
+                aria-pressed={mine}
+                aria-label={t(mine ? "rules:reactions.remove" : "rules:reactions.add", { emoji, n })}
+                onClick={() => void react(emoji)}
+              >
+                {emoji} {n}
+              </button>
+            );
+          })}
+          <details ref={reactMenu} className="chat-react-menu" onToggle={(e) => setReactOpen(e.currentTarget.open)}>
             <summary aria-label={t("react")}>☺</summary>
             {/* Built on first open: a page of 200 messages would otherwise render 1,000 hidden buttons. */}
             {reactOpen && (
               <div className="row">
                 {REACTIONS.map((emoji) => (
-                  <button key={emoji} type="button" className="icon-button" aria-label={t("reactWith", { emoji })} onClick={() => void react(emoji)}>
+                  <button key={emoji} type="button" className="icon-button" aria-label={t("reactWith", { emoji })} onClick={() => void pickReaction(emoji)}>
                     {emoji}
                   </button>
                 ))}

@@ -1,7 +1,8 @@
-import { Switch } from "radix-ui";
+import { AlertDialog, Switch } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
+import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
@@ -11,6 +12,7 @@ import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { MessageTime } from "./message-item";
+import { ChatImage } from "./encoded-image";
 import "./chat.css";
 
 /** §2 Notes page: one note, its threaded replies and a reply box (private reply for non-authors with an avatar). */
@@ -24,6 +26,48 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   const [session, setSession] = useState<ReturnType<typeof readSession>>(null);
   useEffect(() => setSession(readSession()), []);
   const own = session?.memberNo === note.memberNo;
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState("");
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  // Where "back" leads when the note was opened directly (a shared link): its room if that is a page, else home.
+  const roomHref =
+    note.chatroomId === PUBLIC_CHATROOM_ID || note.chatroomId === HOME_CHATROOM_ID ? `/${projectCode}/public-chat/${note.chatroomId}` : `/${projectCode}/home`;
+
+  function back() {
+    // React Router numbers its history entries: idx 0 means this page is the first of the visit.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) navigate(-1);
+    else navigate(roomHref);
+  }
+
+  /** §6: only the author edits or deletes a note; the server refuses anyone else (chatNotAuthor). */
+  async function saveEdit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!session) return;
+    const body = await api<ChatMessage & { deleted?: boolean }>(`/private/sns/chatroom/messages/${session.memberId}/${note.idChatroomMessage}`, {
+      method: "PUT",
+      body: { message: draft },
+    });
+    setEditing(false);
+    if (!("info" in body)) return toast(errorText(t, body), "error");
+    // §5: updating an own message with empty text deletes it.
+    if (body.info.deleted) {
+      toast(t("deleted"), "delete");
+      return navigate(roomHref, { replace: true });
+    }
+    setNote((n) => ({ ...n, message: body.info.message, payload: body.info.payload, dateUdp: body.info.dateUdp }));
+  }
+
+  async function remove() {
+    if (!session) return;
+    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${note.idChatroomMessage}?all=true`, { method: "DELETE" });
+    setConfirmDelete(false);
+    // §8/§9: the failure toast 'deleteMessage' stays 3 s (the delete duration).
+    if (body.returnCode !== "000000") return toast(t("deleteMessage"), "delete");
+    toast(t("deleted"), "delete");
+    navigate(roomHref, { replace: true });
+  }
 
   const reload = useCallback(async () => {
     const body = await api<ChatMessage & { threads?: ChatThread[] }>(`/private/sns/chatroom/messages/${note.idChatroomMessage}`);
@@ -63,6 +107,9 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   const name = note.profile?.nickname || note.nickname || note.memberNo;
   return (
     <article className="note card">
+      <button type="button" className="link-button note-back" onClick={back}>
+        ← {t("common:back")}
+      </button>
       <header className="row">
         {/* The shared avatar: safe mode and the visitor blur with its login dialog (§6). */}
         <Avatar profile={note.profile ?? { simpleCode: note.memberNo, nickname: note.nickname, avator: "" }} size={48} link />
@@ -71,8 +118,52 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           <MessageTime iso={note.dateAdd} />
         </span>
       </header>
-      <p className="note-body">{note.placeholder ? <em>{t("privatePlaceholder")}</em> : note.message}</p>
-      {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <img className="chat-image" src={note.payload.src} alt={t("imageAlt", { name })} />}
+      {editing ? (
+        <form className="row" onSubmit={saveEdit}>
+          <label className="field chat-edit-field">
+            <span className="visually-hidden">{t("editMessage")}</span>
+            <input value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={2000} autoFocus />
+          </label>
+          <button type="submit" className="button button-primary">
+            {t("common:save")}
+          </button>
+          <button type="button" className="button" onClick={() => setEditing(false)}>
+            {t("common:cancel")}
+          </button>
+        </form>
+      ) : (
+        <p className="note-body">{note.placeholder ? <em>{t("privatePlaceholder")}</em> : note.message}</p>
+      )}
+      {own && !editing && !note.placeholder && (
+        <div className="row chat-actions">
+          {note.payload?.type === "text" && (
+            <button type="button" className="button" onClick={() => (setDraft(note.message), setEditing(true))}>
+              {t("edit")}
+            </button>
+          )}
+          <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
+            {t("common:delete")}
+          </button>
+        </div>
+      )}
+      {confirmDelete && (
+        <AlertDialog.Root open onOpenChange={setConfirmDelete}>
+          <AlertDialog.Portal>
+            <AlertDialog.Overlay className="dialog-overlay" />
+            <AlertDialog.Content className="dialog">
+              <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
+              <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
+              <div className="dialog-actions">
+                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
+                <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
+                  {t("common:delete")}
+                </AlertDialog.Action>
+              </div>
+            </AlertDialog.Content>
+          </AlertDialog.Portal>
+        </AlertDialog.Root>
+      )}
+      {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <ChatImage payload={note.payload} className="chat-image" alt={t("imageAlt", { name })} />}
       <h2>{t("threads", { count: note.threadCount })}</h2>
       <ol className="note-threads" aria-label={t("replies")}>
         {(note.threads ?? []).map((thread) => (

@@ -68,7 +68,9 @@ export function PublicChat({ projectCode, chatroomId, initialMessages }: { proje
 
   useEffect(() => {
     setKycOnly(flag("showKycOnly"));
-    setIsPrivate(flag("setIsPrivate"));
+    // §3 `setIsPrivate` holds the switch for this visit only: each visit starts with it off, so a switch
+    // armed days ago never sends the next message privately unnoticed.
+    localStorage.setItem("setIsPrivate", "false");
     const saved = localStorage.getItem("messageTo");
     if (saved) {
       try {

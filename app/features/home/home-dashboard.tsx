@@ -6,6 +6,8 @@ import { HOME_LIMITS, fairPick } from "../../../worker/contract/home.constants";
 import type { HomeDashboard as Dashboard } from "../../../worker/contract/home";
 import { formatNumber } from "../../i18n/format";
 import { LatestChatBar } from "../chat/latest-chat-bar";
+import { useLiveMcoin } from "../../lib/coins-live";
+import { ChatPreview } from "../chat/chat-preview";
 import { Avatar } from "../../components/avatar";
 import { AvatarStrip, profileHref } from "./avatar-strip";
 import { FeedbackBox } from "./feedback-box";
@@ -57,7 +59,8 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
   const [reviewDone, setReviewDone] = useState(false);
   const p = projectCode;
   const me = data.me;
-  const meName = me.nickname || me.simpleCode;
+  // The tile follows coin-changing actions (photo ratings here) without a reload.
+  const mcoin = useLiveMcoin(data.coins.mcoin);
   const checklistDone = Object.values(data.checklist).every(Boolean);
 
   const closeRoulette = () => {
@@ -71,7 +74,17 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
       <header className="home-header">
         <div className="row">
           <Avatar profile={me} size={44} />
-          <h1>{t("greeting", { name: meName })}</h1>
+          {/* A new member has no nickname yet: greet them and point at the profile, never at their member number. */}
+          {me.nickname ? (
+            <h1>{t("greeting", { name: me.nickname })}</h1>
+          ) : (
+            <div>
+              <h1>{t("rules:greeting.newMember")}</h1>
+              <Link to={`/${p}/profile`} className="link-button">
+                {t("rules:greeting.chooseNickname")}
+              </Link>
+            </div>
+          )}
         </div>
         <div className="row">
           <Link to={`?showRoulette=true`} className="button" aria-label={t("roulette.open")}>
@@ -141,7 +154,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
         </Link>
         <Link to={`/${p}/market`} className="tile">
           <span className="tile-label">{t("tiles.mcoin")}</span>
-          <span className="tile-value">{formatNumber(i18n.language, data.coins.mcoin)}</span>
+          <span className="tile-value">{formatNumber(i18n.language, mcoin)}</span>
         </Link>
         <Link to={`/${p}/profile`} className="tile">
           <span className="tile-label">{t("tiles.profile")}</span>
@@ -163,6 +176,7 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
       )}
 
       <LatestChatBar projectCode={p} />
+      <ChatPreview projectCode={p} />
 
       {!reviewDone && data.photoReview && !data.photoReview.done && data.photoReview.available > 0 && (
         <section className="home-section card review-prompt" aria-labelledby="review-title">

@@ -5,6 +5,7 @@ import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
+import { announceCoinsChanged } from "../../lib/coins-live";
 import { errorText } from "../../lib/error-text";
 import { useReturnFocus } from "../../components/return-focus";
 
@@ -45,6 +46,8 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
     if (!("info" in body) && body.returnCode !== "409501") {
       toast(errorText(t, body), "error");
     }
+    // §9: a rating may earn 1 M coin; the home tile re-reads the balance.
+    if ("info" in body) announceCoinsChanged();
     const count = "info" in body ? rated + 1 : rated;
     setRated(count);
     setRating("");

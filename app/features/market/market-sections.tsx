@@ -330,9 +330,12 @@ export function BiddingCards({ projectCode, cards }: { projectCode: string; card
                 ))}
               </ul>
             )}
-            <button type="button" className="button button-primary" onClick={() => void bid(card)}>
-              {t("bidding.bid", { name: card.profile.nickname })}
-            </button>
+            {/* Only for members who may bid now (a master, not already the last bidder); the server decides the bid. */}
+            {card.canBid && (
+              <button type="button" className="button button-primary" onClick={() => void bid(card)}>
+                {t("bidding.bid", { name: card.profile.nickname })}
+              </button>
+            )}
           </li>
         ))}
       </ul>

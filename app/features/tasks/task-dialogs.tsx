@@ -87,11 +87,16 @@ export function TakeUpDialog({ task, projectCode, onTaken }: { task: Task; proje
         if (!next && mission) onTaken();
       }}
     >
-      <Dialog.Trigger asChild>
-        <button type="button" className="button button-primary" aria-label={t("takeUp.openFor", { subject: task.subject })}>
-          {t("takeUp.open")}
-        </button>
-      </Dialog.Trigger>
+      {/* Once taken up, the card's action is the mission at once, not "Take up" again until a reload. */}
+      {mission ? (
+        <Link className="button" to={`/${projectCode}/mission/${mission.idMission}`}>{t("openMission")}</Link>
+      ) : (
+        <Dialog.Trigger asChild>
+          <button type="button" className="button button-primary" aria-label={t("takeUp.openFor", { subject: task.subject })}>
+            {t("takeUp.open")}
+          </button>
+        </Dialog.Trigger>
+      )}
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">

@@ -59,6 +59,8 @@ export const searchKeywords = sqliteTable(
     keyword: text("keyword").notNull(),
     searchCount: integer("search_count").notNull().default(0),
     lastSearchedAt: integer("last_searched_at").notNull(),
+    /** When enough distinct members searched it on one day to show it publicly (null: never shown). */
+    listedAt: integer("listed_at"),
   },
   (t) => [primaryKey({ columns: [t.projectCode, t.keyword] }), index("search_keywords_rank").on(t.projectCode, t.searchCount)],
 );

@@ -12,6 +12,7 @@ import {
   type Hierarchy,
   type HierarchyEvent,
   type HierarchyHistoryItem,
+  type LastBidding,
   type PopularKeyword,
   type SubmemberItem,
   type SubmemberList,
@@ -318,6 +319,9 @@ export async function biddingCards(env: Env, projectCode: string, viewerId: stri
   const viewer = await viewerFor(env, viewerId);
   const people = await profileSummaries(env, projectCode, [...rows.flatMap((r) => [r.seller, r.lastBidder ?? ""]), ...stack.map((s) => s.bidder)].filter(Boolean), viewer);
   const visibleToViewer = new Set(stack.map((s) => s.bidder));
+  // The same rules createBid refuses with mastersOnlyBid, bidSelf and alreadyLastBidder (the cycle check stays there).
+  const me = await db.get<{ multiGender: number | null }>(sql`select multi_gender as multiGender from profiles where member_id = ${viewerId}`);
+  const master = isMasterGender(me?.multiGender);
   return rows.map((row) => ({
     profile: summary(row, viewer),
     biddingCount: row.count,
@@ -328,7 +332,28 @@ export async function biddingCards(env: Env, projectCode: string, viewerId: stri
     bidders: stack.filter((s) => s.target === row.memberId).map((s) => people.get(s.bidder)).filter((p): p is ProfileSummary => Boolean(p)),
     seller: people.get(row.seller) ?? null,
     listedAt: iso(row.listedAt)!,
+    canBid: master && row.memberId !== viewerId && row.lastBidder !== viewerId,
   }));
+}
+
+/**
+ * §3 Profile lastBidding (dueDate, profile) for the member's own profile: while they are on the market, the
+ * listing's countdown and its last bidder; afterwards the last bid they received; null when nobody ever bid and
+ * they are not listed. A bidder blocked either way is left out (profile null), as on the market cards.
+ */
+export async function lastBiddingOf(env: Env, projectCode: string, memberId: string): Promise<LastBidding | null> {
+  const db = getDb(env);
+  const listing = await db.get<{ dueDate: number; bidder: string | null }>(sql`select due_date as dueDate, last_bidder_member_id as bidder
+    from market_listings where member_id = ${memberId} and project_code = ${projectCode}`);
+  const loop = listing
+    ? null
+    : await db.get<{ dueDate: number; bidder: string }>(sql`select due_date as dueDate, bidder_member_id as bidder from bidding_loops
+        where target_member_id = ${memberId} and project_code = ${projectCode} order by id_bidding_loop desc limit 1`);
+  const found = listing ?? loop;
+  if (!found) return null;
+  const bidder = found.bidder && !(await isBlockedBetween(env, memberId, found.bidder)) ? found.bidder : null;
+  const people = bidder ? await profileSummaries(env, projectCode, [bidder], await viewerFor(env, memberId)) : new Map<string, ProfileSummary>();
+  return { dueDate: iso(found.dueDate)!, profile: (bidder && people.get(bidder)) || null };
 }
 
 /**
@@ -435,6 +460,12 @@ export async function freeIdleSubmembers(env: Env, at = Date.now()) {
 // ---------------------------------------------------------------------------------------------------------
 // Search and hot-search keywords (§7 search/popular-keyword)
 
+/**
+ * One member's search never makes a public "hot search": a keyword is listed only after this many distinct members
+ * searched it on the same UTC day (README "Hot searches need several members").
+ */
+export const HOT_SEARCH_MIN_MEMBERS = 3;
+
 export const normalizeKeyword = (keyword: string) => keyword.trim().toLowerCase().replace(/\s+/g, " ").slice(0, 40);
 
 /**
@@ -458,6 +489,11 @@ export async function searchMembers(env: Env, caller: Caller, keyword: string, p
       sql`insert into search_keywords (project_code, keyword, search_count, last_searched_at)
         select ${caller.projectCode}, ${normalized}, 1, ${at} where changes() > 0
         on conflict (project_code, keyword) do update set search_count = search_count + 1, last_searched_at = excluded.last_searched_at`,
+      // README "Hot searches need several members": listed once enough distinct members searched it today.
+      sql`update search_keywords set listed_at = ${at}
+        where project_code = ${caller.projectCode} and keyword = ${normalized} and listed_at is null
+          and (select count(*) from keyword_searches where project_code = ${caller.projectCode} and keyword = ${normalized}
+            and day = ${utcDate(at)}) >= ${HOT_SEARCH_MIN_MEMBERS}`,
     ]);
   }
   const viewer = await viewerFor(env, caller.memberId);
@@ -466,5 +502,5 @@ export async function searchMembers(env: Env, caller: Caller, keyword: string, p
 
 export async function popularKeywords(env: Env, projectCode: string, pageSize: number): Promise<PopularKeyword[]> {
   return getDb(env).all<PopularKeyword>(sql`select keyword, search_count as searchCount from search_keywords
-    where project_code = ${projectCode} order by search_count desc, last_searched_at desc limit ${pageSize}`);
+    where project_code = ${projectCode} and listed_at is not null order by search_count desc, last_searched_at desc limit ${pageSize}`);
 }

@@ -18,6 +18,7 @@ import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";
 import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";
 import { readUploadForm } from "./upload-body";
+import { scramblePixels, seedToHex } from "../../lib/scramble";
 
 type Ctx = Context<AppEnv>;
 
@@ -36,6 +37,11 @@ async function upload(c: Ctx): Promise<UploadInfo> {
   if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar, photo or private" });
   const kind = kindResult.data;
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("tooLarge");
+  // §4 encoded images (chat photos and private images, never avatars): scrambled with a fresh random seed, which
+  // only the uploader gets back, to put in the message that carries the image.
+  const encode = form.get("encode") === "true";
+  if (encode && kind === "avatar") throw new AppError("badRequest", { message: "An avatar cannot be encoded" });
+  const seed = encode ? crypto.getRandomValues(new Uint8Array(32)) : null;
   let stored;
   try {
     stored = await storeImage(c.env, {
@@ -46,6 +52,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
       square: kind === "avatar",
       // Renditions are for what visitors may see in place of the original; private images are never shown to them.
       rendition: kind !== "private",
+      ...(seed ? { transformPixels: (pixels: Uint8Array, width: number, height: number) => scramblePixels(pixels, width, height, seed) } : {}),
     });
   } catch (error) {
     if (error instanceof AppError && error.message === "Avatar must be square") throw new AppError("avatarNotSquare");
@@ -55,7 +62,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
   if (kind === "private") {
     // Not a media upload others may reuse (banners, avatars): only a private message can carry it.
     await db.batch([recordChatImageStatement(db, { key: stored.key, projectCode: member.projectCode, memberId: member.memberId }), actionStatement(c.env, member.projectCode, member.memberId)]);
-    return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic };
+    return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic, ...(seed ? { scrambleKey: seedToHex(seed) } : {}) };
   }
   const record = banners.recordUploadStatement(c.env, {
     key: stored.key,
@@ -70,7 +77,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
   });
   if (kind !== "avatar") {
     await db.batch([record, actionStatement(c.env, member.projectCode, member.memberId)]);
-    return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic };
+    return { key: stored.key, url: stored.url, width: stored.width, height: stored.height, graphic: stored.graphic, ...(seed ? { scrambleKey: seedToHex(seed) } : {}) };
   }
   // The file an operator took down, uploaded again, is refused and not kept (README "Moderation instead of mob rule").
   const current = await db.select({ takedown: profiles.avatorTakedownHash }).from(profiles).where(eq(profiles.memberId, member.memberId)).get();

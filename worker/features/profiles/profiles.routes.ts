@@ -24,6 +24,7 @@ import { viewerFor, type Viewer } from "./profile-summary";
 import { closedTo } from "./profile-access";
 import * as svc from "./profiles.service";
 import { profilePage, profilesFeed } from "./profile-page";
+import { lastBiddingOf } from "../market/market.service";
 
 type Ctx = Context<AppEnv>;
 /** How a route learns its tenant and viewer: from the path alone (public) or checked against the session (private). */
@@ -203,7 +204,10 @@ export const profilesPrivate = new Hono<AppEnv>()
   .get("/core/profiles/:memberId", validate("param", MemberParam), async (c) => {
     const member = c.get("member");
     const memberId = c.req.valid("param").memberId;
-    if (memberId === member.memberId) return c.json(ok(svc.ownProfile((await svc.profileByMemberId(c.env, memberId))!)));
+    if (memberId === member.memberId) {
+      const own = svc.ownProfile((await svc.profileByMemberId(c.env, memberId))!);
+      return c.json(ok({ ...own, lastBidding: await lastBiddingOf(c.env, member.projectCode, memberId) }));
+    }
     // Another member's account id: the public subset, same tenant only.
     return c.json(ok(await svc.viewProfile(c.env, member.projectCode, svc.locate.byMemberId(memberId), member.memberId)));
   })

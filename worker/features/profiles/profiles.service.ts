@@ -6,6 +6,7 @@ import { compiled } from "../../db/compiled";
 import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
+import type { LastBidding } from "../../contract/market";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { AppError } from "../../http/app-error";
 import { DELETED_CODE_PREFIX, isDeletedCode } from "../../lib/ids";
@@ -68,7 +69,8 @@ export function ownProfile(row: ProfileRow) {
     defaultAddress: row.defaultAddress,
     emailHash: row.emailHash,
     language: row.language,
-    lastBidding: null,
+    // Filled by GET /core/profiles/{own memberId} (market.service lastBiddingOf); other paths leave it out.
+    lastBidding: null as LastBidding | null,
     dateAdd: iso(row.createdAt),
     dateUdp: iso(row.updatedAt),
   };
