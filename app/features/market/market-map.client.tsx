@@ -36,7 +36,8 @@ export default function MarketMap({ items, origin, label }: { items: NearbyItem[
   return (
     <>
       <div className="market-map">
-        <MapContainer center={own} zoom={MAP_ZOOM.initial} maxZoom={MAP_OWN_MAX_ZOOM} scrollWheelZoom={false} style={{ height: "100%", width: "100%" }} aria-label={label}>
+        {/* Taps count toward the §9 zoom-in; a double tap must not zoom on its own. */}
+        <MapContainer center={own} zoom={MAP_ZOOM.initial} maxZoom={MAP_OWN_MAX_ZOOM} scrollWheelZoom={false} doubleClickZoom={false} style={{ height: "100%", width: "100%" }} aria-label={label}>
           <TileLayer attribution={t("common:mapAttribution")} url={MAP_TILE_URL} maxZoom={MAP_OWN_MAX_ZOOM} />
           <MapFocusControl focus={focus} />
           <CircleMarker center={own} radius={6} pathOptions={{ color: "#b98cff" }} eventHandlers={{ click: showOwn }}>

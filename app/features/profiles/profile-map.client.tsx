@@ -17,7 +17,8 @@ export default function ProfileMap({ latitude, longitude, label }: { latitude: n
   const [taps, setTaps] = useState(0);
   const focus = useMemo<MapFocus>(() => ({ view: "selection", center: [latitude, longitude], taps }), [latitude, longitude, taps]);
   return (
-    <MapContainer center={[latitude, longitude]} zoom={MAP_ZOOM.selection} maxZoom={MAP_OTHERS_MAX_ZOOM} scrollWheelZoom={false} style={{ height: "100%", width: "100%" }} aria-label={label}>
+    // Taps count toward the §9 zoom-in; a double tap must not zoom on its own.
+    <MapContainer center={[latitude, longitude]} zoom={MAP_ZOOM.selection} maxZoom={MAP_OTHERS_MAX_ZOOM} scrollWheelZoom={false} doubleClickZoom={false} style={{ height: "100%", width: "100%" }} aria-label={label}>
       <TileLayer attribution={t("common:mapAttribution")} url={MAP_TILE_URL} maxZoom={MAP_OTHERS_MAX_ZOOM} />
       <MapFocusControl focus={focus} />
       <Circle center={[latitude, longitude]} radius={AREA_RADIUS_M} pathOptions={{ color: "#e0559c", fillOpacity: 0.2 }} eventHandlers={{ click: () => setTaps((n) => n + 1) }} />
