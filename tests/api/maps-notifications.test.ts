@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { MAP_TILE_ORIGIN, MAP_TILE_URL, mapZoom, markerSize } from "../../worker/contract/map.constants";
 import { createWorkerApp } from "../../worker/worker-app";
+import { formatAge } from "../../app/i18n/format";
 import { call, expectOk, signUp, type Member } from "../support/client";
 import { block, eventually } from "./social-support";
 
@@ -79,6 +80,22 @@ describe("§9 map constants", () => {
     expect(markerSize({ blur: true, qualify: true }, 5)).toBe(10);
     expect(markerSize({ qualify: true }, 5)).toBe(30.5);
     expect(markerSize({ qualify: false }, 5)).toBe(20);
+  });
+});
+
+describe("short ages for notification rows", () => {
+  const now = Date.parse("2026-11-17T15:05:00Z");
+  const ago = (ms: number) => new Date(now - ms).toISOString();
+  const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, " ");
+  it("read 'now', minutes, hours, days and weeks in each language, one short word each", () => {
+    const cases = [ago(20_000), ago(3 * 60_000), ago(2 * 3_600_000), ago(5 * 86_400_000), ago(15 * 86_400_000)];
+    expect(cases.map((c) => plain(formatAge("en", c, now)))).toEqual(["now", "3m", "2h", "5d", "2w"]);
+    expect(cases.map((c) => plain(formatAge("ja", c, now)))).toEqual(["今", "3 分", "2 時間", "5 日", "2 週間"]);
+    expect(cases.map((c) => plain(formatAge("zh-CN", c, now)))).toEqual(["现在", "3分钟", "2小时", "5天", "2周"]);
+    expect(cases.map((c) => plain(formatAge("zh-TW", c, now)))).toEqual(["現在", "3 分鐘", "2 小時", "5 天", "2 週"]);
+    // A clock a little ahead of the server's is still "now"; nonsense is empty.
+    expect(formatAge("en", new Date(now + 30_000).toISOString(), now)).toBe("now");
+    expect(formatAge("en", "not a date", now)).toBe("");
   });
 });
 
