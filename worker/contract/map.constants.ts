@@ -15,16 +15,19 @@ export type MapView = keyof typeof MAP_ZOOM;
 /** §9: the map zooms in one more level every 10 avatar taps. */
 export const MAP_TAPS_PER_ZOOM = 10;
 /**
- * Deepest zoom around others' cells (README "Cells, not positions"): a ~1.2 km cell's centre drawn closer reads like a
- * street address. The member's own exact position may go to the tile server's deepest level.
+ * Deepest zoom the taps reach around others' cells (README "Cells, not positions"): a ~1.2 km cell's centre drawn
+ * closer reads like a street address. A map holding the member's own exact position may be zoomed by hand to 18.
  */
 export const MAP_OTHERS_MAX_ZOOM = 14;
 export const MAP_OWN_MAX_ZOOM = 18;
 
-/** The zoom of a view after `taps` avatar taps (§9), capped by whose position the view is about. */
+/**
+ * The zoom of a view (§9). Taps are on members' avatars, so they deepen the selection's view only (capped around
+ * others' cells); the first view and the member's own position keep their §9 zoom.
+ */
 export function mapZoom(view: MapView, taps: number): number {
-  const wanted = MAP_ZOOM[view] + Math.floor(Math.max(0, taps) / MAP_TAPS_PER_ZOOM);
-  return Math.min(wanted, view === "own" ? MAP_OWN_MAX_ZOOM : MAP_OTHERS_MAX_ZOOM);
+  if (view !== "selection") return MAP_ZOOM[view];
+  return Math.min(MAP_ZOOM.selection + Math.floor(Math.max(0, taps) / MAP_TAPS_PER_ZOOM), MAP_OTHERS_MAX_ZOOM);
 }
 
 /** §9 marker size in px: blocked 0, blurred 10, qualified 30 plus rank/10, else 20. */
