@@ -157,8 +157,11 @@ describe("each notification names what it opens, and only what the viewer may op
     const task = expectOk(await call("POST", "/private/sns/tasks", { as: a, body: { subject: "Not yours", description: "Kneel for ten minutes at dawn, then write down in detail what you felt." } }));
     const other = await signUp();
     const { idMission } = expectOk(await call("POST", `/private/sns/tasks/${task.idTask}/take-up`, { as: other }));
+    // And a message of my own tenant written to someone else.
+    const elsewhere = expectOk(await send(a, other, "not for you"));
     const insert = env.DB.prepare("insert into notifications (project_code, member_id, type, actor_member_id, params, created_at) values ('SMP', ?, ?, ?, ?, ?)");
     await env.DB.batch([
+      insert.bind(me.memberId, "privateMessage", null, JSON.stringify({ idChatroomMessage: elsewhere.idChatroomMessage }), Date.now()),
       insert.bind(me.memberId, "privateMessage", null, JSON.stringify({ idChatroomMessage: foreignMessage!.id, chatroomId: "dm-1-2" }), Date.now()),
       insert.bind(me.memberId, "missionSubmitted", null, JSON.stringify({ idMission }), Date.now()),
       insert.bind(me.memberId, "missionReviewed", null, JSON.stringify({ idMission }), Date.now()),
@@ -169,6 +172,7 @@ describe("each notification names what it opens, and only what the viewer may op
       ["follow", null],
       ["missionReviewed", null],
       ["missionSubmitted", null],
+      ["privateMessage", null],
       ["privateMessage", null],
     ]);
 
