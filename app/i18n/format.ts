@@ -103,3 +103,30 @@ export function formatRelativeTime(lang: string | undefined, value: DateInput, n
   const format = cached(`r|${tag}`, () => new Intl.RelativeTimeFormat(tag, { numeric: "auto" }));
   return format.format(Math.trunc(diff / ms), unit);
 }
+
+const AGE_UNITS: [Intl.NumberFormatOptions["unit"] & string, number][] = [
+  ["year", 365 * 86_400_000],
+  ["week", 7 * 86_400_000],
+  ["day", 86_400_000],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+];
+/** ICU's narrow Japanese units are Latin letters (3m, 3h); the short ones (3 分, 3 時間) are still one word. */
+const AGE_DISPLAY: Record<string, "narrow" | "short"> = { ja: "short" };
+
+/**
+ * How long ago, as short as a phone row allows: "3m", "2h", "5d", "1w" (3 分, 2小时, 5 天…), "now" under a minute.
+ * Depends on `now` like formatRelativeTime; a time in the future counts as now.
+ */
+export function formatAge(lang: string | undefined, value: DateInput, now: DateInput = Date.now()): string {
+  const date = toDate(value);
+  const base = toDate(now);
+  if (!date || !base) return "";
+  const diff = base.getTime() - date.getTime();
+  const tag = locale(lang);
+  const found = AGE_UNITS.find(([, size]) => diff >= size);
+  if (!found) return cached(`rn|${tag}`, () => new Intl.RelativeTimeFormat(tag, { numeric: "auto", style: "narrow" })).format(0, "second");
+  const [unit, ms] = found;
+  const unitDisplay = AGE_DISPLAY[tag.split("-")[0]!] ?? "narrow";
+  return cached(`a|${tag}|${unit}`, () => new Intl.NumberFormat(tag, { style: "unit", unit, unitDisplay })).format(Math.floor(diff / ms));
+}

@@ -1,6 +1,6 @@
 import { useMemo, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDate, formatNumber, formatRelativeTime, type DateInput, type DatePreset } from "./format";
+import { formatAge, formatDate, formatNumber, formatRelativeTime, type DateInput, type DatePreset } from "./format";
 
 const noSubscription = () => () => {};
 // Read once: building an Intl.DateTimeFormat per call cost ~4 ms per <LocalTime> on a throttled phone (a chat page
@@ -32,6 +32,7 @@ export function useFormat() {
       dateTime: (value: DateInput) => formatDate(lang, value, "dateTime", zone),
       number: (value: number, options?: Intl.NumberFormatOptions) => formatNumber(lang, value, options),
       relative: (value: DateInput, now?: DateInput) => formatRelativeTime(lang, value, now),
+      age: (value: DateInput, now?: DateInput) => formatAge(lang, value, now),
     };
   }, [lang, timeZone]);
 }
@@ -45,6 +46,41 @@ export function LocalTime({ value, preset = "dateTime", className }: { value: st
   return (
     <time dateTime={value} className={className} suppressHydrationWarning>
       {format.date(value, preset)}
+    </time>
+  );
+}
+
+/** One clock for every <TimeAgo> on the page, ticking each minute while any is mounted. */
+let minuteNow = Date.now();
+const minuteListeners = new Set<() => void>();
+let minuteTimer: ReturnType<typeof setInterval> | undefined;
+function subscribeMinute(onChange: () => void) {
+  minuteListeners.add(onChange);
+  minuteNow = Date.now();
+  minuteTimer ??= setInterval(() => {
+    minuteNow = Date.now();
+    for (const listener of minuteListeners) listener();
+  }, 60_000);
+  return () => {
+    minuteListeners.delete(onChange);
+    if (minuteListeners.size === 0 && minuteTimer) {
+      clearInterval(minuteTimer);
+      minuteTimer = undefined;
+    }
+  };
+}
+
+/**
+ * How long ago `value` was, short enough for a phone row ("3m", "2h", "5d"); the full date and time in the title.
+ * The server and the hydration pass may be a minute apart: `suppressHydrationWarning` covers that text.
+ */
+export function TimeAgo({ value, className }: { value: string; className?: string }) {
+  const format = useFormat();
+  // The server reads its own clock (an isolate's module may be hours old); the browser the page's minute clock.
+  const now = useSyncExternalStore(subscribeMinute, () => minuteNow, () => (typeof window === "undefined" ? Date.now() : minuteNow));
+  return (
+    <time dateTime={value} className={className} title={format.dateTime(value)} suppressHydrationWarning>
+      {format.age(value, now)}
     </time>
   );
 }

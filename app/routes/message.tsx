@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Route } from "./+types/message";
 import { isOk } from "../../worker/contract/envelope";
+import type { UnreadCounts } from "../../worker/contract/chat";
+import type { ServerEvent } from "../../worker/contract/realtime";
 import type { GuestbookCounts, GuestbookEntry, NotificationView, Page, SocialSettings } from "../../worker/contract/social";
 import { useToast } from "../components/toast";
 import { GuestbookEntries } from "../features/social/guestbook-entries";
@@ -11,6 +13,8 @@ import { NotificationItems } from "../features/social/notification-items";
 import { useTwoStep } from "../features/social/social-client";
 import { api } from "../lib/api";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
+import { useRoom } from "../lib/realtime";
+import { readSession } from "../lib/session-keys";
 import { errorText } from "../lib/error-text";
 import "../features/social/social.css";
 
@@ -23,24 +27,39 @@ type Tab = "guestbook" | "notification";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const memberId = requireSessionCookie(request)["X-Member-ID"];
   const opts = { private: true } as const;
-  const [unread, guestbook, notifications, settings] = await Promise.all([
+  const [unread, chats, guestbook, notifications, settings] = await Promise.all([
     loadApi<{ count: number }>(context, request, "/core/notifications/unread-count", opts),
+    loadApi<UnreadCounts>(context, request, "/sns/chatroom/unread-counts", opts),
     loadApi<Page<GuestbookEntry> & GuestbookCounts>(context, request, `/core/guestbooks/${memberId}?pageSize=30`, opts),
     loadApi<Page<NotificationView>>(context, request, "/core/notifications?pageSize=30", opts),
     loadApi<SocialSettings>(context, request, "/core/social-settings", opts),
   ]);
-  return { unread: unread.count, guestbook, notifications, settings };
+  return { unread: unread.count, unreadChat: chats.total, guestbook, notifications, settings };
 }
 
 /** §2 Messages page: Guestbook and Notification tabs (remembered), New marker, e-mail alerts, clear-all. */
 export default function Messages({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("social");
+  const p = params.projectCode.toLowerCase();
   const toast = useToast();
   const [tab, setTab] = useState<Tab>("guestbook");
   const [entries, setEntries] = useState(loaderData.guestbook.items);
   const [notices, setNotices] = useState(loaderData.notifications.items);
   const [unread, setUnread] = useState(loaderData.unread);
   const [emailAlerts, setEmailAlerts] = useState(loaderData.settings.emailAlerts);
+  // §2: the red New marker follows unread chatroom messages, live from the member's inbox stream.
+  const [unreadChat, setUnreadChat] = useState(loaderData.unreadChat);
+  useEffect(() => setUnreadChat(loaderData.unreadChat), [loaderData.unreadChat]);
+  const [session, setSession] = useState<ReturnType<typeof readSession>>(null);
+  useEffect(() => setSession(readSession()), []);
+  useRoom({
+    party: "member-inbox",
+    room: `${params.projectCode.toUpperCase()}~${session?.memberId ?? ""}`,
+    enabled: Boolean(session),
+    onEvent: (event: ServerEvent) => {
+      if (event.type === "inbox.counts") setUnreadChat(event.counts.total);
+    },
+  });
 
   useEffect(() => {
     const stored = localStorage.getItem(TAB_KEY);
@@ -83,6 +102,15 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
     <main className="page stack">
       <h1>{t("messages.title")}</h1>
       <div className="messages-toolbar">
+        <Link className="button messages-chats" to={`/${p}/notification`}>
+          {t("notify:messages.chats")}
+          {unreadChat > 0 && (
+            <>
+              <span className="new-marker">{t("messages.new")}</span>
+              <span className="visually-hidden"> {t("notify:messages.newLabel", { count: unreadChat })}</span>
+            </>
+          )}
+        </Link>
         <label className="switch-label" htmlFor="email-alerts">
           <Switch.Root id="email-alerts" className="switch" checked={emailAlerts} onCheckedChange={(checked) => void changeAlerts(checked)}>
             <Switch.Thumb className="switch-thumb" />
@@ -98,12 +126,20 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
           </Tabs.Trigger>
           <Tabs.Trigger className="tab" value="notification">
             {t("messages.notification")}
-            {unread > 0 && <span className="new-marker">{t("messages.new")}</span>}
+            {/* Unread notifications are counted here; the New marker belongs to unread messages (§2). */}
+            {unread > 0 && (
+              <>
+                <span className="badge notification-count" aria-hidden="true">
+                  {unread}
+                </span>
+                <span className="visually-hidden"> {t("messages.unread", { count: unread })}</span>
+              </>
+            )}
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="guestbook" className="stack">
           <GuestbookEntries entries={entries} empty={t("messages.emptyGuestbook")} onDeleted={(id) => setEntries((list) => list.filter((e) => e.idGuestbook !== id))} />
-          <Link to={`/${params.projectCode.toLowerCase()}/guestbook`}>{t("messages.openGuestbook")}</Link>
+          <Link to={`/${p}/guestbook`}>{t("messages.openGuestbook")}</Link>
         </Tabs.Content>
         <Tabs.Content value="notification" className="stack">
           <div className="row">

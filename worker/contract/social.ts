@@ -86,6 +86,17 @@ export type DoorBell = { ring: boolean; guestbookUnread: number; notificationsUn
 export type ActionKind = "follow" | "guestbook" | "flame";
 export type MemberActions = { stats: { actionHour: number; actionCount: number }[]; recent: { type: ActionKind; dateAdd: string }[] };
 export type SocialSettings = { emailAlerts: boolean };
+/**
+ * What a notification opens, decided by the server from what the viewer may open now (README "Notifications open
+ * what they are about"): only the ids the page needs; null when there is nothing to open.
+ */
+export type NotificationTarget =
+  | { kind: "profile"; memberNo: string }
+  | { kind: "conversation"; chatroomId: string }
+  | { kind: "note"; idChatroomMessage: number }
+  | { kind: "mission"; idMission: number }
+  | { kind: "review"; idMission: number }
+  | { kind: "requests" | "guestbook" | "aiRoom" | "home" | "market" };
 /** A stored notification with its actor's profile; rendered per type in the viewer's language. */
 export type NotificationView = {
   idNotification: number;
@@ -93,6 +104,7 @@ export type NotificationView = {
   actorMemberNo: string | null;
   actor: ProfileSummary | null;
   params: Record<string, unknown>;
+  target: NotificationTarget | null;
   dateAdd: string;
   read: boolean;
 };

@@ -1,4 +1,5 @@
 import { NONCE, secureHeaders } from "hono/secure-headers";
+import { MAP_TILE_ORIGIN } from "../contract/map.constants";
 
 /**
  * Secure headers for API and pages. Never applied to /parties/* (it would break the 101 upgrade).
@@ -17,7 +18,8 @@ export const pageSecurityHeaders = secureHeaders({
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", NONCE],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", "data:", "blob:", "https://*.tile.openstreetmap.org", "https://www.gravatar.com"],
+    // Map tiles: exactly the host the maps request (a `*.` source does not match the bare host).
+    imgSrc: ["'self'", "data:", "blob:", MAP_TILE_ORIGIN, "https://www.gravatar.com"],
     connectSrc: ["'self'", "ws:", "wss:"],
     fontSrc: ["'self'", "data:"],
     objectSrc: ["'none'"],

@@ -6,12 +6,12 @@ import { DIRECT_CHATROOM, PUBLIC_CHATROOM_ID } from "../../../worker/contract/ch
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
+import { TimeAgo } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { ChatConversation } from "./chat-conversation";
-import { MessageTime } from "./message-item";
 import "./chat.css";
 
 const SEEN_POPUP_KEY = "hasSeenNotificationPopup";
@@ -173,7 +173,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
                 </span>
                 {entry.lastMessage && (
                   <span className="muted chat-index-time">
-                    <MessageTime iso={entry.lastMessage.dateAdd} />
+                    <TimeAgo value={entry.lastMessage.dateAdd} />
                   </span>
                 )}
                 {entry.unread > 0 && <span className="badge" aria-label={t("unreadCount", { count: entry.unread })}>{entry.unread}</span>}

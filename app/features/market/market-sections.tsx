@@ -168,7 +168,8 @@ export function NearbyPanel({ projectCode, memberId, showPosition }: { projectCo
       <p id="show-position-hint" className="muted small">
         {t("nearby.showMeHint")}
       </p>
-      {items && origin && <div className="market-map">{Map && <Map items={items} origin={origin} label={t("nearby.map")} />}</div>}
+      {/* The map draws its own frame and actions; the empty frame holds its place while leaflet loads. */}
+      {items && origin && (Map ? <Map items={items} origin={origin} label={t("nearby.map")} /> : <div className="market-map" />)}
       {items && <MemberCards profiles={items.map((i) => i.profile)} label={t("nearby.list")} projectCode={projectCode} />}
     </section>
   );

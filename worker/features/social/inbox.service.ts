@@ -4,6 +4,7 @@ import { flamePasses, follows, guestbookEntries, notifications, socialSettings }
 import type { NotificationType } from "../../contract/notifications";
 import type { ActionKind, DoorBell, MemberActions, NotificationView, Page, SocialSettings } from "../../contract/social";
 import { DAY, iso } from "../../lib/time";
+import { notificationTargets, shownParams } from "../notifications/notification-targets";
 import { closedTo } from "../profiles/profile-access";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
@@ -30,20 +31,25 @@ export async function listNotifications(env: Env, member: SessionMember, pageSiz
     .limit(pageSize + 1);
   const slice = rows.slice(0, pageSize);
   const actors = await profileSummaries(env, member.projectCode, slice.flatMap((r) => (r.actorMemberId ? [r.actorMemberId] : [])), await viewerFor(env, member.memberId));
-  const items = slice.map((r) => {
-    const actor = r.actorMemberId ? (actors.get(r.actorMemberId) ?? null) : null;
+  const parsed = slice.map((r) => {
     let params: Record<string, unknown> = {};
     try {
       params = JSON.parse(r.params) as Record<string, unknown>;
     } catch {
       // A malformed row is shown without parameters rather than failing the whole list.
     }
+    return { type: r.type, params, actor: r.actorMemberId ? (actors.get(r.actorMemberId) ?? null) : null };
+  });
+  const targets = await notificationTargets(env, member, parsed, parsed.map((p) => p.actor));
+  const items = slice.map((r, i) => {
+    const { params, actor } = parsed[i]!;
     return {
       idNotification: r.idNotification,
       type: r.type as NotificationType,
       actorMemberNo: actor?.simpleCode ?? null,
       actor,
-      params,
+      params: shownParams(r.type, params),
+      target: targets[i] ?? null,
       dateAdd: iso(r.createdAt)!,
       read: r.readAt != null,
     };
