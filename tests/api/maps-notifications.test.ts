@@ -41,7 +41,7 @@ describe("map tiles and the page CSP", () => {
       expect(response.headers.get("Content-Type"), path).toContain("text/html");
       const csp = response.headers.get("Content-Security-Policy") ?? "";
       const imgSrc = directive(csp, "img-src");
-      expect(imgSrc, path).toEqual(["'self'", "data:", "blob:", "https://tile.openstreetmap.org", "https://www.gravatar.com"]);
+      expect(imgSrc, path).toEqual(["'self'", "data:", "blob:", "https://tile.openstreetmap.org"]);
       // The requested tile is allowed by the tile source, and by nothing broader.
       expect(imgSrc.filter((s) => sourceAllows(s, tileUrl)), path).toEqual(["https://tile.openstreetmap.org"]);
       expect(imgSrc.some((s) => s.includes("*")), path).toBe(false);

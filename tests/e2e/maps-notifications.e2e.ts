@@ -71,7 +71,7 @@ describe("maps and notifications journey", () => {
     const response = await s.page.goto("/smp/market");
     await s.page.waitForSelector("html[data-hydrated]");
     const imgSrc = (response?.headers()["content-security-policy"] ?? "").split(";").map((d) => d.trim()).find((d) => d.startsWith("img-src "));
-    expect(imgSrc).toBe("img-src 'self' data: blob: https://tile.openstreetmap.org https://www.gravatar.com");
+    expect(imgSrc).toBe("img-src 'self' data: blob: https://tile.openstreetmap.org");
 
     const nearby = s.page.locator('section[aria-labelledby="market-nearby"]');
     await nearby.getByRole("button", { name: "Who is nearby?" }).click();

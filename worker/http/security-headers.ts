@@ -18,8 +18,9 @@ export const pageSecurityHeaders = secureHeaders({
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", NONCE],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    // Map tiles: exactly the host the maps request (a `*.` source does not match the bare host).
-    imgSrc: ["'self'", "data:", "blob:", MAP_TILE_ORIGIN, "https://www.gravatar.com"],
+    // Map tiles: exactly the host the maps request (a `*.` source does not match the bare host). No gravatar: the §7
+    // fallback is an identicon drawn in the page (app/components/avatar.tsx), so no third party learns who is viewed.
+    imgSrc: ["'self'", "data:", "blob:", MAP_TILE_ORIGIN],
     connectSrc: ["'self'", "ws:", "wss:"],
     fontSrc: ["'self'", "data:"],
     objectSrc: ["'none'"],
