@@ -1,4 +1,4 @@
-import { buildPushHTTPRequest } from "@pushforge/builder";
+import { buildPushPayload } from "@block65/webcrypto-web-push";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { pushSubscriptions, sessions } from "../../db/schema";
@@ -7,7 +7,7 @@ import type { SessionMember } from "../session/session.service";
 
 /**
  * Web push to a closed app (README Decisions "Push that reaches a closed app"): RFC 8291 aes128gcm payloads signed
- * with VAPID (RFC 8292) by @pushforge/builder (WebCrypto only). Subscriptions are per device and session.
+ * with VAPID (RFC 8292) by @block65/webcrypto-web-push (WebCrypto only). Subscriptions are per device and session.
  */
 
 export type PushSubscriptionInput = { endpoint: string; keys: { p256dh: string; auth: string } };
@@ -20,12 +20,6 @@ export type PushPayload = { v: 1; url: string; tag: string };
 
 /** A queued push older than this is dropped by the push service: a stale "something new" helps nobody. */
 const PUSH_TTL_SECONDS = 12 * 60 * 60;
-
-function vapidJwk(env: Env): JsonWebKey {
-  const point = Uint8Array.from(atob(env.VAPID_PUBLIC_KEY.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
-  const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return { kty: "EC", crv: "P-256", x: b64url(point.slice(1, 33)), y: b64url(point.slice(33, 65)), d: env.VAPID_PRIVATE_KEY.replace(/=+$/, "") };
-}
 
 const sessionLive = (at: number) =>
   sql`exists (select 1 from ${sessions} s where s.id = ${pushSubscriptions.sessionId} and s.ended_at is null and s.expires_at > ${at})`;
@@ -99,18 +93,18 @@ export async function sendWebPush(env: Env, recipient: { memberId: string; proje
   const targets = await liveSubscriptions(env, recipient.memberId, recipient.projectCode);
   if (targets.length === 0) return 0;
   const payload = pushPayload(recipient.projectCode, item);
-  const jwk = vapidJwk(env);
+  const vapid = { subject: env.VAPID_SUBJECT, publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY };
   const gone: number[] = [];
   let sent = 0;
   await Promise.all(
     targets.map(async (target) => {
       try {
-        const request = await buildPushHTTPRequest({
-          privateJWK: jwk,
-          subscription: { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
-          message: { payload, adminContact: env.VAPID_SUBJECT, options: { ttl: PUSH_TTL_SECONDS, urgency: "normal", topic: "velvet-inbox" } },
-        });
-        const response = await fetch(request.endpoint, { method: "POST", headers: request.headers, body: request.body });
+        const request = await buildPushPayload(
+          { data: payload, options: { ttl: PUSH_TTL_SECONDS, urgency: "normal", topic: "velvet-inbox" } },
+          { endpoint: target.endpoint, expirationTime: null, keys: { p256dh: target.p256dh, auth: target.auth } },
+          vapid,
+        );
+        const response = await fetch(target.endpoint, { method: "POST", headers: request.headers, body: request.body });
         await response.body?.cancel();
         if (response.status === 404 || response.status === 410) gone.push(target.id);
         else if (response.ok) sent++;
