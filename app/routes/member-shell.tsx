@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/member-shell";
@@ -5,6 +6,7 @@ import { ScrollToTop } from "../components/scroll-to-top";
 import { ToastProvider } from "../components/toast";
 import { BottomNav } from "../features/shell/bottom-nav";
 import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream";
+import { resumePush } from "../lib/web-push";
 
 // Each page names itself; this title stands when a page failed and the frame shows the error instead.
 export const meta: Route.MetaFunction = ({ error }) => [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Velvet · 404" : "Velvet" }];
@@ -12,6 +14,8 @@ export const meta: Route.MetaFunction = ({ error }) => [{ title: isRouteErrorRes
 /** The app frame for every member-facing page: content above, scroll-to-top and bottom navigation below. */
 export default function MemberShell({ params }: Route.ComponentProps) {
   const inbox = useInboxStream(params.projectCode.toLowerCase());
+  // After login: the service worker, and this session's device for push when the member chose it.
+  useEffect(() => void resumePush(), []);
   return (
     <ToastProvider>
       <div className="shell">
