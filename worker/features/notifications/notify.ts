@@ -1,4 +1,5 @@
 import { and, eq, gt } from "drizzle-orm";
+import { waitUntil } from "cloudflare:workers";
 import { getServerByName } from "partyserver";
 import { getDb } from "../../db/client";
 import { notifications } from "../../db/schema";
@@ -57,10 +58,14 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
     console.warn(JSON.stringify({ level: "warn", message: "inbox push failed", error: String(error) }));
   }
   if (openSockets === 0) {
-    try {
-      await sendWebPush(env, notice, item);
-    } catch (error) {
+    const push = sendWebPush(env, notice, item).catch((error: unknown) => {
       console.warn(JSON.stringify({ level: "warn", message: "web push failed", error: error instanceof Error ? error.name : "unknown" }));
+    });
+    // A send that notifies (a private message) does not wait for the push service; the push outlives the response.
+    try {
+      waitUntil(push);
+    } catch {
+      await push;
     }
   }
   return item;
