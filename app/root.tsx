@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData, useRouteError } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useParams, useRouteLoaderData, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import { NavigationProgress } from "./components/navigation-progress";
 import { createI18n, type LocaleBundle } from "./i18n/i18n";
@@ -23,12 +23,15 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  // The tenant's web app manifest (start_url /{project}/home), served by the worker.
+  const project = useParams().projectCode;
   return (
     <html lang={data?.lang ?? "en"} data-loaded-lang={data?.lang ?? "en"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#1a0f1f" />
+        {project && /^[A-Za-z]{3}$/.test(project) && <link rel="manifest" href={`/${project.toLowerCase()}/manifest.webmanifest`} />}
         <Meta />
         <Links />
       </head>

@@ -19,6 +19,9 @@ interface __BaseEnv_Env {
 	CHAT_PAGE_TTL_SECONDS: string;
 	JWT_SECRET: string;
 	SEAL_SECRET: string;
+	VAPID_PUBLIC_KEY: string;
+	VAPID_PRIVATE_KEY: string;
+	VAPID_SUBJECT: string;
 	ChatRoom: DurableObjectNamespace<import("./index").ChatRoom>;
 	Presence: DurableObjectNamespace<import("./index").Presence>;
 	MemberInbox: DurableObjectNamespace<import("./index").MemberInbox>;
@@ -49,6 +52,9 @@ declare namespace Cloudflare {
 		CHAT_PAGE_TTL_SECONDS: string;
 		JWT_SECRET: string;
 		SEAL_SECRET: string;
+		VAPID_PUBLIC_KEY: string;
+		VAPID_PRIVATE_KEY: string;
+		VAPID_SUBJECT: string;
 		ChatRoom: DurableObjectNamespace<import("./index").ChatRoom>;
 		Presence: DurableObjectNamespace<import("./index").Presence>;
 		MemberInbox: DurableObjectNamespace<import("./index").MemberInbox>;
@@ -74,6 +80,9 @@ declare namespace Cloudflare {
 		CHAT_PAGE_TTL_SECONDS: string;
 		JWT_SECRET: string;
 		SEAL_SECRET: string;
+		VAPID_PUBLIC_KEY: string;
+		VAPID_PRIVATE_KEY: string;
+		VAPID_SUBJECT: string;
 		ChatRoom: DurableObjectNamespace<import("./index").ChatRoom>;
 		Presence: DurableObjectNamespace<import("./index").Presence>;
 		MemberInbox: DurableObjectNamespace<import("./index").MemberInbox>;
@@ -85,7 +94,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "APP_ENV" | "DEFAULT_PROJECT" | "AI_PROVIDER" | "MAIL_FROM" | "PUBLIC_ORIGIN" | "HOME_LISTS_TTL_SECONDS" | "CHAT_PAGE_TTL_SECONDS" | "JWT_SECRET" | "SEAL_SECRET">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "APP_ENV" | "DEFAULT_PROJECT" | "AI_PROVIDER" | "MAIL_FROM" | "PUBLIC_ORIGIN" | "HOME_LISTS_TTL_SECONDS" | "CHAT_PAGE_TTL_SECONDS" | "JWT_SECRET" | "SEAL_SECRET" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -12,6 +12,7 @@ import { mediaServe } from "./features/media/media-serve.routes";
 import { privateMediaServe } from "./features/media/private-media.routes";
 import { storageApi } from "./features/media/media.routes";
 import { aiOutput } from "./features/ai/ai.routes";
+import { appManifest } from "./features/notifications/manifest.routes";
 
 export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
 
@@ -34,6 +35,8 @@ export function createWorkerApp(pages?: PageHandler) {
   app.route("/private-media", privateMediaServe);
   // §7 AI: GET /output/{file} sits outside /api; 404 (envelope) until the image is ready.
   app.route("/output", aiOutput);
+  // The tenant's web app manifest (start_url /{project}/home); the service worker itself is a static asset (/sw.js).
+  app.route("/", appManifest);
 
   // Sockets: no header middleware here, it would break the 101 response.
   app.all("/parties/*", async (c) => (await routeRoomRequest(c.req.raw, c.env)) ?? notFound(c));

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, isRouteErrorResponse, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/member-shell";
@@ -9,6 +10,7 @@ import { SideNav } from "../features/shell/side-nav";
 import { SignedInContext } from "../features/shell/viewer";
 import { VisitorBar } from "../features/shell/visitor-bar";
 import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream";
+import { resumePush } from "../lib/web-push";
 import "../features/shell/shell.css";
 
 // Each page names itself; this title stands when a page failed and the frame shows the error instead.
@@ -44,6 +46,11 @@ function Frame({ projectCode, signedIn, dots, children }: { projectCode: string;
 export default function MemberShell({ params, loaderData }: Route.ComponentProps) {
   const projectCode = params.projectCode.toLowerCase();
   const inbox = useInboxStream(projectCode);
+  // After login: the service worker, and this session's device for push when the member chose it.
+  const signedIn = loaderData.signedIn;
+  useEffect(() => {
+    if (signedIn) void resumePush();
+  }, [signedIn]);
   return (
     <ToastProvider>
       <Frame projectCode={projectCode} signedIn={loaderData.signedIn} dots={inbox.dots}>

@@ -8,6 +8,7 @@ import type { UnreadCounts } from "../../worker/contract/chat";
 import type { ServerEvent } from "../../worker/contract/realtime";
 import type { GuestbookCounts, GuestbookEntry, NotificationView, Page, SocialSettings } from "../../worker/contract/social";
 import { useToast } from "../components/toast";
+import { PushSwitch } from "../features/notifications/push-switch";
 import { GuestbookEntries } from "../features/social/guestbook-entries";
 import { NotificationItems } from "../features/social/notification-items";
 import { useTwoStep } from "../features/social/social-client";
@@ -117,6 +118,7 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
           </Switch.Root>
           {t("messages.emailAlerts")}
         </label>
+        <PushSwitch />
       </div>
       <Tabs.Root value={tab} onValueChange={changeTab}>
         <Tabs.List className="tabs-list" aria-label={t("messages.tabs")}>

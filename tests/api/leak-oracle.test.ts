@@ -123,6 +123,8 @@ function candidates(route: Pick<MountedRoute, "method" | "path">, name: string, 
   const messages = [p.ids.publicMessage, p.ids.privateMessage, p.ids.privateImageMessage, p.ids.privateReply].map(String);
   switch (name) {
     case "project":
+    // The tenant's web app manifest (/{projectCode}/manifest.webmanifest).
+    case "projectCode":
       return ["SMP"];
     case "memberId":
       return memberIds;

@@ -72,6 +72,9 @@ export type PublicCase = {
 
 // ── fixture helpers (through the API where it is cheap, straight into D1 where a state needs time or rank) ──
 
+/** A syntactically valid browser key pair for push registration (tests/api/web-push.test.ts uses real ones). */
+const TEST_PUSH_KEYS = { p256dh: `B${"A".repeat(86)}`, auth: "AAAAAAAAAAAAAAAAAAAAAA" };
+
 /** Any signed-in member may call it with their own view; another tenant gets their own view too. */
 const anyMember = { other: "allowed", foreign: "allowed" } as const;
 /** Any member of the tenant in the path; another tenant's session is refused (sessionProject → 404). */
@@ -818,6 +821,15 @@ export const privateRoutes: Record<string, RouteCase> = {
   "GET /private/sns/presence/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
   "PUT /private/sns/notifications/source/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, body: { sourceKey: "https://push.example/endpoint" } }) },
   "GET /private/sns/notifications/count": { request: () => ({ query: { source: "WEB_PUSH" } }), ...anyMember },
+  "DELETE /private/sns/notifications/source/:memberId": {
+    request: async (f) => {
+      const m = await f.fresh();
+      const subscription = { endpoint: `https://push.example/send/${m.memberId}`, keys: TEST_PUSH_KEYS };
+      expectOk(await call("PUT", `/private/sns/notifications/source/${m.memberId}`, { as: m, body: { sourceKey: subscription.endpoint, subscription } }));
+      return { as: m, params: { memberId: m.memberId }, body: { endpoint: subscription.endpoint } };
+    },
+  },
+  "GET /private/sns/notifications/vapid-key": { request: () => ({}), ...anyMember },
   "POST /private/core/reminders": {
     request: async (f) => ({ body: { idChatroomMessage: await chatMessage(await f.member()), title: "Remember", description: "", remindAt: new Date(Date.now() + 3_600_000).toISOString() } }),
     ...anyMember,

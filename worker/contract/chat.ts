@@ -69,7 +69,36 @@ export const MessagesQuery = z.object({
 export const MarkReadBody = z.object({ idChatroomMessage: z.number().int().positive().optional() });
 export const DeleteQuery = z.object({ all: z.enum(["true", "false", "1", "0", ""]).optional() });
 export const ConnectionBody = z.object({ memberNo: MemberNoField });
-export const SourceBody = z.object({ sourceKey: z.string().trim().min(1).max(512) });
+/** A base64url string that decodes to exactly `bytes` bytes (push subscription keys, RFC 8291). */
+const base64urlBytes = (bytes: number) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/)
+    .refine((v) => {
+      try {
+        return atob(v.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/")).length === bytes;
+      } catch {
+        return false;
+      }
+    }, `must be base64url of ${bytes} bytes`);
+/**
+ * A browser's push subscription (`PushSubscription.toJSON()`): an https endpoint on a named host (no IP literal, no
+ * localhost: the server posts to it), the browser's P-256 key (65-byte uncompressed point) and 16-byte auth secret.
+ */
+export const PushSubscriptionBody = z.object({
+  endpoint: z
+    .string()
+    .max(1024)
+    .url()
+    .refine((v) => {
+      const url = new URL(v);
+      return url.protocol === "https:" && !url.username && !url.password && !/^(localhost|\[.*\]|[\d.]+)$/i.test(url.hostname) && url.hostname.includes(".");
+    }, "must be an https push service address"),
+  keys: z.object({ p256dh: base64urlBytes(65), auth: base64urlBytes(16) }),
+});
+/** §7 source update; with `subscription` it also registers this device for web push (README "Push that reaches a closed app"). */
+export const SourceBody = z.object({ sourceKey: z.string().trim().min(1).max(512), subscription: PushSubscriptionBody.optional() });
+export const PushRemoveBody = z.object({ endpoint: z.string().min(1).max(1024) });
 export const SourceCountQuery = z.object({ source: z.literal("WEB_PUSH").default("WEB_PUSH"), sourceKey: z.string().max(512).optional() });
 export const ReminderBody = z.object({
   idChatroomMessage: z.number().int().positive(),

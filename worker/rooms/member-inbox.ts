@@ -46,9 +46,13 @@ export class MemberInbox extends Server<Env> {
     await closeExpired(this.ctx.storage, this.getConnections<SocketIdentity>());
   }
 
-  /** RPC from `notify()`: the row is already in D1; push it to every open tab of the member. */
-  async deliver(item: NotificationItem) {
+  /**
+   * RPC from `notify()`: the row is already in D1; push it to every open tab of the member. Answers how many
+   * sockets are open (hibernated ones included): with none, `notify()` sends a web push instead.
+   */
+  async deliver(item: NotificationItem): Promise<number> {
     this.broadcast(JSON.stringify({ type: "notification", item } satisfies ServerEvent));
+    return [...this.getConnections()].length;
   }
 
   /** RPC from chat: fresh unread counts after a message, a read or a deletion. */

@@ -11,6 +11,7 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
+import { enablePush } from "../../lib/web-push";
 import { ChatConversation } from "./chat-conversation";
 import "./chat.css";
 
@@ -40,11 +41,8 @@ function NotificationPopup({ chatId }: { chatId: string | null }) {
     askingThisLoad = false;
     setOpen(false);
     if (!enable) return localStorage.setItem("enableNotification", "false");
-    void Notification.requestPermission().then((permission) => {
-      localStorage.setItem("enableNotification", String(permission === "granted"));
-      // §8: a denied permission is only logged.
-      if (permission !== "granted") console.info("notification permission", permission);
-    });
+    // Asks for permission (a denial is only logged, §145) and subscribes this device for web push.
+    void enablePush();
   };
   if (!open) return null;
   return (

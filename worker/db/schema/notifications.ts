@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Stored as a type plus parameters; the browser renders them in the viewer's language (house style). */
 export const notifications = sqliteTable(
@@ -14,4 +14,27 @@ export const notifications = sqliteTable(
     readAt: integer("read_at"),
   },
   (t) => [index("notifications_member").on(t.memberId, t.idNotification)],
+);
+
+/**
+ * Web push subscriptions (migration 0025, README Decisions "Push that reaches a closed app"): one per browser and
+ * session; the endpoint is unique. Removed on logout of that session, with the account, and on a 404/410 answer.
+ */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    idSubscription: integer("id_subscription").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("push_subscriptions_endpoint").on(t.endpoint),
+    index("push_subscriptions_member").on(t.memberId),
+    index("push_subscriptions_session").on(t.sessionId),
+  ],
 );

@@ -14,6 +14,7 @@ import {
   ReactBody,
   ReminderBody,
   RequestDecisionBody,
+  PushRemoveBody,
   SourceBody,
   SourceCountQuery,
   ThreadBody,
@@ -29,6 +30,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { roomName } from "../../rooms/socket-auth";
 import * as chat from "./chat.service";
+import { registerPushSubscription, removePushSubscription } from "../notifications/web-push";
 import { lastMessage, listMessages, listMessagesJson } from "./chat-page";
 import { publishDeleted, publishMessage, publishReaction, publishThread, refreshInbox } from "./chat-publish";
 import { messagePermission } from "./conversation-starts";
@@ -196,10 +198,21 @@ export const chatPrivate = new Hono<AppEnv>()
   })
 
   // ── web push (§7 notifications source update {sourceKey} and count for WEB_PUSH)
+  // With `subscription` the source update also registers this device for web push (README "Push that reaches a
+  // closed app"); the DELETE removes one of the caller's own devices; the key is what the browser subscribes with.
   .put("/sns/notifications/source/:memberId", validate("json", SourceBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
-    return c.json(ok(await chat.updatePushSource(c.env, member, c.req.valid("json").sourceKey)));
+    const { sourceKey, subscription } = c.req.valid("json");
+    const source = await chat.updatePushSource(c.env, member, sourceKey);
+    if (!subscription) return c.json(ok(source));
+    return c.json(ok({ ...source, subscribed: await registerPushSubscription(c.env, member, subscription) }));
   })
+  .delete("/sns/notifications/source/:memberId", validate("json", PushRemoveBody), async (c) => {
+    const member = requireSelf(c, c.req.param("memberId"));
+    if (!(await removePushSubscription(c.env, member, c.req.valid("json").endpoint))) throw new AppError("notFound");
+    return c.json(ok({ removed: true }));
+  })
+  .get("/sns/notifications/vapid-key", (c) => c.json(ok({ publicKey: c.env.VAPID_PUBLIC_KEY })))
   .get("/sns/notifications/count", validate("query", SourceCountQuery), async (c) => {
     return c.json(ok(await chat.pushCount(c.env, c.get("member"), c.req.valid("query").sourceKey)));
   })

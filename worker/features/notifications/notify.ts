@@ -1,4 +1,5 @@
 import { and, eq, gt } from "drizzle-orm";
+import { waitUntil } from "cloudflare:workers";
 import { getServerByName } from "partyserver";
 import { getDb } from "../../db/client";
 import { notifications } from "../../db/schema";
@@ -6,6 +7,7 @@ import type { NotificationItem, NotificationType } from "../../contract/notifica
 import { roomName } from "../../rooms/socket-auth";
 import { DAY } from "../../lib/time";
 import { isBlockedBetween, isMutedBy } from "../social/visibility";
+import { sendWebPush } from "./web-push";
 
 type Notice = {
   projectCode: string;
@@ -20,7 +22,9 @@ type Notice = {
 
 /**
  * Stores a notification in D1 (source of truth), then pushes it to the recipient's MemberInbox.
- * Skipped when the actor and recipient are blocked either way, or the recipient muted the actor.
+ * Skipped when the actor and recipient are blocked either way, or the recipient muted the actor — so a muted or
+ * blocked sender never pushes either. With no socket of the member open, it goes out as a web push to the member's
+ * live devices instead (README Decisions "Push that reaches a closed app").
  * Call through `ctx.waitUntil` when the response should not wait for the push.
  */
 export async function notify(env: Env, notice: Notice): Promise<NotificationItem | null> {
@@ -45,12 +49,24 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
     dateAdd: new Date(createdAt).toISOString(),
     read: false,
   };
+  let openSockets = 0;
   try {
     const inbox = await getServerByName(env.MemberInbox, roomName(notice.projectCode, notice.memberId));
-    await inbox.deliver(item);
+    openSockets = await inbox.deliver(item);
   } catch (error) {
     // The row is stored; the member sees it on next load. Log, never fail the action that caused it.
     console.warn(JSON.stringify({ level: "warn", message: "inbox push failed", error: String(error) }));
+  }
+  if (openSockets === 0) {
+    const push = sendWebPush(env, notice, item).catch((error: unknown) => {
+      console.warn(JSON.stringify({ level: "warn", message: "web push failed", error: error instanceof Error ? error.name : "unknown" }));
+    });
+    // A send that notifies (a private message) does not wait for the push service; the push outlives the response.
+    try {
+      waitUntil(push);
+    } catch {
+      await push;
+    }
   }
   return item;
 }

@@ -9,6 +9,7 @@ import { newMemberId, newMemberNo, newReferralCode, newSessionId, newSessionToke
 import { DAY, MINUTE, now } from "../../lib/time";
 import { sendMail } from "../../lib/mail";
 import { endMemberSockets } from "../../rooms/end-sessions";
+import { removeSessionSubscriptions } from "../notifications/web-push";
 
 /** Who is calling a private route. Set on the context by `requireSession`. */
 export type SessionMember = {
@@ -199,6 +200,8 @@ export async function sessionHoldsSockets(env: Env, sessionId: string, memberId:
 /** Logout (§7 expire): the session ends, and with it every socket it opened. */
 export async function expireSession(env: Env, member: Pick<SessionMember, "sessionId" | "memberId" | "projectCode">) {
   await getDb(env).update(sessions).set({ endedAt: now() }).where(eq(sessions.id, member.sessionId));
+  // Logout of a device ends its web push as well (README Decisions "Push that reaches a closed app").
+  await removeSessionSubscriptions(env, member.sessionId);
   await endMemberSockets(env, member.projectCode, member.memberId, { sessionId: member.sessionId });
 }
 
