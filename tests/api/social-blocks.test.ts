@@ -230,12 +230,12 @@ describe("reports and suspension (§8)", () => {
     expect(await env.DB.prepare("select blocked from profiles where member_id = ?").bind(target.memberId).first("blocked")).toBe(0);
   });
 
-  it("assertCanSend passes active members and refuses suspended ones", async () => {
-    const { assertCanSend } = await import("../../worker/features/social/sending");
+  it("assertCanPost (one-to-one sends) passes active members and refuses suspended ones", async () => {
+    const { assertCanPost } = await import("../../worker/features/social/posting-rules");
     const member = await signUp();
-    await expect(assertCanSend(env as unknown as Env, { memberId: member.memberId })).resolves.toBeUndefined();
+    await expect(assertCanPost(env as unknown as Env, { memberId: member.memberId }, "send")).resolves.toBeUndefined();
     await env.DB.prepare("update members set status = 'suspended' where id = ?").bind(member.memberId).run();
-    await expect(assertCanSend(env as unknown as Env, { memberId: member.memberId })).rejects.toMatchObject({ entry: { code: "403209" } });
+    await expect(assertCanPost(env as unknown as Env, { memberId: member.memberId }, "send")).rejects.toMatchObject({ entry: { code: "403209" } });
   });
 
   it("refuses reports that are anonymous, of oneself, across tenants or malformed", async () => {

@@ -10,7 +10,7 @@ import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { visibleTarget } from "./members";
-import { assertCanSend } from "./sending";
+import { assertCanPost } from "./posting-rules";
 import { notBlockedWith, notMutedBy } from "./visibility";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
@@ -103,7 +103,7 @@ export async function guestbookHistory(env: Env, projectCode: string, member: Se
  */
 export async function writeGuestbook(ctx: Ctx, projectCode: string, memberNo: string, message: string, mode: "reply" | "leave") {
   const { env, member } = ctx;
-  await assertCanSend(env, member);
+  await assertCanPost(env, member);
   await rateLimit(env.RL_WRITE, `write:${member.memberId}`);
   // §6: 9 (AI room) includes verified.
   if (mode === "leave" && member.kycStatus < 1) throw new AppError("needKycToLeaveMessage");
