@@ -11,6 +11,7 @@ import { errorText } from "../../lib/error-text";
 import { useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";
+import { PostingReminderSelf } from "../posting/posting-reminder";
 
 export type ProfileSocialControlsProps = {
   projectCode: string;
@@ -257,6 +258,7 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
             </>
           ) : (
           <form className="form" onSubmit={(event) => void send(event)}>
+            <PostingReminderSelf projectCode={projectCode} />
             <label className="field">
               <span>{t("leave.label")}</span>
               <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />

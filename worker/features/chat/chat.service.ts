@@ -612,7 +612,8 @@ export async function reactToMessage(env: Env, member: ChatMember, id: number, r
 
 /**
  * §7 POST threads. A member cannot private-reply to their own note (§6); a private reply needs an avatar.
- * The note's author gets 1 M coin per replier (once per post), in the same batch as the reply (§9).
+ * §9: the note's author gets 1 M coin when their post receives replies, once per post however many reply (the
+ * ledger's unique source key is the post), in the same batch as the reply; their master also gets 1.
  */
 export async function addThread(env: Env, member: ChatMember, input: { idChatroomMessage: number; message: string; isPrivate: boolean }) {
   const parent = await loadStored(env, member.projectCode, input.idChatroomMessage, member);
@@ -639,7 +640,7 @@ export async function addThread(env: Env, member: ChatMember, input: { idChatroo
           projectCode: member.projectCode,
           memberId: parent.memberId,
           reason: "replyReceived",
-          sourceKey: `${parent.idChatroomMessage}:${member.memberId}`,
+          sourceKey: `${parent.idChatroomMessage}`,
         })
       : []),
   ]);

@@ -103,10 +103,11 @@ export async function guestbookHistory(env: Env, projectCode: string, member: Se
  */
 export async function writeGuestbook(ctx: Ctx, projectCode: string, memberNo: string, message: string, mode: "reply" | "leave") {
   const { env, member } = ctx;
-  await assertCanPost(env, member);
   await rateLimit(env.RL_WRITE, `write:${member.memberId}`);
-  // §6: 9 (AI room) includes verified.
+  // §6: 9 (AI room) includes verified. Asked first: the leave-message dialog then offers verification.
   if (mode === "leave" && member.kycStatus < 1) throw new AppError("needKycToLeaveMessage");
+  // §5/§6/§8 posting rules (posting-rules.ts): a guestbook message is a post.
+  await assertCanPost(env, member);
   const target = await visibleTarget(env, projectCode, memberNo, member);
   const db = getDb(env);
   if (member.kycStatus < 1) {

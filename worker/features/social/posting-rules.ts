@@ -2,7 +2,9 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { members, profiles } from "../../db/schema";
 import { AppError } from "../../http/app-error";
-import type { ErrorName } from "../../contract/errors";
+import { errors, type ErrorName } from "../../contract/errors";
+import { SUSPENDED_INDEFINITELY } from "../../contract/moderation.constants";
+import { iso } from "../../lib/time";
 
 /**
  * The one home of who may post (§5, §6, §8; README Decisions "Posting rules"). Public chat, home chat, a
@@ -21,6 +23,7 @@ import type { ErrorName } from "../../contract/errors";
 export const isSuspended = (suspendedUntil: number | null | undefined, at = Date.now()) => suspendedUntil != null && suspendedUntil > at;
 
 export type PosterState = {
+  nickname?: string | null;
   accountStatus: string | null;
   blocked: boolean | null;
   suspendedUntil: number | null;
@@ -45,6 +48,7 @@ export function postingRefusal(state: PosterState | null | undefined, kind: Post
 export async function posterState(env: Env, memberId: string): Promise<PosterState | null> {
   const row = await getDb(env)
     .select({
+      nickname: profiles.nickname,
       accountStatus: members.status,
       blocked: profiles.blocked,
       suspendedUntil: members.suspendedUntil,
@@ -77,3 +81,27 @@ export function postableSql(memberId: string, at: number, kind: PostKind): SQL {
   return sql`exists (select 1 from members sm join profiles sp on sp.member_id = sm.id
     where sm.id = ${memberId} and sm.status = 'active' and sp.blocked = 0 and (sm.suspended_until is null or sm.suspended_until <= ${at})${avatar})`;
 }
+
+/**
+ * What the member's own composers show before sending (§5 "Sending without nickname or avatar shows a reminder", §8
+ * incomplete-profile reminder; README Decisions "Posting rules"): the refusal a post would get now, from the same
+ * rule, and what is missing. `suspendedUntil` is null for a pause until lifted (`suspendedIndefinitely`).
+ */
+export async function postingStatus(env: Env, memberId: string, at = Date.now()) {
+  const state = await posterState(env, memberId);
+  const refusalOf = (kind: PostKind) => {
+    const name = postingRefusal(state, kind, { at });
+    return name ? { returnCode: errors[name].code, returnMessage: errors[name].message } : null;
+  };
+  const paused = isSuspended(state?.suspendedUntil, at);
+  return {
+    post: refusalOf("post"),
+    send: refusalOf("send"),
+    nicknameMissing: !state?.nickname?.trim(),
+    avatar: !state?.avator ? ("missing" as const) : !state.qualify || state.blur ? ("unqualified" as const) : ("ok" as const),
+    suspended: paused,
+    suspendedUntil: paused && state!.suspendedUntil! < SUSPENDED_INDEFINITELY ? iso(state!.suspendedUntil) : null,
+    suspendedIndefinitely: paused && state!.suspendedUntil! >= SUSPENDED_INDEFINITELY,
+  };
+}
+export type PostingStatus = Awaited<ReturnType<typeof postingStatus>>;
