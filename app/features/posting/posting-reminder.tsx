@@ -57,7 +57,7 @@ export function PostingReminder({ projectCode, posting }: { projectCode: string;
   if (!avatarProblem && !status.nicknameMissing) return null;
   return (
     <div className="posting-reminder" role="status">
-      <strong>{t("incompleteTitle")}</strong>
+      <strong>{avatarProblem ? t("incompleteTitle") : t("nicknameOnlyTitle")}</strong>
       <ul>
         {status.nicknameMissing && <li>{t("nicknameMissing")}</li>}
         {avatarProblem && <li>{status.avatar === "missing" ? t("avatarMissing") : t("avatarUnqualified")}</li>}
