@@ -99,6 +99,8 @@ beforeAll(async () => {
   for (const [m, nickname] of [[a, "Rend A"], [b, "Rend B"], [safe, "Rend Safe"], [plain, "Rend Plain"]] as const) {
     expectOk(await call("PATCH", `/private/core/profiles/${m.memberId}`, { as: m, body: { nickname, introduction: "A long enough introduction to be listed." } }));
   }
+  // b speaks before being blur-flagged: a blurred avatar may not post (§5; tests/api/posting-rules.test.ts).
+  await say(b, "hello from b");
   // Nothing in the API turns `blur` on for a member (the operators do); set it as they would.
   await env.DB.prepare("update profiles set blur = 1 where member_id = ?").bind(b.memberId).run();
   expect(expectOk(await call("PATCH", `/private/core/profiles/${safe.memberId}`, { as: safe, body: { safeMode: true } }))).toMatchObject({ safeMode: true });
@@ -106,7 +108,6 @@ beforeAll(async () => {
   const blurPhoto = await banner(a, dark);
   expect(blurPhoto).toMatchObject({ blur: true, pickable: false });
   const message = await say(a, "hello from a");
-  await say(b, "hello from b");
   // b visits a: b's card shows in a's footprints, on a's page.
   expectOk(await call("GET", `/private/core/profiles/${P}/page/${a.memberNo}`, { as: b }));
   w = {
