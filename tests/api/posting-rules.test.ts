@@ -54,6 +54,7 @@ describe("posting rules over HTTP", () => {
     it(`${rule.name}: ${rule.code} on public chat, home chat, personal room, threads, guestbook and leave message; nothing stored`, async () => {
       const author = await signUpPoster();
       const member = await signUpPoster();
+      await setKyc(author, 1);
       await setKyc(member, 1);
       const note = { ...expectOk(await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${author.memberId}`, { as: author, body: { message: "a note", requestId: rid() } })), author };
       // The member wrote before (so a guestbook reply is allowed by the other rules) and then falls under the rule.
