@@ -103,7 +103,7 @@ describe("posting messages", () => {
 });
 
 describe("threads and M coins", () => {
-  it("adds replies, counts threads, pays the author 1 M coin once per replier, refuses a private reply to one's own note", async () => {
+  it("adds replies, counts threads, pays the author 1 M coin once per post (§9; tests/api/member-journeys.test.ts), refuses a private reply to one's own note", async () => {
     const [author, replier] = [await withAvatar(await signUp()), await withAvatar(await signUp())];
     const note = expectOk(await post(author, { message: "a note worth replying to" }));
     const reply = (m: Member, body: Record<string, unknown>) => call("POST", `/private/sns/chatroom/messages/threads/${m.memberId}`, { as: m, body: { idChatroomMessage: note.idChatroomMessage, ...body } });
