@@ -61,8 +61,11 @@ describe("posting rules journey (phone)", () => {
     await page.getByLabel("Message", { exact: true }).fill(hello);
     await page.getByLabel("Message", { exact: true }).press("Enter");
     await see(page.getByRole("list", { name: "Messages" }), hello);
-    const after = await apiCall(member, "GET", `/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100`);
-    expect(JSON.stringify(after.body.info)).toContain(hello);
+    // The page shows a sent message at once (§4) and the shared room's newest page is kept a few seconds
+    // (README "The newest page of a shared room is kept per isolate"): ask until the server lists it.
+    await expect
+      .poll(async () => JSON.stringify((await apiCall(member, "GET", `/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=100`)).body.info), { timeout: 20_000, interval: 1000 })
+      .toContain(hello);
     expect(await hasHorizontalOverflow(page)).toBe(false);
     await screenshot(page, "posting-03-posted-phone");
     expect(consoleErrors).toEqual([]);

@@ -256,18 +256,6 @@ async function hiddenFromSender(env: Env, senderId: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-type Sender = { nickname: string; avator: string; qualify: boolean; blur: boolean; multiGender: number | null; kycStatus: number };
-
-async function senderProfile(env: Env, memberId: string): Promise<Sender> {
-  const row = await getDb(env)
-    .select({ nickname: profiles.nickname, avator: profiles.avator, qualify: profiles.qualify, blur: profiles.blur, multiGender: profiles.multiGender, kycStatus: profiles.kycStatus })
-    .from(profiles)
-    .where(eq(profiles.memberId, memberId))
-    .get();
-  if (!row) throw new AppError("notFound");
-  return row;
-}
-
 async function memberByNo(env: Env, projectCode: string, memberNo: string) {
   const row = await getDb(env)
     .select({ memberId: profiles.memberId, memberNo: profiles.simpleCode, kycStatus: profiles.kycStatus, multiGender: profiles.multiGender })
