@@ -5,7 +5,7 @@ import { personalChatroomId } from "../../worker/features/chat/chat.service";
 import { listMessagesJson } from "../../worker/features/chat/chat-page";
 import { HIDDEN_LIMIT, MAX_KEPT_ROOMS, SPARE, keptSizes } from "../../worker/features/chat/chat-page-kept";
 import { pageJson, type PageValues } from "../../worker/features/chat/chat-page-sql";
-import { call, expectOk, type Member } from "../support/client";
+import { call, expectOk, withAvatar, type Member } from "../support/client";
 import { privateImage } from "../support/route-matrix";
 import { complete, countingDb, many } from "./home-support";
 
@@ -203,6 +203,7 @@ describe("the newest page of a shared room, kept per isolate", () => {
 
     // Another tenant's room of the same id is another window.
     const other = await many(1, "KCD");
+    await withAvatar(other[0]!);
     expectOk(await post(other[0]!, { message: "elsewhere" }));
     const elsewhere = await keptPage("KCD", other[0]!);
     expect(elsewhere.map((m) => m.message)).toEqual(["elsewhere"]);

@@ -45,16 +45,18 @@ describe("a chat page as SQLite writes it", () => {
     const a = await withAvatar(await signUp(), 1);
     const b = await withAvatar(await signUp());
     const d = await withAvatar(await signUp());
-    const noAvatar = await signUp();
+    // Posting needs a qualifying avatar (§5/§6): noAvatar and d post first, then lose it or are blurred.
+    const noAvatar = await withAvatar(await signUp());
     const safe = await withAvatar(await signUp());
     await env.DB.prepare("update profiles set safe_mode = 1 where member_id = ?").bind(safe.memberId).run();
-    // d's avatar is `blur`: everyone but d gets its rendition.
-    await env.DB.prepare("update profiles set blur = 1 where member_id = ?").bind(d.memberId).run();
     const text = expectOk(await post(a, { message: "hello room" }));
     expectOk(await post(a, { message: "", payload: { type: "img", src: `/media/SMP/${a.memberNo}/photo/x.jpg` } }));
     expectOk(await post(a, { message: "just for b", isPrivate: true, toMemberNo: b.memberNo }));
     expectOk(await post(d, { message: "@b public mention", toMemberNo: b.memberNo }));
     expectOk(await post(noAvatar, { message: "no face yet" }));
+    await env.DB.prepare("update profiles set avator = '', avator_blur = '', qualify = 0 where member_id = ?").bind(noAvatar.memberId).run();
+    // d's avatar is `blur`: everyone but d gets its rendition.
+    await env.DB.prepare("update profiles set blur = 1 where member_id = ?").bind(d.memberId).run();
     expectOk(await call("PUT", `/private/sns/chatroom/messages/${b.memberId}/${text.idChatroomMessage}/react`, { as: b, body: { replyPayload: { reactEmoji: "🔥" } } }));
     // A payload stored outside the §3 shapes reads as none in both views.
     await env.DB.prepare("update chat_messages set payload = 'not json' where id_chatroom_message = ?").bind(text.idChatroomMessage).run();

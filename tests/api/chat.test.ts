@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { personalChatroomId } from "../../worker/features/chat/chat.service";
-import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { call, expectFailure, expectOk, signUp, signUpPoster, withAvatar as canPost, type Member } from "../support/client";
 import { privateImage } from "../support/route-matrix";
 import { openSocket, type TestSocket } from "../support/socket";
 
@@ -22,7 +22,7 @@ const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(
 
 describe("posting messages", () => {
   it("stores a message once per requestId and lists it with UTC times", async () => {
-    const a = await signUp();
+    const a = await signUpPoster();
     const requestId = rid();
     const first = expectOk(await post(a, { message: "  hello room  ", requestId }));
     const again = expectOk(await post(a, { message: "hello room", requestId }));
@@ -36,7 +36,7 @@ describe("posting messages", () => {
   });
 
   it("refuses empty text, bad payloads, anonymous, another member's path and another tenant", async () => {
-    const [a, b, foreign] = [await signUp(), await signUp(), await signUp("ABC")];
+    const [a, b, foreign] = [await signUpPoster(), await signUp(), await signUp("ABC")];
     const before = await count("select count(*) as n from chat_messages");
     expectFailure(await post(a, { message: "   " }), 400, "400701");
     expectFailure(await post(a, { message: "x", payload: { type: "img", src: "https://evil.example/x.png" } }), 400, "400000");
@@ -60,7 +60,9 @@ describe("posting messages", () => {
     expectFailure(await post(a, { message: "", payload: img }), 403, "403702");
     const verified = await withAvatar(await signUp(), 1);
     expectOk(await post(verified, { message: "", payload: { type: "img", src: `/media/SMP/${verified.memberNo}/photo/x.jpg` } }));
-    // Personal rooms do not require verification for images.
+    // Posting needs a qualifying avatar (§5/§6; tests/api/posting-rules.test.ts). Personal rooms do not require
+    // verification for images.
+    await canPost(a);
     expectOk(await post(a, { message: "", payload: img }, personalChatroomId(a.memberNo)));
     await env.DB.prepare("update profiles set blocked = 1 where member_id = ?").bind(a.memberId).run();
     const refused = expectFailure(await post(a, { message: "let me speak" }), 403, "403209");
@@ -71,7 +73,7 @@ describe("posting messages", () => {
   });
 
   it("lets only the author edit (empty text deletes) and delete", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUp()];
     const m = expectOk(await post(a, { message: "first draft" }));
     expectFailure(await call("PUT", `/private/sns/chatroom/messages/${b.memberId}/${m.idChatroomMessage}`, { as: b, body: { message: "hijack" } }), 403);
     expectFailure(await call("PUT", `/private/sns/chatroom/messages/${a.memberId}/${m.idChatroomMessage}`, { as: b, body: { message: "hijack" } }), 403);
@@ -88,7 +90,7 @@ describe("posting messages", () => {
   });
 
   it("reacts with one emoji per member and shows reactions to everyone", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUp()];
     const m = expectOk(await post(a, { message: "react to me" }));
     const path = `/private/sns/chatroom/messages/${b.memberId}/${m.idChatroomMessage}/react`;
     expectOk(await call("PUT", path, { as: b, body: { replyPayload: { type: "emoji", reactEmoji: "🔥" } } }));
@@ -101,7 +103,7 @@ describe("posting messages", () => {
 });
 
 describe("threads and M coins", () => {
-  it("adds replies, counts threads, pays the author 1 M coin once per replier, refuses a private reply to one's own note", async () => {
+  it("adds replies, counts threads, pays the author 1 M coin once per post (§9; tests/api/member-journeys.test.ts), refuses a private reply to one's own note", async () => {
     const [author, replier] = [await withAvatar(await signUp()), await withAvatar(await signUp())];
     const note = expectOk(await post(author, { message: "a note worth replying to" }));
     const reply = (m: Member, body: Record<string, unknown>) => call("POST", `/private/sns/chatroom/messages/threads/${m.memberId}`, { as: m, body: { idChatroomMessage: note.idChatroomMessage, ...body } });
@@ -278,7 +280,7 @@ describe("connections, reminders, web push, counts, presence", () => {
   });
 
   it("sets a reminder on a message and lists only today's (UTC)", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUp()];
     const m = expectOk(await post(a, { message: "remind me" }));
     const today = new Date().toISOString();
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString();

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectFailure, expectOk, signUp } from "../support/client";
+import { call, expectFailure, expectOk, signUp, signUpPoster } from "../support/client";
 import { eventually, notificationRows, verifiedMember } from "./social-support";
 
 describe("leave message (§5: needs login and kycStatus 1)", () => {
   it("refuses an unverified member with 'Need to verify before leaving a message' and stores nothing", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const refused = expectFailure(await call("POST", "/private/core/leave-message", { as: a, body: { code: b.memberNo, text: "hi" } }), 403, "403201");
     expect(refused.returnMessage).toBe("Need to verify before leaving a message");
     // Without an earlier message from b, writing directly into b's guestbook is a leave-message too.
@@ -16,7 +16,7 @@ describe("leave message (§5: needs login and kycStatus 1)", () => {
 
   it("lets a verified member leave a message: stored trimmed, counted unread, notified", async () => {
     const a = await verifiedMember();
-    const b = await signUp();
+    const b = await signUpPoster();
     const entry = expectOk(await call("POST", "/private/core/leave-message", { as: a, body: { code: b.memberNo, text: "  Hello from a!  " } }));
     expect(entry).toMatchObject({ message: "Hello from a!", ownerMemberNo: b.memberNo, read: false });
     expect(entry.profile.simpleCode).toBe(a.memberNo);
@@ -28,7 +28,7 @@ describe("leave message (§5: needs login and kycStatus 1)", () => {
 
   it("validates the message: trimmed, non-empty, bounded; other tenants are 404", async () => {
     const a = await verifiedMember();
-    const b = await signUp();
+    const b = await signUpPoster();
     const other = await verifiedMember("ABC");
     for (const body of [{ code: b.memberNo, text: "   " }, { code: b.memberNo }, { code: "abc", text: "x" }, { code: b.memberNo, text: "x".repeat(2001) }]) {
       expectFailure(await call("POST", "/private/core/leave-message", { as: a, body }), 400, "400000");
@@ -41,7 +41,7 @@ describe("leave message (§5: needs login and kycStatus 1)", () => {
 
 describe("guestbook", () => {
   it("lists my guestbook newest first, and reading clears unread", async () => {
-    const owner = await signUp();
+    const owner = await signUpPoster();
     const [x, y] = [await verifiedMember(), await verifiedMember()];
     expectOk(await call("POST", "/private/core/leave-message", { as: x, body: { code: owner.memberNo, text: "first" } }));
     expectOk(await call("POST", "/private/core/leave-message", { as: y, body: { code: owner.memberNo, text: "second" } }));
@@ -57,7 +57,7 @@ describe("guestbook", () => {
 
   it("lets the owner reply without verification once the member wrote first; history shows both sides", async () => {
     const writer = await verifiedMember();
-    const owner = await signUp();
+    const owner = await signUpPoster();
     expectOk(await call("POST", "/private/core/leave-message", { as: writer, body: { code: owner.memberNo, text: "nice profile" } }));
     const reply = expectOk(await call("POST", `/private/core/guestbooks/${writer.memberNo}`, { as: owner, body: { message: " thank you " } }));
     expect(reply).toMatchObject({ message: "thank you", ownerMemberNo: writer.memberNo });
@@ -68,15 +68,15 @@ describe("guestbook", () => {
     ]);
     expect(expectOk(await call("GET", `/private/core/guestbooks/history/${writer.memberNo}`, { as: owner })).items).toHaveLength(2);
     // A third member sees none of it.
-    const third = await signUp();
+    const third = await signUpPoster();
     expect(expectOk(await call("GET", `/private/core/guestbooks/history/${owner.memberNo}`, { as: third })).items).toEqual([]);
     expectFailure(await call("POST", `/private/core/guestbooks/${writer.memberNo}`, { as: owner, body: { message: "" } }), 400);
   });
 
   it("deletes by id for the author or the owner only; others get 404", async () => {
     const author = await verifiedMember();
-    const owner = await signUp();
-    const stranger = await signUp();
+    const owner = await signUpPoster();
+    const stranger = await signUpPoster();
     const other = await signUp("ABC");
     const first = expectOk(await call("POST", "/private/core/leave-message", { as: author, body: { code: owner.memberNo, text: "one" } }));
     const second = expectOk(await call("POST", "/private/core/leave-message", { as: author, body: { code: owner.memberNo, text: "two" } }));
@@ -91,8 +91,8 @@ describe("guestbook", () => {
   });
 
   it("keeps my guestbook mine: other members 403, anonymous 401, other tenant 403", async () => {
-    const owner = await signUp();
-    const stranger = await signUp();
+    const owner = await signUpPoster();
+    const stranger = await signUpPoster();
     const other = await signUp("ABC");
     expectFailure(await call("GET", `/private/core/guestbooks/${owner.memberId}`, { as: stranger }), 403);
     expectFailure(await call("GET", `/private/core/guestbooks/counts/${owner.memberId}`, { as: other }), 403);
@@ -103,7 +103,7 @@ describe("guestbook", () => {
 
   it("e-mails the owner about a new entry only when the e-mail alert switch is on", async () => {
     const author = await verifiedMember();
-    const owner = await signUp();
+    const owner = await signUpPoster();
     expect(expectOk(await call("GET", "/private/core/social-settings", { as: owner }))).toEqual({ emailAlerts: false });
     expectOk(await call("POST", "/private/core/leave-message", { as: author, body: { code: owner.memberNo, text: "quiet" } }));
     await eventually(() => notificationRows(owner), (r) => r.length === 1);

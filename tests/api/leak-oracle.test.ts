@@ -358,13 +358,12 @@ describe("leak oracle: socket frames", () => {
       if (reply.status !== 200) throw new Error(`owner act ${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
     };
     const stamp = `${Date.now().toString(36)}`;
-    await act("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${owner.memberId}`, { message: `Oracle live hello ${stamp}`, requestId: `oracle-live-${stamp}` });
-    await act("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${owner.memberId}`, {
-      message: p.needles.find((n) => n.kind === "owner private reply text")!.value,
-      isPrivate: true,
-      toMemberNo: p.recipient.memberNo,
-      requestId: `oracle-live-whisper-${stamp}`,
-    });
+    // A blur-flagged avatar may not post (§5; tests/api/posting-rules.test.ts): the owner's live words in the public
+    // room are edits of the planted public message and private reply, which fan out with the owner's card.
+    const refused = await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${owner.memberId}`, { as: owner, body: { message: `Oracle live hello ${stamp}`, requestId: `oracle-live-${stamp}` } });
+    expect(refused.body.returnCode, "a blurred avatar may not post").toBe("403205");
+    await act("PUT", `/private/sns/chatroom/messages/${owner.memberId}/${p.ids.publicMessage}`, { message: `Oracle live hello ${stamp}` });
+    await act("PUT", `/private/sns/chatroom/messages/${owner.memberId}/${p.ids.privateReply}`, { message: p.needles.find((n) => n.kind === "owner private reply text")!.value });
     await act("POST", `/private/sns/chatrooms/${p.ids.dmRoom}/messages/${owner.memberId}`, {
       message: p.needles.find((n) => n.kind === "owner private message text")!.value,
       requestId: `oracle-live-dm-${stamp}`,

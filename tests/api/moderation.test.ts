@@ -76,9 +76,9 @@ describe("reports: numbers alone move nothing", () => {
     for (let i = 0; i < 2; i++) await reportOk(await established(), target);
     expectOk(await send(target, friend));
     await reportOk(await established(), target);
-    const refused = expectFailure(await send(target, friend), 403, "403209");
-    expect(refused.returnMessage).toContain("report blocked");
-    expectFailure(await chat(target), 403, "403209");
+    const refused = expectFailure(await send(target, friend), 403, "403208");
+    expect(refused.returnMessage).toBe("Posting blocked temporarily");
+    expectFailure(await chat(target), 403, "403208");
     // Still listed: a pause stops sending, it does not erase the member.
     expect(await listed(target)).toBe(true);
     const [notice] = await moderationNotices(target, 1);
@@ -89,7 +89,7 @@ describe("reports: numbers alone move nothing", () => {
 
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 23 * HOUR);
-    expectFailure(await send(target, friend), 403, "403209");
+    expectFailure(await send(target, friend), 403, "403208");
     vi.setSystemTime(Date.now() + 2 * HOUR);
     expectOk(await send(target, friend));
     // A chat message passes the send batch's own check too.
@@ -103,7 +103,7 @@ describe("reports: numbers alone move nothing", () => {
     const target = await listedSpeaker();
     const reporters = [await established(), await established(), await established()];
     for (const r of reporters) await reportOk(r, target);
-    expectFailure(await send(target, await signUp()), 403, "403209");
+    expectFailure(await send(target, await signUp()), 403, "403208");
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 8 * DAY);
     for (const r of reporters) await reportOk(r, target);
@@ -178,7 +178,7 @@ describe("operators: uphold, dismiss, lift, appeal", () => {
     expect(upheld).toMatchObject({ memberNo: target.memberNo, action: "suspend" });
     expect(Date.parse(upheld.suspendedUntil) - Date.now()).toBeGreaterThan(71 * HOUR);
     expect(await env.DB.prepare("select status, decided_by, outcome from reports where target_member_id = ?").bind(target.memberId).first()).toEqual({ status: "upheld", decided_by: op.memberId, outcome: "suspend" });
-    expectFailure(await send(target, friend), 403, "403209");
+    expectFailure(await send(target, friend), 403, "403208");
     const [notice] = await moderationNotices(target, 1);
     expect(notice).toMatchObject({ outcome: "suspended", idAction: upheld.idAction, appealable: true });
     // Read through the member's own notification list: type plus params, rendered by the page.
@@ -208,7 +208,7 @@ describe("operators: uphold, dismiss, lift, appeal", () => {
     expect(suspendedUntil).toBeNull();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 10 * DAY);
-    expectFailure(await send(target, await signUp()), 403, "403209");
+    expectFailure(await send(target, await signUp()), 403, "403208");
     vi.useRealTimers();
     const queue = expectOk(await call("GET", "/private/core/moderation/SMP/queue", { as: op }));
     expect(queue.cases.find((c: { profile: { simpleCode: string } }) => c.profile.simpleCode === target.memberNo)).toMatchObject({ suspendedIndefinitely: true });
@@ -222,7 +222,7 @@ describe("operators: uphold, dismiss, lift, appeal", () => {
     const op = await operatorOf();
     const target = await listedSpeaker();
     for (let i = 0; i < 3; i++) await reportOk(await established(), target);
-    expectFailure(await send(target, await signUp()), 403, "403209");
+    expectFailure(await send(target, await signUp()), 403, "403208");
     expectOk(await decide(op, target, { action: "dismiss" }));
     expectOk(await send(target, await signUp()));
     expect(await env.DB.prepare("select count(*) as n from reports where target_member_id = ? and status = 'dismissed'").bind(target.memberId).first("n")).toBe(3);
@@ -257,7 +257,7 @@ describe("operators: uphold, dismiss, lift, appeal", () => {
     expectOk(await call("POST", "/private/core/moderation/SMP/appeals", { as: target, body: { idAction: first.idAction, text: "that was unfair" } }));
     expectOk(await decide(op, target, { action: "suspend", hours: null }));
     expectOk(await call("POST", `/private/core/moderation/SMP/appeals/${first.idAction}/decision`, { as: op, body: { grant: true } }));
-    expectFailure(await send(target, await signUp()), 403, "403209");
+    expectFailure(await send(target, await signUp()), 403, "403208");
     expectFailure(await decide(op, op, { action: "lift" }), 400, "400601");
   });
 

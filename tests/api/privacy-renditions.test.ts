@@ -87,6 +87,7 @@ type World = {
   photo: { idBanner: number; key: string; rendition: string };
   blurPhoto: { idBanner: number; key: string; rendition: string };
   messageId: number;
+  bMessage: number;
 };
 let w: World;
 
@@ -99,6 +100,8 @@ beforeAll(async () => {
   for (const [m, nickname] of [[a, "Rend A"], [b, "Rend B"], [safe, "Rend Safe"], [plain, "Rend Plain"]] as const) {
     expectOk(await call("PATCH", `/private/core/profiles/${m.memberId}`, { as: m, body: { nickname, introduction: "A long enough introduction to be listed." } }));
   }
+  // b speaks before being blur-flagged: a blurred avatar may not post (§5; tests/api/posting-rules.test.ts).
+  const fromB = await say(b, "hello from b");
   // Nothing in the API turns `blur` on for a member (the operators do); set it as they would.
   await env.DB.prepare("update profiles set blur = 1 where member_id = ?").bind(b.memberId).run();
   expect(expectOk(await call("PATCH", `/private/core/profiles/${safe.memberId}`, { as: safe, body: { safeMode: true } }))).toMatchObject({ safeMode: true });
@@ -106,7 +109,6 @@ beforeAll(async () => {
   const blurPhoto = await banner(a, dark);
   expect(blurPhoto).toMatchObject({ blur: true, pickable: false });
   const message = await say(a, "hello from a");
-  await say(b, "hello from b");
   // b visits a: b's card shows in a's footprints, on a's page.
   expectOk(await call("GET", `/private/core/profiles/${P}/page/${a.memberNo}`, { as: b }));
   w = {
@@ -115,6 +117,7 @@ beforeAll(async () => {
     blurAvatar: { key: blurAvatar.key, rendition: await renditionOf(blurAvatar.key) },
     photo, blurPhoto,
     messageId: message.idChatroomMessage,
+    bMessage: fromB.idChatroomMessage,
   };
 });
 
@@ -220,10 +223,11 @@ describe("blurred renditions: what each viewer gets", () => {
     await safe.next((e) => e.type === "welcome");
     await plain.next((e) => e.type === "welcome");
     await say(w.a, "socket from a");
-    await say(w.b, "socket from b");
+    // b's avatar is blur-flagged, so b may not post (§5): b's live frame is an edit of b's earlier message.
+    expectOk(await call("PUT", `/private/sns/chatroom/messages/${w.b.memberId}/${w.bMessage}`, { as: w.b, body: { message: "socket from b" } }));
     const frames = async (socket: TestSocket) => {
       const fromA = await socket.next((e) => e.type === "chat.message" && e.message.message === "socket from a");
-      const fromB = await socket.next((e) => e.type === "chat.message" && e.message.message === "socket from b");
+      const fromB = await socket.next((e) => e.type === "chat.edited" && e.message.message === "socket from b");
       return { a: JSON.stringify(fromA), b: JSON.stringify(fromB) };
     };
     const [toSafe, toPlain] = [await frames(safe), await frames(plain)];

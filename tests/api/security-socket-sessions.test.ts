@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
-import { call, expectOk, login, signUp, headersFor, type Member } from "../support/client";
+import { call, expectOk, login, signUp, signUpPoster, headersFor, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
 import { block } from "./social-support";
 import { suspendMember } from "../../worker/features/moderation/moderation.service";
@@ -28,7 +28,7 @@ async function watched(member: Member, party: string, name: string, first: strin
 
 /** `a` takes private messages from anyone, so each DM from `b` is also a notification in `a`'s inbox. */
 async function pair() {
-  const [a, b] = [await signUp(), await signUp()];
+  const [a, b] = [await signUpPoster(), await signUpPoster()];
   expectOk(await call("PUT", "/private/sns/chat-settings", { as: a, body: { acceptFrom: "everyone" } }));
   return { a, b, room: `SMP~${directChatroomId(a.memberNo, b.memberNo)}` };
 }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { block, eventually, notificationRows, setBlockExpiry, verifiedMember } from "./social-support";
 
 /** Every social surface between `viewer` and `other`: what the viewer can do to / see of the other. */
@@ -44,7 +44,7 @@ describe("a block is total and two-way", () => {
   });
 
   it("removes the pair's follows, favourites and friendship and hides them from lists", async () => {
-    const [a, b, c] = [await signUp(), await signUp(), await signUp()];
+    const [a, b, c] = [await signUpPoster(), await signUpPoster(), await signUpPoster()];
     for (const [x, y] of [[a, b], [b, a], [a, c]] as const) expectOk(await call("POST", `/private/core/follows/${y.memberNo}`, { as: x }));
     expectOk(await call("POST", "/private/core/favourites", { as: a, body: { targetMemberNo: b.memberNo } }));
     expectOk(await call("POST", "/private/core/friends/request", { as: b, body: { targetMemberNo: a.memberNo } }));
@@ -93,7 +93,7 @@ describe("a block is total and two-way", () => {
   });
 
   it("hides the flame holder from a blocked member and refuses to pass the flame to them", async () => {
-    const [holder, blocked] = [await signUp(), await signUp()];
+    const [holder, blocked] = [await signUpPoster(), await signUpPoster()];
     await env.DB.prepare("insert into flame_passes (project_code, holder_member_id, created_at) values ('SMP', ?, ?)").bind(holder.memberId, Date.now()).run();
     await block(blocked, holder);
     expect(expectOk(await call("GET", "/private/core/flame/SMP/last", { as: blocked })).memberNo).toBeNull();
@@ -102,7 +102,7 @@ describe("a block is total and two-way", () => {
   });
 
   it("shows the block count to the blocker but 404 to a member the target blocked", async () => {
-    const [a, b, c] = [await signUp(), await signUp(), await signUp()];
+    const [a, b, c] = [await signUpPoster(), await signUpPoster(), await signUpPoster()];
     await block(a, b);
     expect(expectOk(await call("GET", `/private/core/blocks/count/${b.memberNo}`, { as: a }))).toMatchObject({ count: 1, indicators: 1 });
     expect(expectOk(await call("GET", `/private/core/blocks/count/${b.memberNo}`, { as: c })).count).toBe(1);
@@ -134,7 +134,7 @@ describe("timed blocks and mutes", () => {
   });
 
   it("accepts 7d, 30d and forever, and blocking again changes the duration", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const week = await block(a, b, "7d");
     expect(Date.parse(week.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
     const month = await block(a, b, "30d");
@@ -171,7 +171,7 @@ describe("timed blocks and mutes", () => {
   });
 
   it("the daily job deletes blocks and mutes that have expired", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const { idBlock } = await block(a, b, "24h");
     await setBlockExpiry(idBlock, Date.now() - 1);
     const { liftExpiredSafety } = await import("../../worker/features/social/safety-jobs");
@@ -182,7 +182,7 @@ describe("timed blocks and mutes", () => {
 
 describe("blocks API rules", () => {
   it("only the blocker lifts a block; anonymous, other tenants and bad input are refused", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const other = await signUp("ABC");
     const { idBlock } = await block(a, b);
     expectFailure(await call("DELETE", `/private/core/blocks/${idBlock}`, { as: b }), 404);
@@ -199,10 +199,10 @@ describe("blocks API rules", () => {
   });
 
   it("§4: from the 10th block each blocker marks the avatar; only established members' marks take it down", async () => {
-    const target = await signUp();
+    const target = await signUpPoster();
     await env.DB.prepare("update profiles set qualify = 1 where member_id = ?").bind(target.memberId).run();
-    for (let i = 0; i < 9; i++) await block(await signUp(), target);
-    const tenth = await block(await signUp(), target);
+    for (let i = 0; i < 9; i++) await block(await signUpPoster(), target);
+    const tenth = await block(await signUpPoster(), target);
     expect(tenth).toMatchObject({ count: 10, indicators: 10 });
     // Ten brand-new accounts: nothing (README Decisions "Moderation").
     expect(await env.DB.prepare("select qualify from profiles where member_id = ?").bind(target.memberId).first("qualify")).toBe(1);
@@ -219,27 +219,27 @@ describe("reports and suspension (§8)", () => {
   it("reports from new accounts go to the queue and suspend nobody (tests/api/moderation.test.ts has the rest)", async () => {
     const target = await verifiedMember();
     const friend = await verifiedMember();
-    const reporter = await signUp();
+    const reporter = await signUpPoster();
     // Reporting twice counts once.
     expectOk(await call("POST", "/private/core/reports", { as: reporter, body: { targetMemberNo: target.memberNo, reason: "spam" } }));
     expectOk(await call("POST", "/private/core/reports", { as: reporter, body: { targetMemberNo: target.memberNo, reason: "spam" } }));
-    for (let i = 0; i < 5; i++) expectOk(await call("POST", "/private/core/reports", { as: await signUp(), body: { targetMemberNo: target.memberNo } }));
+    for (let i = 0; i < 5; i++) expectOk(await call("POST", "/private/core/reports", { as: await signUpPoster(), body: { targetMemberNo: target.memberNo } }));
     expect(await env.DB.prepare("select count(*) as n from reports where target_member_id = ? and status = 'open'").bind(target.memberId).first("n")).toBe(6);
     expect(await env.DB.prepare("select status, suspended_until from members where id = ?").bind(target.memberId).first()).toEqual({ status: "active", suspended_until: null });
     expectOk(await call("POST", "/private/core/leave-message", { as: target, body: { code: friend.memberNo, text: "still here" } }));
     expect(await env.DB.prepare("select blocked from profiles where member_id = ?").bind(target.memberId).first("blocked")).toBe(0);
   });
 
-  it("assertCanSend passes active members and refuses suspended ones", async () => {
-    const { assertCanSend } = await import("../../worker/features/social/sending");
-    const member = await signUp();
-    await expect(assertCanSend(env as unknown as Env, { memberId: member.memberId })).resolves.toBeUndefined();
+  it("assertCanPost (one-to-one sends) passes active members and refuses suspended ones", async () => {
+    const { assertCanPost } = await import("../../worker/features/social/posting-rules");
+    const member = await signUpPoster();
+    await expect(assertCanPost(env as unknown as Env, { memberId: member.memberId }, "send")).resolves.toBeUndefined();
     await env.DB.prepare("update members set status = 'suspended' where id = ?").bind(member.memberId).run();
-    await expect(assertCanSend(env as unknown as Env, { memberId: member.memberId })).rejects.toMatchObject({ entry: { code: "403209" } });
+    await expect(assertCanPost(env as unknown as Env, { memberId: member.memberId }, "send")).rejects.toMatchObject({ entry: { code: "403209" } });
   });
 
   it("refuses reports that are anonymous, of oneself, across tenants or malformed", async () => {
-    const a = await signUp();
+    const a = await signUpPoster();
     const other = await signUp("ABC");
     expectFailure(await call("POST", "/private/core/reports", { body: { targetMemberNo: a.memberNo } }), 401);
     expectFailure(await call("POST", "/private/core/reports", { as: a, body: { targetMemberNo: a.memberNo } }), 400);

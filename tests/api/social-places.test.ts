@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import ngeohash from "ngeohash";
 import { describe, expect, it } from "vitest";
-import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { eventually, notificationRows } from "./social-support";
 
 const put = (member: Member, latitude: number, longitude: number, extra: Record<string, unknown> = {}) =>
@@ -17,7 +17,7 @@ async function at(latitude: number, longitude: number, project = "SMP") {
 
 describe("geolocation", () => {
   it("stores coordinates with a server-computed geohash and reads them back", async () => {
-    const member = await signUp();
+    const member = await signUpPoster();
     expect(expectOk(await call("GET", `/private/core/geolocation/${member.memberId}`, { as: member }))).toEqual({ latitude: null, longitude: null, geohash: null, showPosition: false });
     const saved = expectOk(await put(member, 35.6895, 139.6917));
     expect(saved.geohash).toBe(ngeohash.encode(35.6895, 139.6917, 9));
@@ -33,7 +33,7 @@ describe("geolocation", () => {
 
   it("validates ranges and ownership without changing anything", async () => {
     const member = await at(10, 10);
-    const other = await signUp();
+    const other = await signUpPoster();
     const abc = await signUp("ABC");
     for (const [lat, lng] of [[91, 0], [-90.5, 0], [0, 180.1], [0, -181]]) expectFailure(await put(member, lat!, lng!), 400, "400000");
     expectFailure(await call("PUT", `/private/core/geolocation/${member.memberId}`, { as: member, body: { latitude: "10", longitude: 10 } }), 400);
@@ -53,8 +53,8 @@ describe("nearby", () => {
     const near = await at(-30.0123, -140.0087);
     const mid = await at(-30.2, -140.3);
     const far = await at(-31.5, -141.9);
-    const hidden = await signUp(); // never shared a location
-    const shy = await signUp(); // a location, but never opted in
+    const hidden = await signUpPoster(); // never shared a location
+    const shy = await signUpPoster(); // a location, but never opted in
     expectOk(await put(shy, -30.0001, -140.0001));
     const info = expectOk(await call("GET", "/private/core/geolocation/SMP/nearby?pageSize=3", { as: me }));
     expect(info.items.map((i: any) => i.profile.simpleCode)).toEqual([near.memberNo, mid.memberNo, far.memberNo]);
@@ -107,7 +107,7 @@ describe("nearby", () => {
   });
 
   it("needs my own location, stays in my tenant, and refuses anonymous and bad input", async () => {
-    const me = await signUp();
+    const me = await signUpPoster();
     expectFailure(await call("GET", "/private/core/geolocation/SMP/nearby", { as: me }), 409, "409602");
     const abcMember = await at(-30.0, -140.0, "ABC");
     expectOk(await put(me, -30.0, -140.0));
@@ -120,7 +120,7 @@ describe("nearby", () => {
 
 describe("flame (§4, §6)", () => {
   it("only the holder passes it; afterwards the giver's flame state is cleared", async () => {
-    const [first, second, third] = [await signUp(), await signUp(), await signUp()];
+    const [first, second, third] = [await signUpPoster(), await signUpPoster(), await signUpPoster()];
     expect(expectOk(await call("GET", "/private/core/flame/SMP/last", { as: first }))).toMatchObject({ mine: false });
     await env.DB.prepare("insert into flame_passes (project_code, holder_member_id, created_at) values ('SMP', ?, ?)").bind(first.memberId, Date.now()).run();
     expect(expectOk(await call("GET", "/private/core/flame/smp/last", { as: third }))).toMatchObject({ memberNo: first.memberNo, mine: false });
@@ -140,7 +140,7 @@ describe("flame (§4, §6)", () => {
   });
 
   it("the holder approves members as verified (kycStatus 1)", async () => {
-    const [holder, member, aiMember] = [await signUp(), await signUp(), await signUp()];
+    const [holder, member, aiMember] = [await signUpPoster(), await signUpPoster(), await signUpPoster()];
     await env.DB.prepare("insert into flame_passes (project_code, holder_member_id, created_at) values ('SMP', ?, ?)").bind(holder.memberId, Date.now()).run();
     expect(expectOk(await call("POST", "/private/core/flame/SMP/approve", { as: holder, body: { targetMemberNo: member.memberNo } }))).toEqual({ memberNo: member.memberNo, kycStatus: 1 });
     // Verified now: the leave-message gate opens.
@@ -150,7 +150,7 @@ describe("flame (§4, §6)", () => {
   });
 
   it("is per tenant and refuses anonymous, other tenants and bad input", async () => {
-    const holder = await signUp();
+    const holder = await signUpPoster();
     const abc = await signUp("ABC");
     await env.DB.prepare("insert into flame_passes (project_code, holder_member_id, created_at) values ('SMP', ?, ?)").bind(holder.memberId, Date.now()).run();
     expectFailure(await call("GET", "/private/core/flame/SMP/last"), 401);
@@ -165,7 +165,7 @@ describe("flame (§4, §6)", () => {
 
 describe("notifications tab, door-bell and actions", () => {
   it("lists newest first with the actor, marks read, counts unread and clears all", async () => {
-    const [me, a, b] = [await signUp(), await signUp(), await signUp()];
+    const [me, a, b] = [await signUpPoster(), await signUpPoster(), await signUpPoster()];
     expectOk(await call("POST", `/private/core/follows/${me.memberNo}`, { as: a }));
     expectOk(await call("POST", "/private/core/friends/request", { as: b, body: { targetMemberNo: me.memberNo } }));
     await eventually(() => notificationRows(me), (r) => r.length === 2);
@@ -189,8 +189,8 @@ describe("notifications tab, door-bell and actions", () => {
   });
 
   it("the door-bell rings once for activity that arrived since the last check", async () => {
-    const me = await signUp();
-    const writer = await signUp();
+    const me = await signUpPoster();
+    const writer = await signUpPoster();
     await env.DB.prepare("update profiles set kyc_status = 1 where member_id = ?").bind(writer.memberId).run();
     expect(expectOk(await call("POST", "/private/core/door-bell/check", { as: me })).ring).toBe(false);
     expectOk(await call("POST", "/private/core/leave-message", { as: writer, body: { code: me.memberNo, text: "ding" } }));
@@ -202,11 +202,11 @@ describe("notifications tab, door-bell and actions", () => {
   });
 
   it("actions by member code: hour stats and recent public actions, 404 across tenants", async () => {
-    const actor = await signUp();
-    const [x, y] = [await signUp(), await signUp()];
+    const actor = await signUpPoster();
+    const [x, y] = [await signUpPoster(), await signUpPoster()];
     expectOk(await call("POST", `/private/core/follows/${x.memberNo}`, { as: actor }));
     expectOk(await call("POST", `/private/core/follows/${y.memberNo}`, { as: actor }));
-    const viewer = await signUp();
+    const viewer = await signUpPoster();
     const info = expectOk(await call("GET", `/private/core/actions/${actor.memberNo}`, { as: viewer }));
     expect(info.stats).toHaveLength(24);
     expect(info.stats[new Date().getUTCHours()].actionCount).toBe(2);
@@ -221,10 +221,10 @@ describe("notifications tab, door-bell and actions", () => {
 
 describe("basement (verified: kycStatus 1, or 9 which includes it, §6)", () => {
   it("lists verified members for verified members and refuses everyone else", async () => {
-    const verified = await signUp();
-    const peer = await signUp();
-    const plain = await signUp();
-    const ai = await signUp();
+    const verified = await signUpPoster();
+    const peer = await signUpPoster();
+    const plain = await signUpPoster();
+    const ai = await signUpPoster();
     await env.DB.prepare("update profiles set kyc_status = 1 where member_id in (?, ?)").bind(verified.memberId, peer.memberId).run();
     await env.DB.prepare("update profiles set kyc_status = 9 where member_id = ?").bind(ai.memberId).run();
     const info = expectOk(await call("GET", "/private/core/basement", { as: verified }));

@@ -7,7 +7,8 @@ export async function setKyc(member: Pick<Member, "memberId">, kycStatus: number
 }
 
 export async function verifiedMember(project = "SMP") {
-  const member = await signUp(project);
+  // Verified members here leave messages: they may post (§5/§6 qualifying avatar).
+  const member = await signUp(project, { avatar: true });
   await setKyc(member, 1);
   return member;
 }

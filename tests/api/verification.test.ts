@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { eventually, notificationRows, setKyc } from "./social-support";
 
 /** README Decisions "Verification": requests, the holder's approval, the torch relay and operator grants. */
@@ -22,7 +22,7 @@ const flameNotices = async (m: Member, action: string) =>
 
 describe("verification requests", () => {
   it("a member asks once, the holder is told and lists it, approval verifies and closes it", async () => {
-    const [op, holder, member, other] = [await operatorOf(), await signUp(), await signUp(), await signUp()];
+    const [op, holder, member, other] = [await operatorOf(), await signUpPoster(), await signUpPoster(), await signUpPoster()];
     expect(expectOk(await makeHolder(op, holder))).toEqual({ memberNo: holder.memberNo, flameHolder: true });
     expect(await flameNotices(holder, "received")).toContainEqual({ action: "received", by: "operator" });
 
@@ -48,7 +48,7 @@ describe("verification requests", () => {
   });
 
   it("only the holder lists and approves; others get 403 (§8 403601)", async () => {
-    const [op, holder, member, stranger] = [await operatorOf(), await signUp(), await signUp(), await signUp()];
+    const [op, holder, member, stranger] = [await operatorOf(), await signUpPoster(), await signUpPoster(), await signUpPoster()];
     expectOk(await makeHolder(op, holder));
     expectOk(await ask(member));
     expectFailure(await call("GET", "/private/core/flame/SMP/requests", { as: stranger }), 403, "403601");
@@ -58,7 +58,7 @@ describe("verification requests", () => {
   });
 
   it("passing the flame makes the new holder the only one who may approve; the old holder is cleared", async () => {
-    const [op, first, second, member] = [await operatorOf(), await signUp(), await signUp(), await signUp()];
+    const [op, first, second, member] = [await operatorOf(), await signUpPoster(), await signUpPoster(), await signUpPoster()];
     expectOk(await makeHolder(op, first));
     expectOk(await call("POST", "/private/core/flame/SMP/delivery", { as: first, body: { targetMemberNo: second.memberNo } }));
     expect(await flameNotices(second, "received")).toContainEqual({ action: "received" });
@@ -70,7 +70,7 @@ describe("verification requests", () => {
   });
 
   it("kycStatus 9 counts as verified: basement and leaving a message", async () => {
-    const [ai, other] = [await signUp(), await signUp()];
+    const [ai, other] = [await signUpPoster(), await signUpPoster()];
     await setKyc(ai, 9);
     expectOk(await call("GET", "/private/core/basement", { as: ai }));
     expectOk(await leave(ai, other));
@@ -80,7 +80,7 @@ describe("verification requests", () => {
 
 describe("operator grants", () => {
   it("only an operator of the tenant names the holder or grants the AI room; others and another tenant's operator get 404", async () => {
-    const [op, member, stranger] = [await operatorOf(), await signUp(), await signUp()];
+    const [op, member, stranger] = [await operatorOf(), await signUpPoster(), await signUpPoster()];
     const foreign = await operatorOf("XYZ");
     const before = expectOk(await call("GET", "/private/core/flame/SMP/last", { as: op })).memberNo;
     for (const who of [stranger, member, foreign]) {
@@ -101,7 +101,7 @@ describe("operator grants", () => {
   });
 
   it("an operator can reassign the flame", async () => {
-    const [op, a, b] = [await operatorOf(), await signUp(), await signUp()];
+    const [op, a, b] = [await operatorOf(), await signUpPoster(), await signUpPoster()];
     expectOk(await makeHolder(op, a));
     expectOk(await makeHolder(op, b));
     expect(expectOk(await call("GET", "/private/core/flame/SMP/last", { as: a }))).toMatchObject({ memberNo: b.memberNo, mine: false });

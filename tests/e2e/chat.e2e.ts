@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { LANGUAGE_COOKIE } from "../../worker/contract/session.constants";
-import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, apiSignUpPoster, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -37,8 +37,8 @@ function smallPng() {
 
 describe("chat journey", () => {
   it("A posts in public chat and B sees it live; A sends B an encrypted private message that B reads", async () => {
-    const a = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
-    const b = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const a = (await apiSignUpPoster()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const b = (await apiSignUpPoster()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
     const pa = await newPage(browser, { viewport: "desktop" });
     const pb = await newPage(browser);
     await loginThroughPage(pb.page, b.email, b.password);
@@ -140,8 +140,8 @@ describe("chat journey", () => {
   });
 
   it("A messages B from B's profile, waits in A's list, B accepts and replies, A reads it (phone)", async () => {
-    const a = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
-    const b = (await apiSignUp()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const a = (await apiSignUpPoster()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
+    const b = (await apiSignUpPoster()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
     const nickname = `Bea ${Date.now().toString(36)}`;
     storedRows(`update profiles set nickname = '${nickname}' where member_id = '${b.memberId}'`);
     const pa = await newPage(browser);
@@ -221,7 +221,7 @@ describe("chat journey", () => {
 
   it("a member whose browser kept only the session cookie still gets live messages, without a reconnecting notice", async () => {
     const c = await apiSignUp();
-    const poster = await apiSignUp();
+    const poster = await apiSignUpPoster();
     const pc = await newPage(browser);
     await loginThroughPage(pc.page, c.email, c.password);
     // The stored keys are gone (another tab logged them out, storage was cleared): the cookie still holds the session.

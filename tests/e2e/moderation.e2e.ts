@@ -48,7 +48,7 @@ describe("moderation journey (phone)", () => {
     await card.getByRole("button", { name: "認める：投稿停止" }).click();
     await card.getByRole("button", { name: "停止を解除" }).waitFor();
     const paused = await apiCall(target, "POST", "/core/leave-message", { code: reporter.memberNo, text: "hello" });
-    expect(paused.body.returnCode).toBe("403209");
+    expect(paused.body.returnCode).toBe("403208");
     await screenshot(op.page, "moderation-02-upheld-ja");
     await card.getByRole("button", { name: "停止を解除" }).click();
     await expect.poll(async () => op.page.getByRole("button", { name: "停止を解除" }).count()).toBe(0);

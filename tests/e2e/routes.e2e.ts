@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import {
-  apiSignUp,
+  apiSignUp, apiSignUpPoster,
   baseUrl,
   gotoHydrated,
   hasHorizontalOverflow,
@@ -47,7 +47,7 @@ async function api<T = any>(member: Member, method: string, apiPath: string, bod
 }
 
 async function member(nickname: string, multiGender: number, hue: number): Promise<Member> {
-  const m = (await apiSignUp()) as Member;
+  const m = (await apiSignUpPoster()) as Member;
   await api(m, "PATCH", `/core/profiles/${m.memberId}`, {
     nickname,
     multiGender,

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
-import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, apiSignUpPoster, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 
 /**
  * Issue 10 in the browser: security headers on pages, the CSP holding with hydration, member-written HTML
@@ -81,7 +81,7 @@ describe("pages", () => {
 
 describe("member-written text", () => {
   it("renders as text on the public profile, the note page and the public chat — never as HTML", async () => {
-    const author = await apiSignUp();
+    const author = await apiSignUpPoster();
     const headers = { "X-Access-Token": author.token, "X-Member-ID": author.memberId };
     const patched = await api(`/private/core/profiles/${author.memberId}`, { method: "PATCH", headers, body: { nickname: XSS_NICK, introduction: XSS_INTRO } });
     expect(patched.body.returnCode).toBe("000000");

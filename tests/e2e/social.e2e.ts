@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, apiSignUpPoster, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -90,7 +90,7 @@ describe("social journeys", () => {
   });
 
   it("writes a guestbook entry (after the verification gate) and the owner reads and replies on the Messages page", async () => {
-    const [writer, owner] = [await apiSignUp(), await apiSignUp()];
+    const [writer, owner] = [await apiSignUpPoster(), await apiSignUpPoster()];
     const { page, context, consoleErrors } = await newPage(browser);
     await loginThroughPage(page, writer.email, writer.password);
     await openProfile(page, owner.memberNo!);

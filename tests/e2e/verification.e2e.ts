@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiSignUp, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, apiSignUpPoster, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 import { apiCall, localSql as sql } from "./support/local-api";
 
 let browser: Browser;
@@ -13,7 +13,7 @@ afterAll(async () => {
 
 describe("verification journey (phone)", () => {
   it("a member asks, an operator names the holder, the holder approves from the profile and passes the flame", async () => {
-    const [operator, holder, member, friend] = [await apiSignUp(), await apiSignUp(), await apiSignUp(), await apiSignUp()];
+    const [operator, holder, member, friend] = [await apiSignUp(), await apiSignUp(), await apiSignUpPoster(), await apiSignUp()];
     sql(`insert into operators (project_code, member_id, created_at) values ('SMP', '${operator.memberId}', ${Date.now()})`);
 
     // A new member tries to leave a message: the dialog says why not and offers the request.

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
-import { call, expectOk, signUp, type Member } from "../support/client";
+import { call, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
 
 const room = `SMP~${PUBLIC_CHATROOM_ID}`;
@@ -21,7 +21,7 @@ const messageEvent = (text: string) => (e: any) => e.type === "chat.message" && 
 
 describe("ChatRoom over real WebSockets", () => {
   it("two members see each other's messages in order", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const sa = (await openSocket(a, "chat-room", room)) as TestSocket;
     const sb = (await openSocket(b, "chat-room", room)) as TestSocket;
     await sa.next((e) => e.type === "welcome");
@@ -66,7 +66,7 @@ describe("ChatRoom over real WebSockets", () => {
   });
 
   it("a reconnect with the last seen id receives each missed message exactly once", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const first = (await openSocket(b, "chat-room", room)) as TestSocket;
     const seen = await say(a, "before the drop");
     await first.next(messageEvent("before the drop"));
@@ -85,7 +85,7 @@ describe("ChatRoom over real WebSockets", () => {
   });
 
   it("keeps serving after the room object is evicted, without losing messages", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const s1 = (await openSocket(b, "chat-room", room)) as TestSocket;
     const m1 = await say(a, "before eviction");
     await s1.next(messageEvent("before eviction"));
@@ -106,7 +106,7 @@ describe("ChatRoom over real WebSockets", () => {
   });
 
   it("a repeated requestId stores one message and broadcasts it once", async () => {
-    const [a, b] = [await signUp(), await signUp()];
+    const [a, b] = [await signUpPoster(), await signUpPoster()];
     const sb = (await openSocket(b, "chat-room", room)) as TestSocket;
     await sb.next((e) => e.type === "welcome");
     const requestId = rid();
@@ -127,7 +127,7 @@ describe("ChatRoom over real WebSockets", () => {
   });
 
   it("sends over the socket with an ack, and limits sends per connection", async () => {
-    const a = await signUp();
+    const a = await signUpPoster();
     const sa = (await openSocket(a, "chat-room", room)) as TestSocket;
     await sa.next((e) => e.type === "welcome");
     sa.socket.send(JSON.stringify({ type: "chat.send", body: { message: "via socket", requestId: rid() } }));
@@ -140,7 +140,7 @@ describe("ChatRoom over real WebSockets", () => {
   });
 
   it("never delivers a blocked member's messages, and a one-to-one room admits only its two members", async () => {
-    const [a, b, c] = [await signUp(), await signUp(), await signUp()];
+    const [a, b, c] = [await signUpPoster(), await signUpPoster(), await signUpPoster()];
     await env.DB.prepare("insert into blocks (project_code, member_id, target_member_id, created_at) values ('SMP', ?, ?, ?)").bind(b.memberId, a.memberId, Date.now()).run();
     const sb = (await openSocket(b, "chat-room", room)) as TestSocket;
     await sb.next((e) => e.type === "welcome");

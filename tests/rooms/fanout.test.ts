@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
-import { call, expectOk, signUp } from "../support/client";
+import { call, expectOk, signUp, signUpPoster } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
 
 /**
@@ -17,7 +17,7 @@ describe("fan-out", () => {
       await socket.next((e) => e.type === "welcome");
       sockets.push(socket);
     }
-    const sender = await signUp();
+    const sender = await signUpPoster();
     const rounds: number[][] = [];
     const accepted: number[] = [];
     for (let round = 0; round < 5; round++) {

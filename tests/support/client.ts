@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import type { SessionInfo } from "../../worker/contract/session";
 
@@ -44,14 +45,34 @@ export async function call(
 
 export const headersFor = (info: Pick<SessionInfo, "token" | "memberId">) => ({ "X-Access-Token": info.token, "X-Member-ID": info.memberId });
 
-/** Signs up a fresh member through the API (the real path, never a direct insert). */
-export async function signUp(project = "SMP", options: { email?: string; password?: string } = {}): Promise<Member> {
+/**
+ * Signs up a fresh member through the API (the real path, never a direct insert). `avatar: true` gives them a
+ * qualifying avatar (`withAvatar`): §5/§6 let only such members post, so a test that posts without being about
+ * the posting rules asks for one.
+ */
+export async function signUp(project = "SMP", options: { email?: string; password?: string; avatar?: boolean } = {}): Promise<Member> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? "correct horse battery";
   const reply = await call("POST", `/public/core/members/${project}`, { body: { username: email, password, adult: true } });
   if (reply.status !== 200) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   const info = reply.body.info as SessionInfo;
-  return { ...info, email, password, headers: headersFor(info) };
+  const member = { ...info, email, password, headers: headersFor(info) };
+  if (options.avatar) await withAvatar(member);
+  return member;
+}
+
+/** A signed-up member who may post (§5/§6: a qualifying avatar). */
+export const signUpPoster = (project = "SMP") => signUp(project, { avatar: true });
+
+/**
+ * Stores a qualified avatar and its blurred rendition the way the profile API would (no upload: the image pipeline
+ * is tested in media and profile tests), so the member passes the §5/§6 posting rules.
+ */
+export async function withAvatar<M extends Pick<Member, "memberId" | "memberNo" | "projectCode">>(member: M): Promise<M> {
+  await env.DB.prepare("update profiles set avator = ?, avator_blur = ?, qualify = 1, blur = 0 where member_id = ?")
+    .bind(`/media/${member.projectCode}/${member.memberNo}/avatar/poster.jpg`, `/media/${member.projectCode}/${member.memberNo}/blur/poster.jpg`, member.memberId)
+    .run();
+  return member;
 }
 
 export async function login(project: string, email: string, password: string) {

@@ -484,6 +484,7 @@ export const privateRoutes: Record<string, RouteCase> = {
 
   // ── notifications tab, settings, door-bell, actions
   "GET /private/core/notifications/unread-count": { request: () => ({}), ...anyMember },
+  "GET /private/core/posting-status": { request: () => ({}), ...anyMember },
   "GET /private/core/notifications": { request: () => ({}), ...anyMember },
   "POST /private/core/notifications/read": { request: () => ({ body: { ids: [1] } }), ...anyMember },
   "DELETE /private/core/notifications": { request: () => ({}), ...anyMember },

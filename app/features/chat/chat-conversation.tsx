@@ -1,5 +1,6 @@
 import { startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { POSTING_CODES, PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { useToast } from "../../components/toast";
@@ -63,6 +64,8 @@ export function ChatConversation({
   const fileRef = useRef<HTMLInputElement>(null);
   /** The fraction of an image upload sent, while one is under way. */
   const [imageProgress, setImageProgress] = useState<number | null>(null);
+  // §5/§6: posts need a qualifying avatar (one-to-one rooms only the sending rules); the reminder shows first.
+  const posting = usePostingStatus(DIRECT_CHATROOM.test(chatroomId) ? "send" : "post");
   const visible = filter ? room.messages.filter(filter) : room.messages;
   const [limit, setLimit] = useState(FIRST_PAINT);
   const shown = visible.length > limit ? visible.slice(-limit) : visible;
@@ -81,14 +84,15 @@ export function ChatConversation({
   async function deliver(input: { message: string; payload?: Payload; preview?: string }) {
     const failure = await room.send({ ...input, isPrivate: sendOptions?.isPrivate, toMemberNo: sendOptions?.toMemberNo ?? null });
     if (failure) toast(errorText(t, failure), "error");
+    if (failure && POSTING_CODES.has(failure.returnCode)) void posting.reload();
     return !failure;
   }
 
   async function submit(event?: React.FormEvent) {
     event?.preventDefault();
     const message = text.trim();
-    // §5: empty or whitespace text is not sent.
-    if (!message || busy) return;
+    // §5: empty or whitespace text is not sent; a refused member reads the reminder above instead.
+    if (!message || busy || posting.refused) return;
     setBusy(true);
     setText("");
     const session = readSession();
@@ -138,6 +142,7 @@ export function ChatConversation({
         ))}
       </ol>
       <form className="chat-send" onSubmit={submit}>
+        <PostingReminder projectCode={projectCode} posting={posting} />
         {composeExtras}
         {imageProgress !== null && <UploadProgress value={imageProgress} />}
         <div className="chat-send-row">
@@ -169,10 +174,10 @@ export function ChatConversation({
             }}
             aria-label={t("sendImage")}
           />
-          <button type="button" className="icon-button" aria-label={t("sendImage")} disabled={imageProgress !== null} onClick={() => fileRef.current?.click()}>
+          <button type="button" className="icon-button" aria-label={t("sendImage")} disabled={imageProgress !== null || posting.refused} onClick={() => fileRef.current?.click()}>
             🖼
           </button>
-          <button type="submit" className="button button-primary" disabled={busy}>
+          <button type="submit" className="button button-primary" disabled={busy || posting.refused}>
             {t("send")}
           </button>
         </div>

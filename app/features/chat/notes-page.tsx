@@ -11,12 +11,15 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
+import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import { MessageTime } from "./message-item";
 import { ChatImage } from "./encoded-image";
 import "./chat.css";
 
 /** §2 Notes page: one note, its threaded replies and a reply box (private reply for non-authors with an avatar). */
 export function NotesPage({ projectCode, note: initial }: { projectCode: string; note: ChatMessage & { threads?: ChatThread[] } }) {
+  // §5/§6: a reply is a post; the reminder shows before sending (README Decisions "Posting rules").
+  const posting = usePostingStatus("post");
   const { t } = useTranslation("chat");
   const toast = useToast();
   const [note, setNote] = useState(initial);
@@ -181,6 +184,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
       </ol>
       {session ? (
         <form className="form" onSubmit={reply}>
+          <PostingReminder projectCode={projectCode} posting={posting} />
           <label className="field">
             <span>{t("replyLabel")}</span>
             <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} maxLength={2000} />
@@ -194,7 +198,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
                 <span aria-hidden="true">{t("privateReply")}</span>
               </label>
             )}
-            <button type="submit" className="button button-primary" disabled={!text.trim()}>
+            <button type="submit" className="button button-primary" disabled={!text.trim() || posting.refused}>
               {t("reply")}
             </button>
           </div>

@@ -2,6 +2,7 @@ import { md5 } from "js-md5";
 import { Dialog, Switch } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
@@ -14,6 +15,8 @@ import { useReturnFocus } from "../../components/return-focus";
  * (§9 modal page size 100), and a reply box with the private-reply switch (§4/§5: needs an avatar).
  */
 export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvatar }: { open: boolean; onOpenChange: (o: boolean) => void; memberNo: string; ownerName: string; hasAvatar: boolean }) {
+  // §5/§6: a comment is a post; the reminder shows before sending.
+  const posting = usePostingStatus("post");
   const { t } = useTranslation("home");
   const returnFocus = useReturnFocus();
   const toast = useToast();
@@ -94,6 +97,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
             </ul>
           )}
           <form className="form" onSubmit={send}>
+            {posting.status && <PostingReminder projectCode={readSession()?.projectCode ?? "smp"} posting={posting} />}
             {replyTo && <p className="muted">{t("comments.replyTo", { name: replyTo.profile?.nickname || replyTo.memberNo })}</p>}
             <label className="field">
               <span className="visually-hidden">{t("comments.placeholder")}</span>
@@ -113,7 +117,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
                 <span aria-hidden="true">{t("comments.private")}</span>
               </label>
               {!hasAvatar && <span className="muted small">{t("comments.privateNeedsAvatar")}</span>}
-              <button type="submit" className="button button-primary" disabled={!text.trim()}>
+              <button type="submit" className="button button-primary" disabled={!text.trim() || posting.refused}>
                 {t("comments.send")}
               </button>
             </div>

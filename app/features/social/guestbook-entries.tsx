@@ -8,6 +8,8 @@ import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { Avatar } from "../../components/avatar";
+import { PostingReminderSelf } from "../posting/posting-reminder";
+import { readSession } from "../../lib/session-keys";
 
 /** Entries of my guestbook, each with reply (dialog), history (drawer) and delete. */
 export function GuestbookEntries({ entries, onDeleted, empty }: { entries: GuestbookEntry[]; onDeleted: (id: number) => void; empty: string }) {
@@ -86,6 +88,7 @@ export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string
           <Dialog.Title className="dialog-title">{t("guestbook.replyTitle", { name })}</Dialog.Title>
           <Dialog.Description className="visually-hidden">{t("guestbook.replyTitle", { name })}</Dialog.Description>
           <form className="form" onSubmit={(event) => void send(event)}>
+            <PostingReminderSelf projectCode={readSession()?.projectCode ?? "smp"} />
             <label className="field">
               <span>{t("leave.label")}</span>
               <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />

@@ -13,6 +13,7 @@ import { useSignedIn } from "../shell/viewer";
 import { useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";
+import { PostingReminderSelf } from "../posting/posting-reminder";
 
 export type ProfileSocialControlsProps = {
   projectCode: string;
@@ -291,6 +292,7 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
             </>
           ) : (
           <form className="form" onSubmit={(event) => void send(event)}>
+            <PostingReminderSelf projectCode={projectCode} />
             <label className="field">
               <span>{t("leave.label")}</span>
               <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />

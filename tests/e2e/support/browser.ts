@@ -56,6 +56,24 @@ export async function apiSignUp(project = "SMP", email = uniqueEmail(), password
   return { ...body.info, email, password, headers: { "X-Access-Token": body.info.token, "X-Member-ID": body.info.memberId } };
 }
 
+let posterHue = 0;
+/**
+ * A signed-up member who may post (§5/§6: a qualifying avatar), uploaded through the API like My profile does. For
+ * journeys that post without being about the posting rules (tests/e2e/posting-rules.e2e.ts is).
+ */
+export async function apiSignUpPoster(project = "SMP") {
+  const member = await apiSignUp(project);
+  const form = new FormData();
+  form.set("file", new Blob([avatarJpeg(++posterHue * 17) as BlobPart], { type: "image/jpeg" }), "avatar.jpg");
+  form.set("type", "avatar");
+  const upload = async () => fetch(`${baseUrl()}/api/v7/private/core/files/${project}/${member.memberId}`, { method: "POST", headers: member.headers, body: form });
+  // A kept-alive connection the preview server closed fails once; a new one works.
+  const response = await upload().catch(upload);
+  const reply = (await response.json()) as { returnCode: string; info?: { qualify: boolean } };
+  if (reply.returnCode !== "000000" || !reply.info?.qualify) throw new Error(`avatar upload failed: ${JSON.stringify(reply)}`);
+  return member;
+}
+
 /** Logs in through the real login page. */
 export async function loginThroughPage(page: Page, email: string, password: string, project = "smp") {
   await gotoHydrated(page, `/${project}/login`);

@@ -45,7 +45,7 @@ import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
 import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, type SummaryRow } from "../profiles/profile-summary";
-import { assertCanSend, isSuspended } from "../social/sending";
+import { assertCanPost, postableSql, postingRefusal } from "../social/posting-rules";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { answersTheOther, waitingOn } from "./conversation-starts";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
@@ -256,18 +256,6 @@ async function hiddenFromSender(env: Env, senderId: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-type Sender = { nickname: string; avator: string; qualify: boolean; blur: boolean; multiGender: number | null; kycStatus: number };
-
-async function senderProfile(env: Env, memberId: string): Promise<Sender> {
-  const row = await getDb(env)
-    .select({ nickname: profiles.nickname, avator: profiles.avator, qualify: profiles.qualify, blur: profiles.blur, multiGender: profiles.multiGender, kycStatus: profiles.kycStatus })
-    .from(profiles)
-    .where(eq(profiles.memberId, memberId))
-    .get();
-  if (!row) throw new AppError("notFound");
-  return row;
-}
-
 async function memberByNo(env: Env, projectCode: string, memberNo: string) {
   const row = await getDb(env)
     .select({ memberId: profiles.memberId, memberNo: profiles.simpleCode, kycStatus: profiles.kycStatus, multiGender: profiles.multiGender })
@@ -396,8 +384,11 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
     return { message: viewMessage(stored!, await viewerContext(env, member)), fanout: null };
   }
   const senderRow = senderRows[0];
-  if (!senderRow || senderRow.accountStatus !== "active" || senderRow.blocked || isSuspended(senderRow.suspendedUntil, send.at)) throw new AppError("reportBlocked");
-  const sender = senderRow;
+  // §5/§6/§8 posting rules (posting-rules.ts); a one-to-one room takes only the sending rules. Without a recipient
+  // the insert above already repeated them in SQL, so a refused attempt stored nothing.
+  const refusal = postingRefusal(senderRow, room.kind === "direct" ? "send" : "post", { isPrivate: body.isPrivate, at: send.at });
+  if (refusal) throw new AppError(refusal);
+  const sender = senderRow!;
   const blockedEitherWay = new Set([...blockedByMe, ...blockingMe].map((r) => r.id));
   const hiddenFrom = [...new Set([...blockedEitherWay, ...mutingMe.map((r) => r.id)])];
   const { accountStatus: _status, suspendedUntil: _until, safeMode, ...senderCard } = sender;
@@ -417,8 +408,6 @@ export async function sendMessage(env: Env, member: ChatMember, chatroomId: stri
   if (recipient.memberId === member.memberId) throw new AppError("chatNotToSelf");
   // A block is total: the blocked member does not exist for the sender.
   if (blockedEitherWay.has(recipient.memberId)) throw new AppError("notFound");
-  // §4/§8: the private-reply switch needs an avatar (one-to-one rooms are private by nature and exempt).
-  if (isPrivate && room.kind !== "direct" && !sender.avator) throw new AppError("privateReplyNoAvatar");
   if (payload.type === "encrypted" && !isPrivate) throw new AppError("chatPrivateNeedsRecipient");
 
   // With a recipient: a private message goes to their inbox and carries their id; a public mention keeps just
@@ -535,9 +524,8 @@ const messageRow = (v: SendValues) => ({
  * recipient, the checks come first. Each shape rendered once (`compiled`): sending is the hottest write.
  */
 function sendBatch(db: Db, v: SendValues, write: "none" | "insert" | "insertAndStamp") {
-  const sendable = sql`exists (select 1 from members sm join profiles sp on sp.member_id = sm.id
-    where sm.id = ${v.memberId} and sm.status = 'active' and sp.blocked = 0 and (sm.suspended_until is null or sm.suspended_until <= ${v.at}))`;
-  const insert = insertWhere(db, chatMessages, messageRow(v), sendable).onConflictDoNothing().returning();
+  // Only rooms without a recipient insert here (never a one-to-one room): the post rules, in SQL.
+  const insert = insertWhere(db, chatMessages, messageRow(v), postableSql(v.memberId, v.at, "post")).onConflictDoNothing().returning();
   const writes = write === "none" ? [] : write === "insert" ? [insert] : [insert, latestSpeechStamp(db, v.memberId, v.at)];
   return [...sendReads(db, v), ...writes] as unknown as SendReads;
 }
@@ -612,7 +600,8 @@ export async function reactToMessage(env: Env, member: ChatMember, id: number, r
 
 /**
  * §7 POST threads. A member cannot private-reply to their own note (§6); a private reply needs an avatar.
- * The note's author gets 1 M coin per replier (once per post), in the same batch as the reply (§9).
+ * §9: the note's author gets 1 M coin when their post receives replies, once per post however many reply (the
+ * ledger's unique source key is the post), in the same batch as the reply; their master also gets 1.
  */
 export async function addThread(env: Env, member: ChatMember, input: { idChatroomMessage: number; message: string; isPrivate: boolean }) {
   const parent = await loadStored(env, member.projectCode, input.idChatroomMessage, member);
@@ -620,10 +609,8 @@ export async function addThread(env: Env, member: ChatMember, input: { idChatroo
   if (viewMessage(parent, viewer).placeholder) throw new AppError("notFound");
   const text = input.message.trim();
   if (!text) throw new AppError("chatEmptyMessage");
-  await assertCanSend(env, member);
+  await assertCanPost(env, member, "post", { isPrivate: input.isPrivate });
   if (input.isPrivate && parent.memberId === member.memberId) throw new AppError("chatNoPrivateReplyToOwnNote");
-  const sender = await senderProfile(env, member.memberId);
-  if (input.isPrivate && !sender.avator) throw new AppError("privateReplyNoAvatar");
   const db = getDb(env);
   const at = Date.now();
   const results = await db.batch([
@@ -641,7 +628,7 @@ export async function addThread(env: Env, member: ChatMember, input: { idChatroo
           projectCode: member.projectCode,
           memberId: parent.memberId,
           reason: "replyReceived",
-          sourceKey: `${parent.idChatroomMessage}:${member.memberId}`,
+          sourceKey: `${parent.idChatroomMessage}`,
         })
       : []),
   ]);

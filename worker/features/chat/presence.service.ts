@@ -44,12 +44,17 @@ export async function writePresence(env: Env, member: { memberId: string; projec
     on conflict (member_id) do update set online = ${online ? 1 : 0}, last_seen_at = ${at}`);
 }
 
-/** Recently active members the viewer may see online: online first, then most recently seen. */
+/**
+ * Recently active members the viewer may see online: online first, then most recently seen. Deleted accounts are
+ * never listed (their presence row outlives them). The viewer is asking, so they are here: their own entry is
+ * online, and listed even before their presence socket has connected.
+ */
 export async function listPresence(env: Env, projectCode: string, viewerId: string, pageSize: number): Promise<PresenceEntry[]> {
   const at = Date.now();
-  const rows = await getDb(env).all<{ memberId: string; online: number; lastSeenAt: number }>(sql`
+  const found = await getDb(env).all<{ memberId: string; online: number; lastSeenAt: number }>(sql`
     select p.member_id as memberId, p.online as online, p.last_seen_at as lastSeenAt
-    from chat_presence p left join chat_contact_settings s on s.member_id = p.member_id
+    from chat_presence p join members m on m.id = p.member_id and m.status <> 'deleted'
+      left join chat_contact_settings s on s.member_id = p.member_id
     where p.project_code = ${projectCode} and p.last_seen_at > ${at - RECENT_WINDOW}
       and (p.member_id = ${viewerId} or coalesce(s.presence_audience, 'everyone') = 'everyone'
         or (s.presence_audience = 'followers' and exists (select 1 from follows f where f.member_id = ${viewerId} and f.target_member_id = p.member_id))
@@ -58,6 +63,8 @@ export async function listPresence(env: Env, projectCode: string, viewerId: stri
       and not exists (select 1 from blocks b where ((b.member_id = ${viewerId} and b.target_member_id = p.member_id) or (b.member_id = p.member_id and b.target_member_id = ${viewerId}))
         and (b.expires_at is null or b.expires_at > ${at}))
     order by p.online desc, p.last_seen_at desc limit ${pageSize}`);
+  const self = { memberId: viewerId, online: 1, lastSeenAt: at };
+  const rows = [self, ...found.filter((r) => r.memberId !== viewerId)].slice(0, pageSize);
   const summaries = await profileSummaries(env, projectCode, rows.map((r) => r.memberId), await viewerFor(env, viewerId));
   return rows.flatMap((r) => {
     const profile = summaries.get(r.memberId);

@@ -10,7 +10,7 @@ import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { visibleTarget } from "./members";
-import { assertCanSend } from "./sending";
+import { posterState, postingRefusal } from "./posting-rules";
 import { notBlockedWith, notMutedBy } from "./visibility";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
@@ -103,10 +103,17 @@ export async function guestbookHistory(env: Env, projectCode: string, member: Se
  */
 export async function writeGuestbook(ctx: Ctx, projectCode: string, memberNo: string, message: string, mode: "reply" | "leave") {
   const { env, member } = ctx;
-  await assertCanSend(env, member);
   await rateLimit(env.RL_WRITE, `write:${member.memberId}`);
+  // §5/§6/§8 posting rules (posting-rules.ts): a guestbook message is a post. A report block or posting pause is
+  // said first; then verification (the leave-message dialog offers the request); then the avatar rules.
+  if (member.status && member.status !== "active") throw new AppError("reportBlocked");
+  const poster = await posterState(env, member.memberId);
+  const blocked = postingRefusal(poster, "send");
+  if (blocked) throw new AppError(blocked);
   // §6: 9 (AI room) includes verified.
   if (mode === "leave" && member.kycStatus < 1) throw new AppError("needKycToLeaveMessage");
+  const refusal = postingRefusal(poster, "post");
+  if (refusal) throw new AppError(refusal);
   const target = await visibleTarget(env, projectCode, memberNo, member);
   const db = getDb(env);
   if (member.kycStatus < 1) {

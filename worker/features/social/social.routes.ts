@@ -25,6 +25,7 @@ import * as geo from "./geo.service";
 import * as graph from "./graph.service";
 import * as guestbook from "./guestbook.service";
 import * as inbox from "./inbox.service";
+import { postingStatus } from "./posting-rules";
 
 /** What services need from a request: env, the caller and a way to finish work after the response. */
 const ctxOf = (c: Context<AppEnv>) => ({
@@ -123,6 +124,8 @@ export const socialPrivate = new Hono<AppEnv>()
     const body = c.req.valid("json");
     return c.json(ok(await graph.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason)));
   })
+  // ── posting rules: what the member's composers show before sending (README Decisions "Posting rules")
+  .get("/core/posting-status", async (c) => c.json(ok(await postingStatus(c.env, c.get("member").memberId))))
   // ── guestbook and leave message ──
   .get("/core/guestbooks/counts/:memberId", async (c) => c.json(ok(await guestbook.guestbookCounts(c.env, requireSelf(c, c.req.param("memberId"))))))
   .get("/core/guestbooks/history/:memberNo", validate("param", MemberNoParam), validate("query", PageQuery), async (c) => {
