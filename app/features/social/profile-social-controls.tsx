@@ -10,7 +10,7 @@ import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
-import { useTwoStep } from "./social-client";
+import { MEMBER_HIDDEN_EVENT, useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";
 import { PostingReminderSelf } from "../posting/posting-reminder";
@@ -313,6 +313,7 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
 
 function ReportDialog({ memberNo, name }: { memberNo: string; name: string }) {
   const { t } = useTranslation("social");
+  const { t: tSafety } = useTranslation("safety");
   const toast = useToast();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -323,7 +324,10 @@ function ReportDialog({ memberNo, name }: { memberNo: string; name: string }) {
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setReason("");
     setOpen(false);
-    toast(t("report.sent"), "success");
+    // The server now hides this member's content for the reporter (README Decisions "Safety controls"); pieces of
+    // the page that show it read again.
+    window.dispatchEvent(new CustomEvent(MEMBER_HIDDEN_EVENT, { detail: memberNo }));
+    toast(tSafety("report.hidden"), "success");
   }
 
   return (
