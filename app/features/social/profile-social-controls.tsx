@@ -205,7 +205,8 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
               {muted ? t("mute.unmute") : t("mute.mute")}
             </button>
           )}
-          <ReportDialog memberNo={memberNo} name={name} />
+          {/* A report is also my lasting mute of them (README Decisions "Safety controls"): the toggle says so. */}
+          <ReportDialog memberNo={memberNo} name={name} onReported={() => setMuted({ expiresAt: null })} />
         </div>
       </div>
     </section>
@@ -311,7 +312,7 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
   );
 }
 
-function ReportDialog({ memberNo, name }: { memberNo: string; name: string }) {
+function ReportDialog({ memberNo, name, onReported }: { memberNo: string; name: string; onReported: () => void }) {
   const { t } = useTranslation("social");
   const { t: tSafety } = useTranslation("safety");
   const toast = useToast();
@@ -326,6 +327,7 @@ function ReportDialog({ memberNo, name }: { memberNo: string; name: string }) {
     setOpen(false);
     // The server now hides this member's content for the reporter (README Decisions "Safety controls"); pieces of
     // the page that show it read again.
+    onReported();
     window.dispatchEvent(new CustomEvent(MEMBER_HIDDEN_EVENT, { detail: memberNo }));
     toast(tSafety("report.hidden"), "success");
   }
