@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
-import { apiSignUp, apiSignUpPoster, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, apiSignUpPoster, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 import { apiCall } from "./support/local-api";
 
 // README Decisions "Safety controls": remove a follower from My profile, and a report that hides at once.
@@ -26,7 +26,11 @@ describe("safety controls at phone size", () => {
     await gotoHydrated(page, "/smp/profile");
     await page.getByRole("tab", { name: "Followers (1)" }).click();
     await page.getByRole("button", { name: `Remove follower: ${fan.memberNo}` }).click();
-    await page.getByRole("button", { name: `Tap again to remove: ${fan.memberNo}` }).click();
+    const confirm = page.getByRole("button", { name: `Tap again to remove: ${fan.memberNo}` });
+    await confirm.waitFor();
+    expect(await hasHorizontalOverflow(page)).toBe(false);
+    await page.locator(".person").first().screenshot({ path: await screenshot(page, "safety-00-remove-armed") });
+    await confirm.click();
     await see(page.locator(".toast"), "no longer follows you");
     await page.getByRole("tab", { name: "Followers (0)" }).waitFor();
     await screenshot(page, "safety-01-follower-removed");
@@ -42,6 +46,8 @@ describe("safety controls at phone size", () => {
     await page.getByRole("button", { name: "Send report" }).click();
     await see(page.locator(".toast"), "Reported — hidden for you");
     await see(messages, "No messages");
+    // The report is my lasting mute of them: the toggle says so, and I may lift it there.
+    await page.getByRole("button", { name: "Unmute" }).waitFor();
     expect(await messages.textContent()).not.toContain("words to be reported");
     await screenshot(page, "safety-02-reported-hidden");
     // Others still see it until an operator decides.
