@@ -65,6 +65,16 @@ describe("remove a follower without blocking", () => {
   });
 });
 
+describe("remove a follower: rate limit", () => {
+  it("shares the follow budget of RL_SOCIAL: 20 a minute, then 429 in the envelope", async () => {
+    const [me, stranger] = [await signUp(), await signUp()];
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await removeFollower(me, stranger.memberNo)).status);
+    expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
+    expect(expectFailure(await removeFollower(me, stranger.memberNo), 429, "429000").returnMessage).toBe("Too many requests, please try again later");
+  });
+});
+
 let seq = 0;
 const post = (m: Member, body: Record<string, unknown>) =>
   call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${m.memberId}`, { as: m, body: { requestId: `safety-${Date.now().toString(36)}-${++seq}`, ...body } });
