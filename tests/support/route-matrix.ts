@@ -353,6 +353,15 @@ export const privateRoutes: Record<string, RouteCase> = {
     },
     ...anyMember,
   },
+  // Soft block: the caller removes one of their followers; anyone else (not followed by them) gets 404.
+  "DELETE /private/core/followers/:memberNo": {
+    request: async (f) => {
+      // A fresh owner per request: the hostile suite's many calls would spend one member's follow budget.
+      const [me, fan] = [await f.fresh(), await f.member()];
+      expectOk(await call("POST", `/private/core/follows/${me.memberNo}`, { as: fan }));
+      return { as: me, params: { memberNo: fan.memberNo } };
+    },
+  },
   "GET /private/core/following/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
   "GET /private/core/followers/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
   "GET /private/core/friends/status/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), ...anyMember },

@@ -5,6 +5,7 @@ import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage } from "../../../worker/contract/chat";
 import { api } from "../../lib/api";
 import { readSession } from "../../lib/session-keys";
+import { MEMBER_HIDDEN_EVENT } from "../social/social-client";
 import { MessageTime } from "./message-item";
 import "./chat.css";
 
@@ -12,12 +13,19 @@ import "./chat.css";
 export function MemberChatMessages({ projectCode, memberNo }: { projectCode: string; memberNo: string }) {
   const { t } = useTranslation("chat");
   const [messages, setMessages] = useState<ChatMessage[] | null>(null);
+  const [reads, setReads] = useState(0);
+  // After the member reports this member the server leaves their messages out for them: read again at once.
+  useEffect(() => {
+    const onHidden = (event: Event) => (event as CustomEvent<string>).detail === memberNo && setReads((n) => n + 1);
+    window.addEventListener(MEMBER_HIDDEN_EVENT, onHidden);
+    return () => window.removeEventListener(MEMBER_HIDDEN_EVENT, onHidden);
+  }, [memberNo]);
   useEffect(() => {
     const path = readSession()
       ? `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20&memberNo=${memberNo}`
       : `/public/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20&memberNo=${memberNo}&project=${projectCode.toUpperCase()}`;
     void api<ChatMessage[]>(path).then((body) => setMessages("info" in body ? [...body.info].reverse() : []));
-  }, [projectCode, memberNo]);
+  }, [projectCode, memberNo, reads]);
   if (messages === null) return null;
   return (
     <section className="member-chat-messages" aria-label={t("memberMessages")}>

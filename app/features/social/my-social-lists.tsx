@@ -46,7 +46,12 @@ export function MySocialLists({ projectCode }: { projectCode: string }) {
           <People projectCode={projectCode} items={following} empty={t("lists.emptyFollowing")} />
         </Tabs.Content>
         <Tabs.Content value="followers">
-          <People projectCode={projectCode} items={followers} empty={t("lists.emptyFollowers")} />
+          <People
+            projectCode={projectCode}
+            items={followers}
+            empty={t("lists.emptyFollowers")}
+            action={(item) => <RemoveFollower item={item} onRemoved={() => setFollowers((list) => list?.filter((f) => f.profile.simpleCode !== item.profile.simpleCode) ?? null)} />}
+          />
         </Tabs.Content>
         <Tabs.Content value="blocked">
           {blocked && blocked.length === 0 && <p className="empty-state">{t("lists.emptyBlocked")}</p>}
@@ -61,7 +66,7 @@ export function MySocialLists({ projectCode }: { projectCode: string }) {
   );
 }
 
-function People({ projectCode, items, empty }: { projectCode: string; items: ListItem[] | null; empty: string }) {
+function People({ projectCode, items, empty, action }: { projectCode: string; items: ListItem[] | null; empty: string; action?: (item: ListItem) => React.ReactNode }) {
   const { t } = useTranslation("social");
   if (!items) return <p className="muted">{t("common:loading")}</p>;
   if (items.length === 0) return <p className="empty-state">{empty}</p>;
@@ -74,9 +79,31 @@ function People({ projectCode, items, empty }: { projectCode: string; items: Lis
             {item.profile.nickname || item.profile.simpleCode}
           </Link>
           <LocalTime className="person-meta" value={item.dateAdd} />
+          {action?.(item)}
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * Soft block (README Decisions "Safety controls"): remove a follower with a two-step confirm; they are not told and
+ * may follow again. The row (and the tab's count) goes at once.
+ */
+function RemoveFollower({ item, onRemoved }: { item: ListItem; onRemoved: () => void }) {
+  const { t } = useTranslation("safety");
+  const toast = useToast();
+  const name = item.profile.nickname || item.profile.simpleCode;
+  const remove = useTwoStep(async () => {
+    const body = await api(`/private/core/followers/${item.profile.simpleCode}`, { method: "DELETE" });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    toast(t("removeFollower.done", { name }), "success");
+    onRemoved();
+  });
+  return (
+    <button type="button" className={remove.armed ? "button button-danger" : "button"} onClick={() => void remove.tap()} aria-label={`${remove.armed ? t("removeFollower.confirm") : t("removeFollower.action")}: ${name}`}>
+      {remove.armed ? t("removeFollower.confirm") : t("removeFollower.action")}
+    </button>
   );
 }
 

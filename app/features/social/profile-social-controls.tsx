@@ -10,7 +10,7 @@ import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
-import { useTwoStep } from "./social-client";
+import { MEMBER_HIDDEN_EVENT, useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";
 import { PostingReminderSelf } from "../posting/posting-reminder";
@@ -205,7 +205,8 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
               {muted ? t("mute.unmute") : t("mute.mute")}
             </button>
           )}
-          <ReportDialog memberNo={memberNo} name={name} />
+          {/* A report is also my lasting mute of them (README Decisions "Safety controls"): the toggle says so. */}
+          <ReportDialog memberNo={memberNo} name={name} onReported={() => setMuted({ expiresAt: null })} />
         </div>
       </div>
     </section>
@@ -311,8 +312,9 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
   );
 }
 
-function ReportDialog({ memberNo, name }: { memberNo: string; name: string }) {
+function ReportDialog({ memberNo, name, onReported }: { memberNo: string; name: string; onReported: () => void }) {
   const { t } = useTranslation("social");
+  const { t: tSafety } = useTranslation("safety");
   const toast = useToast();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -323,7 +325,11 @@ function ReportDialog({ memberNo, name }: { memberNo: string; name: string }) {
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setReason("");
     setOpen(false);
-    toast(t("report.sent"), "success");
+    // The server now hides this member's content for the reporter (README Decisions "Safety controls"); pieces of
+    // the page that show it read again.
+    onReported();
+    window.dispatchEvent(new CustomEvent(MEMBER_HIDDEN_EVENT, { detail: memberNo }));
+    toast(tSafety("report.hidden"), "success");
   }
 
   return (

@@ -33,3 +33,6 @@ export function useTwoStep(action: () => void | Promise<void>, windowMs = BLOCK_
 }
 
 export const profilePath = (projectCode: string, memberNo: string) => `/${projectCode.toLowerCase()}/share/${memberNo}`;
+
+/** Window event (detail: memberNo) sent after a report, which also hides that member's content for the reporter. */
+export const MEMBER_HIDDEN_EVENT = "velvet:member-hidden";

@@ -203,7 +203,7 @@ export async function messageDetail(env: Env, projectCode: string, id: number, m
     .select({ thread: chatThreads, profile: profileSummaryColumns })
     .from(chatThreads)
     .innerJoin(profiles, eq(profiles.memberId, chatThreads.memberId))
-    .where(and(eq(chatThreads.idChatroomMessage, id), eq(chatThreads.deleted, false), ...(viewer ? [notBlockedWith(viewer.memberId, chatThreads.memberId)] : [])))
+    .where(and(eq(chatThreads.idChatroomMessage, id), eq(chatThreads.deleted, false), ...(viewer ? [notBlockedWith(viewer.memberId, chatThreads.memberId), notMutedBy(viewer.memberId, chatThreads.memberId)] : [])))
     .orderBy(chatThreads.idChatMessageThread)
     .limit(500);
   message.threads = threadRows.map((t) => viewThread(storedThread(t.thread, t.profile, stored.memberId), viewer));

@@ -75,6 +75,21 @@ export async function unfollow(env: Env, projectCode: string, member: SessionMem
   return followInfo(env, projectCode, member, memberNo);
 }
 
+/**
+ * Soft block (README Decisions "Safety controls"): the member removes someone who follows them. Only the follow row
+ * goes, silently: no notification, no block, and the removed member may follow again. Not a follower (or not
+ * visible: another tenant, a block either way) is 404, so the route confirms nothing about anyone else.
+ */
+export async function removeFollower(env: Env, projectCode: string, member: SessionMember, memberNo: string): Promise<FollowInfo> {
+  const follower = await visibleTarget(env, projectCode, memberNo, member);
+  const removed = await getDb(env)
+    .delete(follows)
+    .where(and(eq(follows.memberId, follower.memberId), eq(follows.targetMemberId, member.memberId), eq(follows.projectCode, projectCode)))
+    .returning({ idFollow: follows.idFollow });
+  if (!removed.length) throw new AppError("notFound");
+  return followInfo(env, projectCode, member, memberNo);
+}
+
 /** My following / followers, newest first, without anyone blocked either way. Cursor = id of the edge. */
 export async function followList(env: Env, member: SessionMember, direction: "following" | "followers", pageSize: number, before?: number): Promise<Page<ListItem & { idFollow: number }>> {
   const db = getDb(env);
@@ -383,7 +398,16 @@ export async function report(env: Env, projectCode: string, member: SessionMembe
       setWhere: sql`${reports.status} <> 'open'`,
     })
     .returning({ id: reports.idReport });
+  // Reporting hides at once, for the reporter only (README Decisions "Safety controls"): the report is also the
+  // reporter's own lasting mute, so every surface that honours mutes (chat pages and kept pages, threads, socket
+  // frames, guestbook, notifications, home) leaves the reported member's content out for them. Others still see it
+  // until an operator decides; the reporter may unmute it from their mute list.
+  await getDb(env)
+    .insert(mutes)
+    .values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, createdAt: at, expiresAt: null })
+    .onConflictDoUpdate({ target: [mutes.memberId, mutes.targetMemberId], set: { expiresAt: null } })
+    .run();
   // A repeat of a report still open changes nothing, so it weighs nothing again (README "Moderation instead of mob rule").
   if (written.length) await weighReports(env, projectCode, target.memberId, at);
-  return { memberNo: target.memberNo, reported: true };
+  return { memberNo: target.memberNo, reported: true, hidden: true };
 }

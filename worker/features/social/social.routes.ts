@@ -67,6 +67,10 @@ export const socialPrivate = new Hono<AppEnv>()
     const q = c.req.valid("query");
     return c.json(ok(await graph.followList(c.env, member, "followers", q.pageSize, q.before)));
   })
+  // Soft block: remove one of my followers, silently (README Decisions "Safety controls").
+  .delete("/core/followers/:memberNo", social("follow"), validate("param", MemberNoParam), async (c) =>
+    c.json(ok(await graph.removeFollower(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
+  )
   // ── friends ──
   .get("/core/friends/status/:memberNo", validate("param", MemberNoParam), async (c) =>
     c.json(ok(await graph.friendStatus(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
