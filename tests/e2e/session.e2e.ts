@@ -93,7 +93,7 @@ describe("accounts journey", () => {
     await page.locator("input[type=password]").press("Enter");
     await page.waitForURL("**/smp/home");
     // A client-side navigation: the page title comes from the root loader's language data.
-    await page.locator('a[href="/smp/notification"]').first().click();
+    await page.locator('a[href="/smp/notification"]:visible').first().click();
     await page.waitForURL("**/smp/notification");
     await expect.poll(() => page.title()).toBe("Velvet · チャット");
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("ja");

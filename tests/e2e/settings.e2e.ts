@@ -112,6 +112,7 @@ describe("settings journey (phone)", () => {
     expect(c.consoleErrors).toEqual([]);
     await c.context.close();
     await a.page.reload();
+    await a.page.waitForSelector("html[data-hydrated]"); // a tap before hydration would do nothing
     await see(a.page.getByRole("region", { name: "Invite someone" }), "1 person has joined through your link.");
 
     // Unblock: the first tap re-confirms, the second lifts the block (§4).
