@@ -24,6 +24,9 @@ const COUNT_SQL = "select count(*) from chat_messages where project_code = ?1 an
 export const ownerCommentCount = (projectCode: string, memberNo: string) =>
   sql`(select count(*) from chat_messages where project_code = ${projectCode} and chatroom_id = ${roomOf(memberNo)} and deleted = 0)`;
 
+const FILL_EVERY_MS = 60_000;
+const lastFill = new Map<string, number>();
+
 /** Bound parameters per D1 statement are limited (100): three per row. */
 const ROWS_PER_INSERT = 30;
 
@@ -36,6 +39,11 @@ async function roomOwner(env: Env, projectCode: string, chatroomId: string): Pro
     .bind(projectCode, chatroomId)
     .first<{ memberId: string }>();
   if (known) return known.memberId;
+  // Any 32-hex id is a personal room, most of them nobody's: the tenant scan runs at most once a minute per isolate
+  // (sign-up writes every new member's row, so a filled tenant stays filled).
+  const at = Date.now();
+  if ((lastFill.get(projectCode) ?? -Infinity) > at - FILL_EVERY_MS) return null;
+  lastFill.set(projectCode, at);
   const missing = (
     await env.DB.prepare(
       `select p.member_id as memberId, p.simple_code as memberNo from profiles p
