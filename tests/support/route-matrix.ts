@@ -840,6 +840,11 @@ export const privateRoutes: Record<string, RouteCase> = {
     },
   },
   "GET /private/sns/notifications/vapid-key": { request: () => ({}), ...anyMember },
+  // Quiet hours for push: the owner's own, like the source update above.
+  "GET /private/sns/notifications/quiet-hours/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "PUT /private/sns/notifications/quiet-hours/:memberId": {
+    request: (f) => ({ params: { memberId: f.owner.memberId }, body: { enabled: true, startHour: 22, endHour: 7, timeZone: "Europe/Berlin" } }),
+  },
   "POST /private/core/reminders": {
     request: async (f) => ({ body: { idChatroomMessage: await chatMessage(await f.member()), title: "Remember", description: "", remindAt: new Date(Date.now() + 3_600_000).toISOString() } }),
     ...anyMember,

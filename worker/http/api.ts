@@ -14,6 +14,7 @@ import { albumsPrivate, albumsPublic } from "../features/albums/albums.routes";
 import { chatPrivate, chatPublic } from "../features/chat/chat.routes";
 import { privacyPrivate } from "../features/privacy/privacy.routes";
 import { moderationPrivate } from "../features/moderation/moderation.routes";
+import { quietHoursPrivate } from "../features/notifications/quiet-hours";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -47,7 +48,9 @@ const privateApi = new Hono<AppEnv>()
   .route("/", moderationPrivate)
   .route("/", profilesPrivate)
   .route("/", mediaPrivate)
-  .route("/", chatPrivate);
+  .route("/", chatPrivate)
+  // Quiet hours for web push (README Decisions "Push that reaches a closed app").
+  .route("/", quietHoursPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

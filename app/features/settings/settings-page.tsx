@@ -9,6 +9,7 @@ import { ContactSection } from "./contact-section";
 import { InviteSection } from "./invite-section";
 import { LanguageSection } from "./language-section";
 import { PasswordSection } from "./password-section";
+import { QuietHoursSection } from "./quiet-hours-section";
 import { SafetyLists } from "./safety-lists";
 import "./settings.css";
 
@@ -35,6 +36,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <PasswordSection memberId={data.profile.memberId} />
       <LanguageSection />
       <AlertsSection memberId={data.profile.memberId} initial={{ safeMode: data.profile.safeMode, muted: data.profile.muted, emailAlerts: data.social.emailAlerts }} />
+      <QuietHoursSection memberId={data.profile.memberId} />
       <ContactSection initial={data.contact} />
       <InviteSection projectCode={projectCode} referral={data.referral} />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />

@@ -196,3 +196,17 @@ export const chatMedia = sqliteTable(
   },
   (t) => [index("chat_media_member").on(t.memberId), index("chat_media_message").on(t.idChatroomMessage)],
 );
+
+/**
+ * Personal chatroom → owner (migration 0026, README Decisions "Photo comment counts"): the room id is md5 of the
+ * member code (§2), which SQL cannot compute, so the worker writes this at sign-up and fills missing rows lazily.
+ */
+export const personalChatrooms = sqliteTable(
+  "personal_chatrooms",
+  {
+    projectCode: text("project_code").notNull(),
+    chatroomId: text("chatroom_id").notNull(),
+    memberId: text("member_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectCode, t.chatroomId] }), uniqueIndex("personal_chatrooms_member").on(t.memberId)],
+);

@@ -38,3 +38,16 @@ export const pushSubscriptions = sqliteTable(
     index("push_subscriptions_session").on(t.sessionId),
   ],
 );
+
+/**
+ * Quiet hours for web push (migration 0026): no row = off. Whole hours in the member's IANA time zone, start
+ * inclusive, end exclusive; start > end spans midnight. Only its owner reads or writes it.
+ */
+export const pushQuietHours = sqliteTable("push_quiet_hours", {
+  memberId: text("member_id").primaryKey(),
+  projectCode: text("project_code").notNull(),
+  startHour: integer("start_hour").notNull(),
+  endHour: integer("end_hour").notNull(),
+  timeZone: text("time_zone").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

@@ -48,6 +48,7 @@ import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summary
 import { assertCanPost, postableSql, postingRefusal } from "../social/posting-rules";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { answersTheOther, waitingOn } from "./conversation-starts";
+import { refreshPhotoCommentCount } from "./photo-comment-counts";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
 
 /** The caller of a chat action. */
@@ -350,6 +351,13 @@ async function privateImageOf(env: Env, member: ChatMember, payload: Payload, is
  * The same requestId twice returns the stored message and publishes nothing.
  */
 export async function sendMessage(env: Env, member: ChatMember, chatroomId: string, body: PostMessageBody): Promise<{ message: ChatMessage; fanout: Fanout | null }> {
+  const result = await storeMessage(env, member, chatroomId, body);
+  // A new comment in a personal room: the owner's photo cards carry the count (photo-comment-counts.ts).
+  if (result.fanout && PERSONAL_CHATROOM.test(chatroomId)) await refreshPhotoCommentCount(env, member.projectCode, chatroomId);
+  return result;
+}
+
+async function storeMessage(env: Env, member: ChatMember, chatroomId: string, body: PostMessageBody): Promise<{ message: ChatMessage; fanout: Fanout | null }> {
   const room = roomKind(chatroomId);
   assertRoomAccess(room, member);
   if (member.status && member.status !== "active") throw new AppError("reportBlocked");
@@ -574,6 +582,7 @@ export async function deleteMessage(env: Env, member: ChatMember, id: number, al
     ...(image ? [forgetChatImageStatement(db, image, member.memberId)] : []),
   ]);
   if (image) await env.MEDIA.delete(image);
+  if (PERSONAL_CHATROOM.test(stored.chatroomId)) await refreshPhotoCommentCount(env, member.projectCode, stored.chatroomId);
   return { chatroomId: stored.chatroomId, idChatroomMessage: id };
 }
 

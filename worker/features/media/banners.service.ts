@@ -11,6 +11,7 @@ import { coinAwardStatements } from "../coins/coin-awards";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { profileSummaryColumns, summaryJsonOf, toProfileSummary, viewerFor, type SummaryRow, type Viewer } from "../profiles/profile-summary";
 import { actionStatement } from "../profiles/profiles.service";
+import { ownerCommentCount } from "../chat/photo-comment-counts";
 
 type BannerRow = typeof banners.$inferSelect;
 
@@ -81,6 +82,8 @@ export async function createBanner(
         url: body.url ?? "",
         blur: upload.graphic,
         blurImage: upload.renditionKey ? mediaUrl(upload.renditionKey) : "",
+        // A new photo shows its owner's current comment count (README Decisions "Photo comment counts").
+        threadCount: ownerCommentCount(member.projectCode, member.memberNo),
         createdAt: Date.now(),
       })
       .returning(),

@@ -4,6 +4,7 @@ import { getDb } from "../../db/client";
 import { pushSubscriptions, sessions } from "../../db/schema";
 import type { NotificationItem } from "../../contract/notifications";
 import type { SessionMember } from "../session/session.service";
+import { isQuiet, quietHoursQuery, toQuietHours } from "./quiet-hours";
 
 /**
  * Web push to a closed app (README Decisions "Push that reaches a closed app"): RFC 8291 aes128gcm payloads signed
@@ -72,7 +73,7 @@ export async function removeSessionSubscriptions(env: Env, sessionId: string) {
 }
 
 /** The member's devices whose session is still live; an ended session's device gets nothing. */
-async function liveSubscriptions(env: Env, memberId: string, projectCode: string) {
+function liveSubscriptions(env: Env, memberId: string, projectCode: string) {
   return getDb(env)
     .select({ id: pushSubscriptions.idSubscription, endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth })
     .from(pushSubscriptions)
@@ -90,8 +91,10 @@ export function pushPayload(projectCode: string, _item: NotificationItem): PushP
  * the row goes. Other failures are logged without the endpoint (a capability URL) and never fail the caller.
  */
 export async function sendWebPush(env: Env, recipient: { memberId: string; projectCode: string }, item: NotificationItem): Promise<number> {
-  const targets = await liveSubscriptions(env, recipient.memberId, recipient.projectCode);
-  if (targets.length === 0) return 0;
+  // One round trip: the devices and the member's quiet hours. During quiet hours nothing is pushed; the notice is
+  // already in the inbox (notify.ts stores it first), so it waits there.
+  const [targets, quiet] = await getDb(env).batch([liveSubscriptions(env, recipient.memberId, recipient.projectCode), quietHoursQuery(env, recipient.memberId)]);
+  if (targets.length === 0 || isQuiet(toQuietHours(quiet[0]))) return 0;
   const payload = pushPayload(recipient.projectCode, item);
   const vapid = { subject: env.VAPID_SUBJECT, publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY };
   const gone: number[] = [];

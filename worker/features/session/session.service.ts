@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { SignJWT, jwtVerify } from "jose";
 import { getDb } from "../../db/client";
-import { members, otpCodes, passwordResets, profiles, sessions } from "../../db/schema";
+import { members, otpCodes, passwordResets, personalChatrooms, profiles, sessions } from "../../db/schema";
+import { personalRoomRow } from "../chat/photo-comment-counts";
 import type { ReferralInfo, SessionInfo } from "../../contract/session";
 import { AppError } from "../../http/app-error";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomString, sha256Hex, timingSafeEqualHex, verifyPassword } from "../../lib/crypto";
@@ -104,6 +105,8 @@ export async function signUp(env: Env, input: { projectCode: string; email: stri
           lastLoginAt: at,
         }),
         db.insert(profiles).values({ memberId: id, projectCode, simpleCode, emailHash, createdAt: at, updatedAt: at, lastAccess: at }),
+        // §2 personal chatroom → owner, for photo comment counts (SQL has no md5; photo-comment-counts.ts).
+        db.insert(personalChatrooms).values(personalRoomRow(projectCode, id, simpleCode)),
         ...(referrer
           ? [db.update(members).set({ referralCount: sql`${members.referralCount} + 1` }).where(eq(members.id, referrer.id))]
           : []),
