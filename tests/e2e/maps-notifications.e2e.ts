@@ -158,7 +158,8 @@ describe("maps and notifications journey", () => {
     await loginThroughPage(s.page, me.email, me.password);
     await gotoHydrated(s.page, "/smp/message");
     // §2: the red New marker while chatroom messages are unread.
-    const chats = s.page.getByRole("main").getByRole("link", { name: /^Chats/ }) // the bottom bar has a Chats tab too;
+    // The page's own link; the bottom bar has a Chats tab too.
+    const chats = s.page.getByRole("main").getByRole("link", { name: /^Chats/ });
     await chats.locator(".new-marker").waitFor();
     await s.page.getByRole("tab", { name: /Notification/ }).click();
     const row = (text: string | RegExp) => s.page.locator(".notice", { hasText: text }).first();
