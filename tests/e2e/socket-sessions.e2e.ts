@@ -34,6 +34,8 @@ describe("a session ended on another device", () => {
     await page.waitForURL(/\/smp\/login/, { timeout: 10_000 });
     // No reconnect attempt between the close and the login page (partysocket would retry within about a second).
     expect(sockets.length).toBe(before);
-    expect(consoleErrors).toEqual([]);
+    // The shell's streams open 1.2 s after the page: one caught mid-handshake by the session's end is refused by the
+    // server, which the browser logs. That refusal is the point; any other console error is not.
+    expect(consoleErrors.filter((error) => !/WebSocket connection to .* failed: Connection closed before receiving a handshake response/.test(error))).toEqual([]);
   });
 });
