@@ -154,7 +154,8 @@ describe("profiles journeys", () => {
     await page.getByRole("button", { name: "Female S" }).click();
     await page.waitForURL("**/all-profiles?lookFor=2");
     await see(page.getByRole("list", { name: "Members" }), "Lady Velvet");
-    expect(await page.getByRole("list", { name: "Members" }).textContent()).not.toContain("Sir Knot");
+    // The filtered list replaces the unfiltered one after the URL changes: wait for it rather than read once.
+    await expect.poll(() => page.getByRole("list", { name: "Members" }).textContent(), { timeout: 10_000 }).not.toContain("Sir Knot");
     await screenshot(page, "profiles-04-all-profiles-filtered");
 
     await gotoHydrated(page, "/smp/avatar-wall");
