@@ -9,7 +9,7 @@ const TEXT = {
 };
 
 function text() {
-  const lang = (self.navigator && self.navigator.language) || "en";
+  const lang = (self.navigator?.language) || "en";
   if (/^zh-(TW|HK|MO|Hant)/i.test(lang)) return TEXT["zh-TW"];
   if (/^zh/i.test(lang)) return TEXT["zh-CN"];
   if (/^ja/i.test(lang)) return TEXT.ja;
@@ -20,9 +20,9 @@ function text() {
 function safeUrl(url) {
   try {
     const target = new URL(url, self.location.origin);
-    return target.origin === self.location.origin ? target.href : self.location.origin + "/";
+    return target.origin === self.location.origin ? target.href : `${self.location.origin}/`;
   } catch {
-    return self.location.origin + "/";
+    return `${self.location.origin}/`;
   }
 }
 
@@ -50,7 +50,7 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = (event.notification.data && event.notification.data.url) || self.location.origin + "/";
+  const url = (event.notification.data?.url) || `${self.location.origin}/`;
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });

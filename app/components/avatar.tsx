@@ -31,8 +31,10 @@ function readMode(): AvatarMode {
   const safeMode = localStorage.getItem(SAFE_MODE_KEY) === "true";
   const visitor = !readSession();
   const key = `${safeMode}|${visitor}`;
-  let mode = modes.get(key);
-  if (!mode) modes.set(key, (mode = { safeMode, visitor }));
+  const kept = modes.get(key);
+  if (kept) return kept;
+  const mode = { safeMode, visitor };
+  modes.set(key, mode);
   return mode;
 }
 
@@ -76,7 +78,13 @@ export function identiconCells(seed: string): { hue: number; cells: boolean[] } 
   let hash = 0x811c9dc5;
   for (const ch of seed) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   let x = hash || 1;
-  const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), (x >>>= 0));
+  const next = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x;
+  };
   const half: boolean[] = [];
   for (let i = 0; i < 15; i++) half.push(next() % 2 === 0);
   const cells: boolean[] = [];
@@ -98,6 +106,7 @@ function Identicon({ seed, size, label, hidden }: { seed: string; size: number; 
       data-identicon=""
       style={{ width: size, height: size, background: `hsl(${hue} 25% 92%)` }}
     >
+      {/* biome-ignore lint/suspicious/noArrayIndexKey: a cell is its position in the fixed 5×5 grid */}
       {cells.map((on, i) => (on ? <rect key={i} x={i % 5} y={Math.floor(i / 5)} width={1.02} height={1.02} fill={`hsl(${hue} 55% 45%)`} /> : null))}
     </svg>
   );
@@ -146,6 +155,7 @@ export function Avatar({
   const picture = !profile.avator && !safeMode ? (
     <Identicon seed={profile.simpleCode} size={size} label={label} hidden={hidden} />
   ) : usePlaceholder ? (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label comes and goes with role="img"
     <span
       className="avatar avatar-placeholder"
       style={placeholderStyle(profile.simpleCode, size)}

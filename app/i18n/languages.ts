@@ -35,6 +35,7 @@ export function pickLanguage(stored: string | null, acceptLanguage: string | nul
 
 export function rememberLanguage(code: LanguageCode) {
   localStorage.setItem("language", code);
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Safari and Firefox; this cookie only carries the language
   document.cookie = `${LANGUAGE_COOKIE}=${code}; Path=/; Max-Age=31536000; SameSite=Lax`;
   document.documentElement.lang = code;
 }

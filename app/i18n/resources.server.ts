@@ -9,7 +9,8 @@ const byLanguage: Record<string, Resources> = {};
 for (const [path, module] of Object.entries(files)) {
   const [, lang, file] = path.match(/\.\/locales\/([^/]+)\/([^/]+)\.json$/) ?? [];
   if (!lang || !file) continue;
-  (byLanguage[lang] ??= {})[file] = module.default;
+  byLanguage[lang] ??= {};
+  byLanguage[lang][file] = module.default;
 }
 
 /** Only the chosen language (plus the fallback) travels to the browser. */

@@ -73,12 +73,13 @@ async function socketTicket(): Promise<string | null> {
  * suspension, expiry): one API call decides — a 100003 answer sends the member to login through `api()`. A logout in
  * this very tab (which closes its sockets too) says so first, so it never races a second redirect.
  */
-let sessionCheck: ReturnType<typeof setTimeout> | null = null;
+let sessionCheckPending = false;
 let endingHere = false;
 function onSessionEnded() {
-  if (endingHere) return;
-  sessionCheck ??= setTimeout(() => {
-    sessionCheck = null;
+  if (endingHere || sessionCheckPending) return;
+  sessionCheckPending = true;
+  setTimeout(() => {
+    sessionCheckPending = false;
     if (!endingHere) void api("/private/core/sessions/ticket", { body: { audience: "socket" } });
   }, 500);
 }

@@ -65,7 +65,10 @@ async function fitImage(file: File): Promise<File> {
     return file; // not decodable here: the server answers for it
   }
   const pixels = bitmap.width * bitmap.height;
-  if (pixels <= MAX_IMAGE_PIXELS) return (bitmap.close(), file);
+  if (pixels <= MAX_IMAGE_PIXELS) {
+    bitmap.close();
+    return file;
+  }
   const scale = Math.sqrt(MAX_IMAGE_PIXELS / pixels) * 0.99;
   const canvas = document.createElement("canvas");
   canvas.width = Math.max(1, Math.floor(bitmap.width * scale));

@@ -74,6 +74,7 @@ function CaseCard({ project, item }: { project: string; item: ModerationCase }) 
       {item.reports.length > 0 && (
         <ul className="stack">
           {item.reports.map((r, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: reports carry no id here and the list is read-only
             <li key={i}>
               {r.reason || t("noReason")} · <LocalTime value={r.dateAdd} />
             </li>

@@ -25,7 +25,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { tab: params.tab as "1" | "2", tasks: [], missions: await loadApi<Mission[]>(context, request, path, options) };
 }
 
-export default function TaskPage({ loaderData, params }: Route.ComponentProps) {
+export default function TaskRoute({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("tasks");
   const navigate = useNavigate();
   const revalidator = useRevalidator();

@@ -22,9 +22,9 @@ export async function seed(ctx) {
 
   // Follows: the demo member follows eight members; eleven follow back or follow the demo; a ring among the rest.
   const follow = (from, to, hoursAgo) => run("insert or ignore into follows (project_code, member_id, target_member_id, created_at) values (?, ?, ?, ?)", project, from.id, to.id, now - hoursAgo * HOUR);
-  others.slice(0, 8).forEach((m, i) => follow(demo, m, 200 - i * 7));
-  others.slice(1, 12).forEach((m, i) => follow(m, demo, 150 - i * 9));
-  others.forEach((m, i) => follow(m, others[(i + 3) % others.length], 300 - i * 5));
+  for (const [i, m] of others.slice(0, 8).entries()) follow(demo, m, 200 - i * 7);
+  for (const [i, m] of others.slice(1, 12).entries()) follow(m, demo, 150 - i * 9);
+  for (const [i, m] of others.entries()) follow(m, others[(i + 3) % others.length], 300 - i * 5);
 
   // Friends: two accepted, one incoming request to the demo member, one request from the demo member.
   const friend = (a, b, status, hoursAgo) =>

@@ -92,7 +92,7 @@ export async function seed(ctx) {
     ).bind(id, project, directChatroomId(stranger.memberNo, demo.memberNo), stranger.id, stranger.memberNo, `seed-${id}`, "Hi! We have not met yet — may I say hello?", JSON.stringify({ type: "text", content: "Hi! We have not met yet — may I say hello?" }), demo.id, demo.memberNo, now - 20 * 60_000, now - 20 * 60_000),
     env.DB.prepare("insert into chat_message_requests (project_code, member_id, from_member_id, status, created_at, updated_at) values (?, ?, ?, 'pending', ?, ?)").bind(project, demo.id, stranger.id, now - 20 * 60_000, now - 20 * 60_000),
     env.DB.prepare("insert into chat_connections (project_code, member_id, target_member_id, created_at) values (?, ?, ?, ?)").bind(project, demo.id, friend.id, now - 86_400_000),
-    env.DB.prepare("insert into chat_reminders (project_code, member_id, id_chatroom_message, title, description, remind_at, created_at) values (?, ?, ?, ?, ?, ?, ?)").bind(project, demo.id, firstId, "Munch on Saturday", "Reply to the thread about the munch", Date.parse(new Date(now).toISOString().slice(0, 10) + "T18:00:00.000Z"), now),
+    env.DB.prepare("insert into chat_reminders (project_code, member_id, id_chatroom_message, title, description, remind_at, created_at) values (?, ?, ?, ?, ?, ?, ?)").bind(project, demo.id, firstId, "Munch on Saturday", "Reply to the thread about the munch", Date.parse(`${new Date(now).toISOString().slice(0, 10)}T18:00:00.000Z`), now),
   );
   // Recently active members for the public-chat side list.
   for (const m of members.slice(0, 12)) {

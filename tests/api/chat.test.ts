@@ -336,7 +336,7 @@ describe("connections, reminders, web push, counts, presence", () => {
     shySocket.socket.send(JSON.stringify({ type: "presence.leave" }));
     expect((await sf.next((e) => e.type === "presence.update" && e.member.memberNo === shy.memberNo && !e.member.online)).member.online).toBe(false);
     expect(ss.events.some((e) => e.type === "presence.update" && e.member.memberNo === shy.memberNo)).toBe(false);
-    [sf, ss, shySocket].forEach((s) => s.close());
+    for (const s of [sf, ss, shySocket]) s.close();
   });
 
   it("refreshes presence both ways on a block: neither sees the other come and go, and an unblock shows them again", async () => {
@@ -357,7 +357,7 @@ describe("connections, reminders, web push, counts, presence", () => {
     again.close();
     expectOk(await call("DELETE", `/private/core/blocks/${idBlock}`, { as: blocker }));
     await sBlocked.next((e) => e.type === "presence.update" && e.member.memberNo === blocker.memberNo && e.member.online, 2000);
-    [sBlocked, sBlocker].forEach((s) => s.close());
+    for (const s of [sBlocked, sBlocker]) s.close();
   });
 });
 

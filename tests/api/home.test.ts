@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { HomeDashboard } from "../../worker/contract/home";
 import { loadDashboard } from "../../worker/features/home/home.service";
-import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { call, expectFailure, expectOk, signUp, } from "../support/client";
 import { asSession, complete, countingDb, many } from "./home-support";
 
 describe("GET /core/home/{project}", () => {
@@ -130,7 +130,7 @@ describe("dashboard loader cost", () => {
     expect(large.stats.rowsRead.length).toBe(small.stats.rowsRead.length);
     // Every card reads a bounded slice: each statement reads at most a fixed budget of rows, whatever the
     // tenant size ("newbies" counts the tenant from its counter row).
-    large.stats.rowsRead.forEach((rows, i) => expect(rows, `statement ${i}`).toBeLessThanOrEqual(200));
+    for (const [i, rows] of large.stats.rowsRead.entries()) expect(rows, `statement ${i}`).toBeLessThanOrEqual(200);
     expect(large.home.newbies.total).toBe(51);
     expect(large.home.latestOnline).toHaveLength(30);
     expect(large.home.hotProfiles).toHaveLength(48);

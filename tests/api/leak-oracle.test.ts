@@ -333,7 +333,9 @@ async function listen(viewer: ViewerName): Promise<{ listeners: Listener[]; refu
 
 describe("leak oracle: socket frames", () => {
   const open: Listener[] = [];
-  afterAll(() => open.forEach((l) => l.socket.close()));
+  afterAll(() => {
+    for (const l of open) l.socket.close();
+  });
 
   it("no planted secret reaches any viewer's sockets while the planted members act", async () => {
     const byViewer = new Map<ViewerName, Listener[]>();
@@ -408,11 +410,11 @@ describe("leak oracle: socket frames", () => {
 
   it("a visitor opens no socket; another tenant and a stranger open no one else's room", async () => {
     const visitor = await listen("visitor");
-    visitor.listeners.forEach((l) => l.socket.close());
+    for (const l of visitor.listeners) l.socket.close();
     expect(visitor.listeners.map((l) => l.label)).toEqual([]);
     for (const viewer of ["member", "blocked", "foreign"] as const) {
       const { listeners } = await listen(viewer);
-      listeners.forEach((l) => l.socket.close());
+      for (const l of listeners) l.socket.close();
       const labels = listeners.map((l) => l.label);
       expect(labels, `${viewer} must not join the owner's conversation with someone else`).not.toContain(`socket chat-room/SMP~${p.ids.dmRoom}`);
       if (viewer === "foreign") expect(labels.filter((l) => l.includes("/SMP~")), "another tenant joins no room of SMP").toEqual([]);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
-import { form, giveAvatar, imageBytes, midTone } from "./profiles-helpers";
+import { form, giveAvatar, imageBytes, } from "./profiles-helpers";
 
 const me = async (m: Member) => expectOk(await call("GET", `/private/core/profiles/${m.memberId}`, { as: m }));
 const patch = (m: Member, body: unknown, as: Member | null = m) => call("PATCH", `/private/core/profiles/${m.memberId}`, { as, body });

@@ -11,7 +11,6 @@ import {
   settledCounts,
   send,
   type Fixture,
-  type MountedRoute,
 } from "../support/route-matrix";
 
 /**
@@ -125,5 +124,3 @@ describe("authorization matrix", () => {
     });
   }
 });
-
-export type { MountedRoute };

@@ -136,7 +136,7 @@ describe("login and sessions", () => {
   it("ends the session at once on expire", async () => {
     const member = await signUp();
     expectOk(await call("POST", "/private/core/sessions/expire", { as: member }));
-    expectFailure(await call("POST", "/private/core/otp/" + member.memberId, { as: member, body: {} }), 401, "100003");
+    expectFailure(await call("POST", `/private/core/otp/${member.memberId}`, { as: member, body: {} }), 401, "100003");
   });
 
   it("accepts a signed Bearer ticket and stops accepting it once the session ends", async () => {

@@ -18,7 +18,10 @@ const unb64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 };
 const text = (s: string) => new TextEncoder().encode(s);

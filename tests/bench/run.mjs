@@ -212,7 +212,7 @@ async function main() {
   };
   const checks = evaluate(results);
   results.checks = checks;
-  writeFileSync(path.join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(path.join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(path.join(RESULTS, "chart.svg"), chartSvg(results));
   writeFileSync(path.join(RESULTS, "report.md"), reportMd(results, checks));
   const missed = checks.filter((c) => c.pass === false);

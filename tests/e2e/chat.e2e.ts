@@ -225,7 +225,9 @@ describe("chat journey", () => {
     const pc = await newPage(browser);
     await loginThroughPage(pc.page, c.email, c.password);
     // The stored keys are gone (another tab logged them out, storage was cleared): the cookie still holds the session.
-    await pc.page.evaluate(() => ["token", "memberId", "memberNo", "sessionId"].forEach((key) => localStorage.removeItem(key)));
+    await pc.page.evaluate(() => {
+      for (const key of ["token", "memberId", "memberNo", "sessionId"]) localStorage.removeItem(key);
+    });
     await gotoHydrated(pc.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);
     await see(pc.page.getByRole("heading", { level: 1 }), "Public chat");
     // The socket gets its ticket with the cookie: a message posted elsewhere arrives without a reload.

@@ -82,7 +82,7 @@ describe("home dashboard journey", () => {
         expect(await review.getByRole("radio", { checked: true }).count()).toBe(0);
         await screenshot(page, "home-02-photo-review");
       }
-      await review.getByRole("radio", { name: `${(i % 5) + 1} star` + ((i % 5) + 1 === 1 ? "" : "s") }).click();
+      await review.getByRole("radio", { name: `${(i % 5) + 1} star${(i % 5) + 1 === 1 ? "" : "s"}` }).click();
       await review.getByRole("button", { name: "Rate", exact: true }).click();
     }
     await review.waitFor({ state: "hidden" });
@@ -172,7 +172,7 @@ describe("AI room journey", () => {
     await image.waitFor({ timeout: 20_000 });
     await page.waitForFunction((name) => {
       const img = [...document.querySelectorAll("img")].find((i) => i.alt === name);
-      return Boolean(img && img.complete && img.naturalWidth > 0);
+      return Boolean(img?.complete && img.naturalWidth > 0);
     }, `AI image: ${prompt}`);
     await screenshot(page, "home-05-ai-room");
     expect(consoleErrors).toEqual([]);

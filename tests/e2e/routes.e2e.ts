@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import {
-  apiSignUp, apiSignUpPoster,
+  type apiSignUp, apiSignUpPoster,
   baseUrl,
   gotoHydrated,
   hasHorizontalOverflow,

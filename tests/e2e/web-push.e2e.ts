@@ -22,7 +22,10 @@ const fakePushManager = ({ endpoint }: { endpoint: string }) => {
   PushManager.prototype.getSubscription = async () => (w.__pushSub ?? null) as PushSubscription | null;
   PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
     w.__subscribed = (options?.applicationServerKey as Uint8Array | undefined)?.byteLength ?? 0;
-    w.__pushSub = { endpoint, toJSON: () => ({ endpoint, keys }), unsubscribe: async () => ((w.__pushSub = undefined), true) };
+    w.__pushSub = { endpoint, toJSON: () => ({ endpoint, keys }), unsubscribe: async () => {
+        w.__pushSub = undefined;
+        return true;
+      } };
     return w.__pushSub as PushSubscription;
   };
 };

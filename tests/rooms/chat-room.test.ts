@@ -62,7 +62,7 @@ describe("ChatRoom over real WebSockets", () => {
     expect(JSON.stringify(listed)).not.toContain(secret);
     const listedB = expectOk(await call("GET", `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20`, { as: b }));
     expect(JSON.stringify(listedB)).toContain(secret);
-    sockets.forEach((s) => s.close());
+    for (const s of sockets) s.close();
   });
 
   it("a reconnect with the last seen id receives each missed message exactly once", async () => {

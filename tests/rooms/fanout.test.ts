@@ -23,7 +23,10 @@ describe("fan-out", () => {
     for (let round = 0; round < 5; round++) {
       const text = `fanout ${round} ${Date.now()}`;
       const started = performance.now();
-      const reply = call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${sender.memberId}`, { as: sender, body: { message: text, requestId: `fanout-${round}-${Date.now()}` } }).then((r) => (accepted.push(performance.now() - started), r));
+      const reply = call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${sender.memberId}`, { as: sender, body: { message: text, requestId: `fanout-${round}-${Date.now()}` } }).then((r) => {
+        accepted.push(performance.now() - started);
+        return r;
+      });
       const arrivals = await Promise.all(sockets.map((s) => s.next((e) => e.type === "chat.message" && e.message.message === text, 20_000).then(() => performance.now() - started)));
       expectOk(await reply);
       rounds.push(arrivals);
@@ -34,6 +37,6 @@ describe("fan-out", () => {
     const acceptedSorted = accepted.sort((a, b) => a - b);
     console.log(`chat POST accepted in p50 ${acceptedSorted[Math.floor(acceptedSorted.length / 2)]!.toFixed(1)} ms`);
     console.log(`fan-out to ${sockets.length} sockets, ${rounds.length} messages: delivery p50 ${pct(50)} ms, p99 ${pct(99)} ms (send → receipt, HTTP write included)`);
-    sockets.forEach((s) => s.close());
+    for (const s of sockets) s.close();
   }, 120_000);
 });

@@ -349,7 +349,10 @@ export function findShapes(json: unknown, viewer: ViewerName): { kind: string; v
   const out: { kind: string; value: string }[] = [];
   const walk = (v: unknown, depth: number) => {
     if (depth > 40 || v === null || typeof v !== "object") return;
-    if (Array.isArray(v)) return v.forEach((x) => walk(x, depth + 1));
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1);
+      return;
+    }
     for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
       if (/^bearing$/i.test(key) && typeof value === "number" && value % 45 !== 0) out.push({ kind: "bearing finer than 8 compass points", value: `${key}: ${value}` });
       if (/^distance(Km)?$/i.test(key) && typeof value === "number" && !Number.isInteger(value)) out.push({ kind: "distance finer than whole km", value: `${key}: ${value}` });

@@ -937,7 +937,7 @@ export async function rowCounts(): Promise<Record<string, number>> {
   const sql = `select ${names.map((n, i) => `(select count(*) from "${n}") as c${i}`).join(", ")}`;
   const row = (await env.DB.prepare(sql).first<Record<string, number>>())!;
   const counts: Record<string, number> = {};
-  names.forEach((n, i) => (counts[n] = row[`c${i}`]!));
+  for (const [i, n] of names.entries()) counts[n] = row[`c${i}`]!;
   let objects = 0;
   let cursor: string | undefined;
   do {

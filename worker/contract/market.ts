@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { MemberNo, pageSize } from "./common";
 import type { ProfileSummary } from "./profile-summary";
-import { BIDDING_STACK_MAX } from "./market.constants";
 export * from "./market.constants";
 
 /**

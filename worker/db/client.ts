@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema";
+import { keptIn } from "../lib/kept";
 
 export type Db = ReturnType<typeof createDb>;
 
@@ -11,7 +12,5 @@ const createDb = (binding: D1Database) => drizzle(binding, { schema });
 const instances = new WeakMap<D1Database, Db>();
 
 export function getDb(env: { DB: D1Database }): Db {
-  let db = instances.get(env.DB);
-  if (!db) instances.set(env.DB, (db = createDb(env.DB)));
-  return db;
+  return keptIn(instances, env.DB, () => createDb(env.DB));
 }

@@ -1,4 +1,5 @@
 import { Column, SQL, is } from "drizzle-orm";
+import { keptIn } from "../lib/kept";
 
 /** A drizzle select whose fields are all top-level columns or `sql`…`.as(name)` values (no nested objects). */
 type FlatSelect = PromiseLike<unknown> & { toSQL(): { sql: string; params: unknown[] } };
@@ -15,9 +16,7 @@ type Rows<Q> = Awaited<Q>;
 export async function flatBatch<const Q extends readonly FlatSelect[]>(env: Env, queries: Q): Promise<{ -readonly [K in keyof Q]: Rows<Q[K]> }> {
   const plans = queries.map((query) => {
     const fields = (query as unknown as WithFields).getSelectedFields();
-    let plan = plansByFields.get(fields);
-    if (!plan) plansByFields.set(fields, (plan = planOf(fields)));
-    return plan;
+    return keptIn(plansByFields, fields, () => planOf(fields));
   });
   const statements = queries.map((query) => {
     const { sql, params } = query.toSQL();

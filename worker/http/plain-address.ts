@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { AppError } from "./app-error";
 import type { AppEnv } from "./types";
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's whole job
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /**

@@ -14,7 +14,7 @@ export const RENDITION_SIDE = 48;
 export type RgbaImage = { data: Uint8Array; width: number; height: number };
 
 /** Fits `width`x`height` into `side` on the long side (at least 1 px each way). */
-function fit(width: number, height: number, side: number) {
+function fitWithin(width: number, height: number, side: number) {
   const scale = side / Math.max(width, height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -71,7 +71,7 @@ function bilinear(image: RgbaImage, width: number, height: number): RgbaImage {
 
 /** The rendition's pixels: RENDITION_SIDE on the long side, the aspect ratio kept. */
 export function blurredRendition(image: RgbaImage): RgbaImage {
-  const small = fit(image.width, image.height, RENDITION_DETAIL);
-  const size = fit(image.width, image.height, RENDITION_SIDE);
+  const small = fitWithin(image.width, image.height, RENDITION_DETAIL);
+  const size = fitWithin(image.width, image.height, RENDITION_SIDE);
   return bilinear(areaAverage(image, small.width, small.height), size.width, size.height);
 }

@@ -53,7 +53,7 @@ export async function authorizeSocket(request: Request, lobby: Lobby<Env>, env: 
   const ticket = ticketOf(request);
   const member = ticket ? await memberFromTicket(env, ticket, "socket") : null;
   // A suspended member's session still answers the API (§8 'report blocked…'), but holds no live streams.
-  if (!member || member.status !== "active") return new Response("Unauthorized", { status: 401 });
+  if (member?.status !== "active") return new Response("Unauthorized", { status: 401 });
   // Connect storms per member (RL_WRITE, own key): 429 in the §7 envelope before any room is woken.
   const allowed = env.RL_WRITE ? (await env.RL_WRITE.limit({ key: `socket:${member.memberId}` })).success : true;
   if (!allowed) {

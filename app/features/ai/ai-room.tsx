@@ -59,11 +59,13 @@ export function AiRoom({ projectCode, memberId, initial }: { projectCode: string
     timers.current.set(image.idImage, id);
   }
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: starts polling the first render's pending images once; later ones start where they are added
   useEffect(() => {
     for (const image of initial) if (image.status === "pending") poll(image);
     const pending = timers.current;
-    return () => pending.forEach((id) => window.clearTimeout(id));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    return () => {
+      for (const id of pending.values()) window.clearTimeout(id);
+    };
   }, []);
 
   async function submit(event: React.FormEvent) {

@@ -78,6 +78,7 @@ export function ChatConversation({
     return () => clearTimeout(timer);
   }, [room.loaded, limit, visible.length]);
   // Older messages added above keep the newest in view (browsers without scroll anchoring need the nudge).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again whenever the shown list grows, which the ref cannot tell
   useEffect(() => scrollToEnd(listRef.current), [room.messages.length, Math.min(limit, visible.length)]);
   useEffect(() => onMessages?.(room.messages), [room.messages, onMessages]);
 

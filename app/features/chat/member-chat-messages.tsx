@@ -20,6 +20,7 @@ export function MemberChatMessages({ projectCode, memberNo }: { projectCode: str
     window.addEventListener(MEMBER_HIDDEN_EVENT, onHidden);
     return () => window.removeEventListener(MEMBER_HIDDEN_EVENT, onHidden);
   }, [memberNo]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reads` counts the events that ask for a fresh read
   useEffect(() => {
     const path = readSession()
       ? `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20&memberNo=${memberNo}`

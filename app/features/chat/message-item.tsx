@@ -33,7 +33,7 @@ function EncryptedText({ message }: { message: ChatMessage }) {
   if (text === null) return <span className="muted">🔒 {t("encryptedUnavailable")}</span>;
   return (
     <span>
-      <span aria-label={t("encrypted")} title={t("encrypted")}>
+      <span role="img" aria-label={t("encrypted")} title={t("encrypted")}>
         🔒{" "}
       </span>
       {text}
@@ -202,6 +202,7 @@ export const MessageItem = memo(function MessageItem({
         <form className="row" onSubmit={saveEdit}>
           <label className="field chat-edit-field">
             <span className="visually-hidden">{t("editMessage")}</span>
+            {/* biome-ignore lint/a11y/noAutofocus: the field appears because the member tapped Edit; typing goes straight into it */}
             <input value={draft} onChange={(e) => setDraft(e.target.value)} autoFocus />
           </label>
           <button type="submit" className="button button-primary">
@@ -254,7 +255,11 @@ export const MessageItem = memo(function MessageItem({
             {t("remind")}
           </button>
           {own && message.payload?.type === "text" && (
-            <button type="button" className="chat-action link-button" onClick={() => (setDraft(message.message), setEditing(true))}>
+            <button type="button" className="chat-action link-button" onClick={() => {
+                setDraft(message.message);
+                setEditing(true);
+              }}
+            >
               {t("edit")}
             </button>
           )}

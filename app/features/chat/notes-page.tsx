@@ -125,6 +125,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
         <form className="row" onSubmit={saveEdit}>
           <label className="field chat-edit-field">
             <span className="visually-hidden">{t("editMessage")}</span>
+            {/* biome-ignore lint/a11y/noAutofocus: the field appears because the member tapped Edit; typing goes straight into it */}
             <input value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={2000} autoFocus />
           </label>
           <button type="submit" className="button button-primary">
@@ -140,7 +141,11 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
       {own && !editing && !note.placeholder && (
         <div className="row chat-actions">
           {note.payload?.type === "text" && (
-            <button type="button" className="button" onClick={() => (setDraft(note.message), setEditing(true))}>
+            <button type="button" className="button" onClick={() => {
+                setDraft(note.message);
+                setEditing(true);
+              }}
+            >
               {t("edit")}
             </button>
           )}
@@ -191,6 +196,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           </label>
           <div className="row">
             {!own && (
+              // biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click
               <label className="chat-switch">
                 <Switch.Root className="switch" checked={isPrivate} onCheckedChange={togglePrivate} aria-label={t("privateReply")}>
                   <Switch.Thumb className="switch-thumb" />

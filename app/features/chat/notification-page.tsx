@@ -31,6 +31,7 @@ function NotificationPopup({ chatId }: { chatId: string | null }) {
   useEffect(() => {
     if ("Notification" in window && (askingThisLoad || localStorage.getItem(SEEN_POPUP_KEY) !== "true")) setOpen(true);
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new conversation lays the page out anew, so visibility is checked again
   useEffect(() => {
     // Shown, not hidden by the phone layout: from now on it is remembered.
     if (!open || !ref.current || ref.current.getClientRects().length === 0) return;
@@ -136,6 +137,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
     if ("info" in tray) setRequests(tray.info);
     setLoaded(true);
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opening another conversation refreshes the list beside it
   useEffect(() => void load(), [load, chatId]);
   const session = readSession();
   useRoom({
@@ -174,7 +176,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
                     <TimeAgo value={entry.lastMessage.dateAdd} />
                   </span>
                 )}
-                {entry.unread > 0 && <span className="badge" aria-label={t("unreadCount", { count: entry.unread })}>{entry.unread}</span>}
+                {entry.unread > 0 && <span className="badge" role="img" aria-label={t("unreadCount", { count: entry.unread })}>{entry.unread}</span>}
               </Link>
             </li>
           ))}

@@ -47,7 +47,7 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
             <button type="button" className="chat-side-member" disabled={m.profile.simpleCode === me} onClick={() => onPick(m.profile.simpleCode, m.profile.nickname)}>
               <Avatar profile={m.profile} size={28} decorative />
               <span className="chat-side-name">{m.profile.nickname || m.profile.simpleCode}</span>
-              <span className={m.online ? "presence-dot presence-online" : "presence-dot"} aria-label={m.online ? t("online") : t("offline")} />
+              <span className={m.online ? "presence-dot presence-online" : "presence-dot"} role="img" aria-label={m.online ? t("online") : t("offline")} />
             </button>
           </li>
         ))}
@@ -111,11 +111,15 @@ export function PublicChat({ projectCode, chatroomId, initialMessages }: { proje
       <div className="public-chat-main">
         <div className="chat-toolbar row">
           <h1>{t("publicTitle")}</h1>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
           <label className="chat-switch">
             <Switch.Root
               className="switch"
               checked={kycOnly}
-              onCheckedChange={(v) => (setKycOnly(v), localStorage.setItem("showKycOnly", String(v)))}
+              onCheckedChange={(v) => {
+                setKycOnly(v);
+                localStorage.setItem("showKycOnly", String(v));
+              }}
               aria-label={t("verifiedOnly")}
             >
               <Switch.Thumb className="switch-thumb" />
@@ -133,6 +137,7 @@ export function PublicChat({ projectCode, chatroomId, initialMessages }: { proje
           sendOptions={{ isPrivate: isPrivate && Boolean(to), toMemberNo: isPrivate ? (to?.memberNo ?? null) : null }}
           composeExtras={
             <div className="row chat-compose-extras">
+              {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
               <label className="chat-switch">
                 <Switch.Root className="switch" checked={isPrivate} onCheckedChange={(v) => void togglePrivate(v)} aria-label={t("privateToggle")}>
                   <Switch.Thumb className="switch-thumb" />
@@ -148,7 +153,10 @@ export function PublicChat({ projectCode, chatroomId, initialMessages }: { proje
           }
         />
       </div>
-      <ActiveMembers projectCode={projectCode} onPick={(no, nick) => (pick(no, nick), void togglePrivate(true))} />
+      <ActiveMembers projectCode={projectCode} onPick={(no, nick) => {
+          pick(no, nick);
+          void togglePrivate(true);
+        }} />
     </div>
   );
 }

@@ -29,7 +29,12 @@ function upsert(list: LocalMessage[], message: LocalMessage): LocalMessage[] {
 
 function dedupe(list: LocalMessage[]) {
   const seen = new Set<number>();
-  return list.filter((m) => (m.pending ? true : seen.has(m.idChatroomMessage) ? false : (seen.add(m.idChatroomMessage), true)));
+  return list.filter((m) => {
+    if (m.pending) return true;
+    if (seen.has(m.idChatroomMessage)) return false;
+    seen.add(m.idChatroomMessage);
+    return true;
+  });
 }
 
 const newestId = (list: ChatMessage[]) => list.reduce((max, m) => Math.max(max, m.idChatroomMessage), 0);

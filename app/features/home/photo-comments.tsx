@@ -39,9 +39,9 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
     if ("info" in body) setThreads((all) => ({ ...all, [message.idChatroomMessage]: body.info.threads ?? [] }));
   }
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the sheet opens or the photo changes, not when `load` is re-created
   useEffect(() => {
     if (open) void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, chatroomId]);
 
   async function send(event: React.FormEvent) {
@@ -104,6 +104,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
               <input value={text} onChange={(e) => setText(e.target.value)} placeholder={t("comments.placeholder")} maxLength={2000} />
             </label>
             <div className="row">
+              {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
               <label className="row switch-row">
                 <Switch.Root
                   className="switch"

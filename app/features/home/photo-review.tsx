@@ -30,9 +30,9 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
     setQueue("info" in body ? body.info : []);
   }
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads the queue the first time the sheet opens
   useEffect(() => {
     if (open && queue === null) void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   const current = queue?.[0];

@@ -40,12 +40,12 @@ export function Roulette({ open, onClose }: { open: boolean; onClose: () => void
           <div className="roulette-wheel-wrap">
             <span className="roulette-pointer" aria-hidden="true">▼</span>
             <svg viewBox="-100 -100 200 200" className="roulette-wheel" style={{ transform: `rotate(${turn}deg)` }} aria-hidden="true" onClick={spin}>
-              {entries.map((_, i) => {
+              {entries.map((entry, i) => {
                 const a0 = ((i * slice - 90) * Math.PI) / 180;
                 const a1 = (((i + 1) * slice - 90) * Math.PI) / 180;
                 return (
                   <path
-                    key={i}
+                    key={entry}
                     d={`M0 0 L${95 * Math.cos(a0)} ${95 * Math.sin(a0)} A95 95 0 0 1 ${95 * Math.cos(a1)} ${95 * Math.sin(a1)} Z`}
                     fill={i % 2 === 0 ? "var(--accent)" : "var(--accent-2)"}
                     opacity={0.55 + (i % 3) * 0.15}
@@ -53,10 +53,10 @@ export function Roulette({ open, onClose }: { open: boolean; onClose: () => void
                   />
                 );
               })}
-              {entries.map((_, i) => {
+              {entries.map((entry, i) => {
                 const a = (((i + 0.5) * slice - 90) * Math.PI) / 180;
                 return (
-                  <text key={i} x={68 * Math.cos(a)} y={68 * Math.sin(a)} textAnchor="middle" dominantBaseline="middle" fontSize="12" fill="#fff">
+                  <text key={entry} x={68 * Math.cos(a)} y={68 * Math.sin(a)} textAnchor="middle" dominantBaseline="middle" fontSize="12" fill="#fff">
                     {i + 1}
                   </text>
                 );

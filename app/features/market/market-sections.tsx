@@ -98,13 +98,13 @@ export function NearbyPanel({ projectCode, memberId, showPosition }: { projectCo
   const [shown, setShown] = useState(showPosition);
   const [items, setItems] = useState<NearbyItem[] | null>(null);
   const [origin, setOrigin] = useState<{ latitude: number; longitude: number } | null>(null);
-  const [Map, setMap] = useState<ComponentType<{ items: NearbyItem[]; origin: { latitude: number; longitude: number }; label: string }> | null>(null);
+  const [MapView, setMapView] = useState<ComponentType<{ items: NearbyItem[]; origin: { latitude: number; longitude: number }; label: string }> | null>(null);
   const [busy, setBusy] = useState(false);
   const project = projectCode.toUpperCase();
 
   useEffect(() => {
-    if (items && !Map) void import("./market-map.client").then((m) => setMap(() => m.default));
-  }, [items, Map]);
+    if (items && !MapView) void import("./market-map.client").then((m) => setMapView(() => m.default));
+  }, [items, MapView]);
 
   async function share(): Promise<boolean> {
     if (!("geolocation" in navigator)) {
@@ -169,7 +169,7 @@ export function NearbyPanel({ projectCode, memberId, showPosition }: { projectCo
         {t("nearby.showMeHint")}
       </p>
       {/* The map draws its own frame and actions; the empty frame holds its place while leaflet loads. */}
-      {items && origin && (Map ? <Map items={items} origin={origin} label={t("nearby.map")} /> : <div className="market-map" />)}
+      {items && origin && (MapView ? <MapView items={items} origin={origin} label={t("nearby.map")} /> : <div className="market-map" />)}
       {items && <MemberCards profiles={items.map((i) => i.profile)} label={t("nearby.list")} projectCode={projectCode} />}
     </section>
   );

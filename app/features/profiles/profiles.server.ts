@@ -9,7 +9,7 @@ type Ctx = { context: AppLoadContext; request: Request };
  * An expired session falls back to the public read: share pages are for visitors too (§6).
  */
 export async function readAsViewer<T>({ context, request }: Ctx, path: string, fallback: T): Promise<T> {
-  let body;
+  let body: Awaited<ReturnType<typeof callApi<T>>>;
   if (sessionHeaders(request)) {
     try {
       body = await callApi<T>(context, request, path, { private: true });

@@ -83,6 +83,7 @@ function ActivityChart({ stats }: { stats: ActionStat[] }) {
     <figure className="section" aria-label={t("public.activity")}>
       <div className="chart" role="img" aria-label={t("public.activitySummary", { total: bars.reduce((n, b) => n + b.count, 0) })}>
         {bars.map((b, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a bar is its hour slot; the list never reorders
           <span key={i} className="chart-bar" style={{ height: `${(b.count / max) * 100}%` }} title={`${hour(b.at)} · ${format.number(b.count)}`} />
         ))}
       </div>
@@ -114,10 +115,10 @@ function Compass({ bearing, distanceKm }: { bearing: CompassPoint | null; distan
 /** Leaflet (its code, its first layout and the tiles) loads when the map nears the screen, not with the page. */
 function ProfileMapLazy({ latitude, longitude }: { latitude: number; longitude: number }) {
   const { t } = useTranslation("profiles");
-  const [Map, setMap] = useState<ComponentType<{ latitude: number; longitude: number; label: string }> | null>(null);
+  const [MapView, setMapView] = useState<ComponentType<{ latitude: number; longitude: number; label: string }> | null>(null);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const load = () => void import("./profile-map.client").then((m) => setMap(() => m.default));
+    const load = () => void import("./profile-map.client").then((m) => setMapView(() => m.default));
     if (!box.current || typeof IntersectionObserver === "undefined") return load();
     const observer = new IntersectionObserver(
       (entries) => {
@@ -132,7 +133,7 @@ function ProfileMapLazy({ latitude, longitude }: { latitude: number; longitude: 
   }, []);
   return (
     <div className="profile-map" ref={box}>
-      {Map && <Map latitude={latitude} longitude={longitude} label={t("public.map")} />}
+      {MapView && <MapView latitude={latitude} longitude={longitude} label={t("public.map")} />}
     </div>
   );
 }
@@ -295,7 +296,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
             <h2 id="intro-heading">{t("public.introduction")}</h2>
             {profile.introduction ? <p className="intro-text">{profile.introduction}</p> : <p className="muted">{t("public.noIntro")}</p>}
             {(contacts.length > 0 || profile.websiteUrl) && (
-              <div className="contact-links" aria-label={t("public.contacts")}>
+              <div className="contact-links" role="group" aria-label={t("public.contacts")}>
                 {contacts.map((k) => (
                   <span key={k} className="chip">
                     {t(`contact.${k}`)}: {profile[k]}

@@ -5,7 +5,7 @@ import { Link } from "react-router";
 export function VisitorBar({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("shell");
   return (
-    <header className="visitor-bar" aria-label={t("visitor.label")}>
+    <section className="visitor-bar" aria-label={t("visitor.label")}>
       <Link to={`/${projectCode}/profiles`} className="visitor-bar-brand">
         {t("common:appName")}
       </Link>
@@ -18,6 +18,6 @@ export function VisitorBar({ projectCode }: { projectCode: string }) {
           {t("visitor.signUp")}
         </Link>
       </div>
-    </header>
+    </section>
   );
 }

@@ -195,6 +195,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
           )}
           <span className="block-indicators" role="img" aria-label={t("block.indicators", { count: shown })}>
             {Array.from({ length: BLOCK_INDICATORS }, (_, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the indicators are fixed slots
               <span key={i} className={i < shown ? "on" : undefined} />
             ))}
           </span>

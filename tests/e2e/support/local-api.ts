@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { apiSignUp, baseUrl } from "./browser";
+import { type apiSignUp, baseUrl } from "./browser";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 

@@ -16,7 +16,7 @@ const FILE_NAME = /^[A-Za-z0-9]{24}\.(jpg|png)$/;
 
 /** §6: kycStatus 9 sees the AI room. A caller without a session is not such a member either. */
 export function requireAiMember(member: SessionMember | undefined): SessionMember {
-  if (!member || member.kycStatus !== 9) throw new AppError("aiRoomOnly");
+  if (member?.kycStatus !== 9) throw new AppError("aiRoomOnly");
   return member;
 }
 
@@ -88,6 +88,6 @@ export async function listImages(env: Env, member: SessionMember, pageSize: numb
 export async function outputObject(env: Env, file: string) {
   if (!FILE_NAME.test(file)) return null;
   const row = await getDb(env).select({ mediaKey: aiImages.mediaKey, status: aiImages.status }).from(aiImages).where(eq(aiImages.file, file)).get();
-  if (!row || row.status !== "ready" || !row.mediaKey) return null;
+  if (row?.status !== "ready" || !row.mediaKey) return null;
   return env.MEDIA.get(row.mediaKey);
 }

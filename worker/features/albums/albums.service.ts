@@ -285,7 +285,7 @@ export async function createPhoto(env: Env, member: SessionMember, body: { idAlb
   const db = getDb(env);
   const key = album.keyHash ? privateMediaKeyFromUrl(body.filePath) : mediaKeyFromUrl(body.filePath);
   const prefix = `${member.projectCode}/${member.memberNo}/`;
-  if (!key || !key.startsWith(prefix)) throw new AppError("albumFileNotAllowed");
+  if (!key?.startsWith(prefix)) throw new AppError("albumFileNotAllowed");
   const upload = await db.select().from(albumUploads).where(eq(albumUploads.mediaKey, key)).get();
   if (upload) {
     if (upload.idAlbum !== album.idAlbum || upload.memberId !== member.memberId) throw new AppError("albumFileNotAllowed");

@@ -210,5 +210,6 @@ function withoutAvatars(row: KeptRow): string {
   const hide = (card: string) => (card === "null" ? card : JSON.stringify({ ...JSON.parse(card), avator: "", blur: true }));
   const toCard = shown.slice(toCardAt, cardAt - CARD.length);
   const card = shown.slice(cardAt, -1);
-  return (row.shownWithoutAvatars = `${shown.slice(0, toCardAt)}${hide(toCard)}${CARD}${hide(card)}}`);
+  row.shownWithoutAvatars = `${shown.slice(0, toCardAt)}${hide(toCard)}${CARD}${hide(card)}}`;
+  return row.shownWithoutAvatars;
 }

@@ -8,6 +8,7 @@ import { chatMessages, profiles } from "../../db/schema";
 import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
 import { jsonBool, summaryColumnsAs, summaryViewSqlFrom } from "../profiles/profile-summary";
 import { notBlockedWith, notMutedBy } from "../social/visibility";
+import { keptIn } from "../../lib/kept";
 
 /**
  * The chat page's SQL: SQLite writes each message as the ChatMessage `viewMessage` (chat-view.ts) makes for the
@@ -44,8 +45,9 @@ const pageStatements = new Map<string, (db: Db, values: PageValues) => readonly 
 /** The statements of a shape, made once per isolate. */
 export function pageStatementsOf<S extends PageShape>(shape: S): (db: Db, values: PageValues) => PageQueries<S["output"]> {
   const key = `${+shape.direct}${+shape.viewer}${+shape.byMember}${+shape.before}${+shape.after}${shape.output}`;
-  let statements = pageStatements.get(key);
-  if (!statements) pageStatements.set(key, (statements = compiled<PageValues, Db, readonly unknown[] & PageQueries<S["output"]>>((db, v) => pageQueries(db, v, shape) as never)));
+  const statements = keptIn(pageStatements, key, () =>
+    compiled<PageValues, Db, readonly unknown[] & PageQueries<S["output"]>>((db, v) => pageQueries(db, v, shape) as never),
+  );
   return statements as (db: Db, values: PageValues) => PageQueries<S["output"]>;
 }
 

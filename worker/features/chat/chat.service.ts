@@ -1,4 +1,4 @@
-import { and, between, desc, eq, inArray, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, between, desc, eq, inArray, lt, sql, type SQLWrapper } from "drizzle-orm";
 import { compiled } from "../../db/compiled";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
@@ -39,7 +39,6 @@ import {
   type Reminder,
   type UnreadCounts,
 } from "../../contract/chat";
-import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../http/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";

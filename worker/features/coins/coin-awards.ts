@@ -24,7 +24,7 @@ export function coinAwardStatements(
     db
       .insert(coinLedger)
       .select(
-        sql`select null, project_code, master_member_id, 'mcoin', ${amount}, ${"master:" + award.reason}, ${award.memberId + ":" + award.sourceKey}, ${at}
+        sql`select null, project_code, master_member_id, 'mcoin', ${amount}, ${`master:${award.reason}`}, ${`${award.memberId}:${award.sourceKey}`}, ${at}
           from submembers where member_id = ${award.memberId} and project_code = ${award.projectCode}`,
       )
       .onConflictDoNothing(),

@@ -55,7 +55,6 @@ export async function moveCoins(
   if (input.amount <= 0 || input.amount % 100 !== 0) throw new AppError("wholeCoinsOnly");
   if (input.toMemberId === caller.memberId) throw new AppError("transferSelf");
   const coins = input.amount / 100;
-  const db = getDb(env);
   const at = Date.now();
   const stored = sql`from wallet_transfers where from_member_id = ${caller.memberId} and idempotency_key = ${input.idempotencyKey}`;
   await d1Batch(env, [

@@ -102,7 +102,7 @@ async function masterOf(env: Env, memberId: string): Promise<string | null> {
   return row?.master ?? null;
 }
 
-function notifyLater(env: Env, ctx: WaitUntil | undefined, work: Promise<unknown>) {
+function notifyLater(ctx: WaitUntil | undefined, work: Promise<unknown>) {
   const guarded = work.catch((error) => console.warn(JSON.stringify({ level: "warn", message: "market notify failed", error: String(error) })));
   if (ctx) ctx.waitUntil(guarded);
 }
@@ -177,7 +177,7 @@ export async function joinMaster(env: Env, caller: Caller, masterNo: string, ctx
   if (owner === master.memberId) {
     const row = await db.get<{ joinedAt: number }>(sql`select joined_at as joinedAt from submembers where member_id = ${caller.memberId}`);
     if (row?.joinedAt === at) {
-      notifyLater(env, ctx, notify(env, { projectCode: project, memberId: master.memberId, type: "submember", actor: caller, params: { event: "joined" } }));
+      notifyLater(ctx, notify(env, { projectCode: project, memberId: master.memberId, type: "submember", actor: caller, params: { event: "joined" } }));
       return { joined: true };
     }
   }
@@ -198,7 +198,6 @@ async function ownedSubmember(env: Env, caller: Caller, simpleCode: string) {
 /** The master frees a sub-member (§4, two-step confirm in the page). */
 export async function freeSubmember(env: Env, caller: Caller, simpleCode: string, ctx?: WaitUntil) {
   const sub = await ownedSubmember(env, caller, simpleCode);
-  const db = getDb(env);
   const at = Date.now();
   const owned = sql`exists (select 1 from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId})`;
   const results = await d1Batch(env, [
@@ -207,7 +206,7 @@ export async function freeSubmember(env: Env, caller: Caller, simpleCode: string
     sql`delete from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId}`,
   ]);
   if (!results[1]?.meta.changes) throw new AppError("notFound");
-  notifyLater(env, ctx, notify(env, { projectCode: caller.projectCode, memberId: sub.memberId, type: "submember", actor: caller, params: { event: "freed" } }));
+  notifyLater(ctx, notify(env, { projectCode: caller.projectCode, memberId: sub.memberId, type: "submember", actor: caller, params: { event: "freed" } }));
   return { freed: true };
 }
 
@@ -217,7 +216,6 @@ export async function freeSubmember(env: Env, caller: Caller, simpleCode: string
  */
 export async function sellSubmember(env: Env, caller: Caller, simpleCode: string, ctx?: WaitUntil) {
   const sub = await ownedSubmember(env, caller, simpleCode);
-  const db = getDb(env);
   const at = Date.now();
   const owned = sql`exists (select 1 from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId})`;
   const results = await d1Batch(env, [
@@ -228,7 +226,7 @@ export async function sellSubmember(env: Env, caller: Caller, simpleCode: string
     sql`delete from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId}`,
   ]);
   if (!results[2]?.meta.changes) throw new AppError("notFound");
-  notifyLater(env, ctx, notify(env, { projectCode: caller.projectCode, memberId: sub.memberId, type: "submember", actor: caller, params: { event: "sold" } }));
+  notifyLater(ctx, notify(env, { projectCode: caller.projectCode, memberId: sub.memberId, type: "submember", actor: caller, params: { event: "sold" } }));
   return { sold: true, dueDate: iso(at + LISTING_TTL) };
 }
 
@@ -388,7 +386,7 @@ export async function createBid(env: Env, caller: Caller, targetNo: string, ctx?
   ]);
   const row = await db.get<{ id: number }>(sql`select id_bidding_loop as id from bidding_loops where request_key = ${requestKey}`);
   if (!row) throw new AppError("notOnMarket");
-  notifyLater(env, ctx, notify(env, { projectCode: caller.projectCode, memberId: target.memberId, type: "submember", actor: caller, params: { event: "bid" } }));
+  notifyLater(ctx, notify(env, { projectCode: caller.projectCode, memberId: target.memberId, type: "submember", actor: caller, params: { event: "bid" } }));
   return getBiddingLoop(env, caller.projectCode, row.id, caller.memberId);
 }
 
@@ -448,7 +446,6 @@ export async function freeIdleSubmembers(env: Env, at = Date.now()) {
   const idle = sql`select s.member_id from submembers s join members m on m.id = s.member_id
     left join profiles p on p.member_id = s.member_id
     where max(coalesce(m.last_login_at, 0), coalesce(p.last_access, 0)) < ${cutoff}`;
-  const db = getDb(env);
   const results = await d1Batch(env, [
     sql`insert into hierarchy_history (project_code, member_id, parent_member_id, event, created_at)
       select s.project_code, s.member_id, s.master_member_id, 'autoFreed', ${at} from submembers s where s.member_id in (${idle})`,

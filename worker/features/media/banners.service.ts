@@ -67,7 +67,7 @@ export async function createBanner(
   const upload = key
     ? await db.select().from(mediaUploads).where(and(eq(mediaUploads.key, key), eq(mediaUploads.memberId, member.memberId))).get()
     : undefined;
-  if (!upload || upload.kind !== "photo") throw new AppError("imageNotOwned");
+  if (upload?.kind !== "photo") throw new AppError("imageNotOwned");
   const [inserted] = await db.batch([
     db
       .insert(banners)

@@ -42,7 +42,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
   const encode = form.get("encode") === "true";
   if (encode && kind === "avatar") throw new AppError("badRequest", { message: "An avatar cannot be encoded" });
   const seed = encode ? crypto.getRandomValues(new Uint8Array(32)) : null;
-  let stored;
+  let stored: Awaited<ReturnType<typeof storeImage>>;
   try {
     stored = await storeImage(c.env, {
       projectCode: member.projectCode,

@@ -23,6 +23,7 @@ import { notify } from "../notifications/notify";
 import { operatorGrantAiRoom, operatorSetHolder } from "../social/flame.service";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { isDeletedCode } from "../../lib/ids";
+import { keptIn } from "../../lib/kept";
 
 type Member = { memberId: string; projectCode: string };
 
@@ -180,7 +181,7 @@ export async function weighReports(env: Env, projectCode: string, targetMemberId
  * avatar comes down only when the open marks weigh TAKEDOWN_WEIGHT (established members), never by one call or
  * by new accounts. An operator can always take it down from the queue.
  */
-export async function addMark(env: Env, projectCode: string, markerId: string, target: { memberId: string; idProfile: number }) {
+export async function addMark(env: Env, markerId: string, target: { memberId: string; idProfile: number }) {
   const db = getDb(env);
   const at = Date.now();
   const standing = await standingOf(env, markerId);
@@ -231,11 +232,8 @@ export async function queue(env: Env, operator: Member): Promise<ModerationQueue
       .limit(200),
   ]);
   const cases = new Map<string, Omit<ModerationCase, "profile">>();
-  const caseOf = (id: string) => {
-    let c = cases.get(id);
-    if (!c) cases.set(id, (c = { reports: [], reportWeight: 0, marks: 0, markWeight: 0, suspendedUntil: null, suspendedIndefinitely: false }));
-    return c;
-  };
+  const caseOf = (id: string) =>
+    keptIn(cases, id, () => ({ reports: [], reportWeight: 0, marks: 0, markWeight: 0, suspendedUntil: null, suspendedIndefinitely: false }));
   for (const r of reportRows) {
     const c = caseOf(r.targetId);
     const weight = weightOf(r, at, r.targetLastChat);

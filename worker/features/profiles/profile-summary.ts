@@ -6,6 +6,7 @@ import { inJson } from "../../db/in-list";
 import { profiles } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { iso } from "../../lib/time";
+import { keptIn } from "../../lib/kept";
 
 /** Columns to select for a ProfileSummary from `profiles` or an alias of it (a second join of the table). */
 type ProfilesAlias = ReturnType<typeof alias<typeof profiles, string>>;
@@ -42,12 +43,10 @@ export function summaryJsonOf<T extends typeof profiles | ProfilesAlias>(t: T) {
 
 /** The card's SQL text for `t` (rendered once per table), for selects that nest it in their own JSON row. */
 export function cardSqlOf<T extends typeof profiles | ProfilesAlias>(t: T): string {
-  let text = cardSql.get(t);
-  if (!text) {
+  return keptIn(cardSql, t, () => {
     const card = rowJson(getTableName(t), summaryColumnsOf(t));
-    cardSql.set(t, (text = `case when "${getTableName(t)}"."${t.memberId.name}" is null then null else ${card.sql} end`));
-  }
-  return text;
+    return `case when "${getTableName(t)}"."${t.memberId.name}" is null then null else ${card.sql} end`;
+  });
 }
 const cardSql = new WeakMap<object, string>();
 

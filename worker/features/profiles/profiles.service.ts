@@ -13,7 +13,7 @@ import { DELETED_CODE_PREFIX, isDeletedCode } from "../../lib/ids";
 import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
-import { profileSummaryColumns, toProfileSummary, viewerFor, type Viewer } from "./profile-summary";
+import { profileSummaryColumns, toProfileSummary, type Viewer } from "./profile-summary";
 import { publicPositionFields, relativeTo } from "../social/position-cell";
 import { addMark } from "../moderation/moderation.service";
 import { closedStub, mayOpenProfile, openToViewerSql } from "./profile-access";
@@ -146,7 +146,7 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
       const upload = key
         ? await db.select().from(mediaUploads).where(and(eq(mediaUploads.key, key), eq(mediaUploads.memberId, memberId))).get()
         : undefined;
-      if (!upload || upload.kind !== "avatar") throw new AppError("imageNotOwned");
+      if (upload?.kind !== "avatar") throw new AppError("imageNotOwned");
       set.avator = patch.avator;
       // The upload's own rendition, or none (an upload older than renditions): never the original for those who get renditions.
       set.avatorBlur = upload.renditionKey ? mediaUrl(upload.renditionKey) : "";
@@ -480,7 +480,7 @@ export async function markUnqualified(env: Env, reporterId: string, projectCode:
   if (!target || isDeletedCode(target.simpleCode) || target.memberId === reporterId || (await isBlockedBetween(env, reporterId, target.memberId))) {
     throw new AppError("notFound");
   }
-  await addMark(env, projectCode, reporterId, target);
+  await addMark(env, reporterId, target);
   const row = await db.select({ qualify: profiles.qualify, unqualifiedCount: profiles.unqualifiedCount }).from(profiles).where(eq(profiles.idProfile, idProfile)).get();
   return { idProfile, qualify: row!.qualify, unqualifiedCount: row!.unqualifiedCount };
 }

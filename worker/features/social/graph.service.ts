@@ -275,7 +275,7 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   if (count >= BLOCK_UNQUALIFY_AT) {
     // §4: the 10th block marks the avatar unqualified, as one weighted mark of this blocker (never by count alone).
     const card = await db.select({ idProfile: profiles.idProfile }).from(profiles).where(eq(profiles.memberId, them)).get();
-    if (card) await addMark(env, projectCode, me, { memberId: them, idProfile: card.idProfile });
+    if (card) await addMark(env, me, { memberId: them, idProfile: card.idProfile });
   } else if (count >= BLOCK_IMAGE_CHECK_AT) {
     ctx.waitUntil(checkAvatar(env, them));
   }

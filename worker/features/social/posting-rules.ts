@@ -36,7 +36,7 @@ export type PostKind = "post" | "send";
 
 /** The refusal for this member's attempt, or null when it may go ahead. `send` = a one-to-one message. */
 export function postingRefusal(state: PosterState | null | undefined, kind: PostKind, options: { isPrivate?: boolean; at?: number } = {}): ErrorName | null {
-  if (!state || state.accountStatus !== "active" || state.blocked) return "reportBlocked";
+  if (state?.accountStatus !== "active" || state.blocked) return "reportBlocked";
   if (isSuspended(state.suspendedUntil, options.at)) return "postingBlocked";
   if (kind === "send") return null;
   if (!state.avator) return options.isPrivate ? "privateReplyNoAvatar" : "noAvatar";
