@@ -7,22 +7,22 @@ import { type RouteConfig, index, layout, route } from "@react-router/dev/routes
 export default [
   index("routes/root-redirect.tsx"),
   route("locales/:lang", "routes/locales.ts"),
-  // social (issue 4): §2 the basement is a separate site outside the project path (kycStatus 1 only).
+  // social: §2 the basement is a separate site outside the project path (kycStatus 1 only).
   route("basement", "routes/basement.tsx"),
 
   route(":projectCode", "routes/project-layout.tsx", [
     index("routes/project-index.tsx"),
 
-    // session (issue 2)
+    // session
     route("login", "routes/login.tsx"),
     route("registration", "routes/registration.tsx"),
     route("reset-password", "routes/reset-password.tsx"),
 
     layout("routes/member-shell.tsx", [
-      // home (issue 8)
+      // home
       route("home", "routes/home.tsx"),
 
-      // profiles (issue 3)
+      // profiles
       route("profile", "routes/profile.tsx"),
       route("profiles", "routes/profiles.tsx"),
       route("all-profiles", "routes/all-profiles.tsx"),
@@ -32,11 +32,11 @@ export default [
       route("s", "routes/share.tsx"),
       route("qr", "routes/qr.tsx"),
 
-      // social (issue 4)
+      // social
       route("message", "routes/message.tsx"),
       route("guestbook", "routes/guestbook.tsx"),
 
-      // chat (issue 5)
+      // chat
       route("public-chat/:chatroomId", "routes/chat-public.tsx"),
       route("notification", "routes/chat-notification.tsx", { id: "chat-notification-list" }),
       route("notification/:chatId", "routes/chat-notification.tsx"),
@@ -45,7 +45,7 @@ export default [
       route("chatroom/:fromMemberNo/:toMemberNo", "routes/chat-room.tsx", { id: "chat-room-pair" }),
       route("chatroom/:fromMemberNo/:toMemberNo/:connectionId", "routes/chat-room.tsx"),
 
-      // tasks and albums (issue 6)
+      // tasks and albums
       route("task/:tab", "routes/task.tsx"),
       route("mission/:idMission", "routes/mission.tsx"),
       route("review/:idMission", "routes/review.tsx"),
@@ -53,11 +53,11 @@ export default [
       route("albums/:idAlbum/edit", "routes/album-edit.tsx"),
       route("albums/:idAlbum", "routes/album.tsx"),
 
-      // market (issue 7)
+      // market
       route("market", "routes/market.tsx"),
       route("market/:masterMemberNo", "routes/market-master.tsx"),
 
-      // engagement (issue 8)
+      // engagement
       route("ai-room", "routes/ai-room.tsx"),
 
       // moderation (README Decisions "Moderation"): operators only, 404 for everyone else

@@ -1,4 +1,4 @@
--- Issue 3: profiles, media and member discovery.
+-- Profiles, media and member discovery.
 -- Profiles: zodiac sign derived from birthday, and partial indexes so discovery lists never scan the table.
 ALTER TABLE `profiles` ADD `zodiac_sign` text;
 CREATE INDEX `profiles_listed_views` ON `profiles` (`project_code`,`page_views`) WHERE "profiles"."avator" <> '' and "profiles"."qualify" = 1 and "profiles"."blur" = 0 and "profiles"."blocked" = 0;

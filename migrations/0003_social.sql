@@ -1,4 +1,4 @@
--- Social graph and member safety (issue 4): follows, friendships, favourites, reports, guestbook, flame, settings.
+-- Social graph and member safety: follows, friendships, favourites, reports, guestbook, flame, settings.
 CREATE TABLE `favourites` (
 	`id_favourite` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`project_code` text NOT NULL,

@@ -1,4 +1,4 @@
--- Chat (issue 5): messages, threads, reactions, read positions, connections, reminders,
+-- Chat: messages, threads, reactions, read positions, connections, reminders,
 -- message requests and contact settings, presence, web-push sources.
 CREATE TABLE `chat_connections` (
 	`id_connection` integer PRIMARY KEY AUTOINCREMENT NOT NULL,

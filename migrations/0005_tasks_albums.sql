@@ -1,4 +1,4 @@
--- Tasks and missions (§3, §4 status P → F → C); albums with hashed secret keys, photos, uploads and per-viewer grants (issue 6).
+-- Tasks and missions (§3, §4 status P → F → C); albums with hashed secret keys, photos, uploads and per-viewer grants.
 CREATE TABLE `album_grants` (
 	`id_album` integer NOT NULL,
 	`member_id` text NOT NULL,

@@ -1,4 +1,4 @@
--- Market (issue 7): hierarchy history, market listings and bidding loops, hot-search keywords, wallet transfers.
+-- Market: hierarchy history, market listings and bidding loops, hot-search keywords, wallet transfers.
 -- Drafted with npm run db:draft, reviewed. Ownership itself is submembers (0001); coins are coin_ledger (0001).
 CREATE TABLE `bidding_loops` (
 	`id_bidding_loop` integer PRIMARY KEY AUTOINCREMENT NOT NULL,

@@ -1,4 +1,4 @@
--- Home dashboard and engagement (issue 8): the feedback box and AI room images.
+-- Home dashboard and engagement: the feedback box and AI room images.
 CREATE TABLE `feedback` (
 	`id_feedback` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`project_code` text NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 9: cost that does not grow with a tenant.
+-- Speed: cost that does not grow with a tenant.
 -- 1. Members per tenant, kept by triggers, so counting members reads one row instead of the whole tenant.
 CREATE TABLE `project_counters` (
 	`project_code` text PRIMARY KEY NOT NULL,

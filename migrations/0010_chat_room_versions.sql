@@ -1,4 +1,4 @@
--- Issue 9: versions that tell an isolate the newest page it keeps of a shared chat room (public, home, personal;
+-- Speed: versions that tell an isolate the newest page it keeps of a shared chat room (public, home, personal;
 -- worker/features/chat/chat-page-kept.ts) is still the room's page. Each call reads two rows instead of the page.
 --
 -- chat_room_versions: one row per shared room, bumped on every change to what its page shows: a message posted,

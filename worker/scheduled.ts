@@ -5,9 +5,9 @@ import { purgeExpired } from "./features/privacy/retention";
 export type ScheduledJob = (env: Env, at: number) => Promise<void>;
 
 const jobs: ScheduledJob[] = [
-  // social (issue 4): remove timed blocks and mutes that have expired.
+  // social: remove timed blocks and mutes that have expired.
   liftExpiredSafety,
-  // market (issue 7): §4 free sub-members idle for a month; close market listings whose countdown ended.
+  // market: §4 free sub-members idle for a month; close market listings whose countdown ended.
   async (env, at) => {
     await freeIdleSubmembers(env, at);
     await settleListings(env, at);

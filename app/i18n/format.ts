@@ -1,5 +1,5 @@
 /**
- * Dates, times and numbers in the member's language (issue 11): every screen formats through here, with
+ * Dates, times and numbers in the member's language: every screen formats through here, with
  * the active i18next language (en, ja, zh-CN, zh-TW) and Intl. Pure functions, safe on server and client.
  *
  * Time zone: pass `timeZone` explicitly. Components use `useFormat()` (./use-format), which formats in UTC

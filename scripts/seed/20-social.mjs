@@ -1,4 +1,4 @@
-// Social demo data (issue 4): geohashes for the seeded places, follows, friendships, favourites,
+// Social demo data: geohashes for the seeded places, follows, friendships, favourites,
 // guestbook entries, a flame holder, a block and a timed mute, and the demo member's notifications.
 import ngeohash from "ngeohash";
 

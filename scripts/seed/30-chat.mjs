@@ -1,4 +1,4 @@
-// Chat (issue 5): public chatroom history with threads and reactions, a few private messages and a
+// Chat: public chatroom history with threads and reactions, a few private messages and a
 // one-to-one conversation for the demo member, and presence so the side list is not empty.
 import { createRandom, pick } from "./random.mjs";
 

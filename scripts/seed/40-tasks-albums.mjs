@@ -1,4 +1,4 @@
-// Tasks and albums (issue 6): tasks from several members, the demo member's missions in every state
+// Tasks and albums: tasks from several members, the demo member's missions in every state
 // (P, F to review, C), an open album and a keyed album (key "velvet-rope") whose photos are stored scrambled, with a
 // random seed sealed under SEAL_SECRET, as private media (/private-media, kind `keyed`).
 import { PhotonImage } from "@cf-wasm/photon/node";

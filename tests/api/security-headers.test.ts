@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { call, expectFailure, expectOk, fetchWorker, signUp } from "../support/client";
 import { openSocket, socketHeaders, type TestSocket } from "../support/socket";
 
-/** Headers of the API, media and socket doors, and the session cookie's attributes (issue 10 §5). */
+/** Headers of the API, media and socket doors, and the session cookie's attributes (SECURITY.md). */
 const workerFetch = (request: Request) =>
   (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default.fetch(request);
 

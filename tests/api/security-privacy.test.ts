@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { call, expectFailure, expectOk, login, signUp, type Member } from "../support/client";
 
-/** Account deletion and data export (issue 10 §7): DELETE /core/members/{memberId}, GET …/export. */
+/** Account deletion and data export (§7): DELETE /core/members/{memberId}, GET …/export. */
 const exportOf = (m: Member, as: Member | null = m) => call("GET", `/private/core/members/${m.memberId}/export`, { as });
 const deleteAccount = (m: Member, password: string, as: Member | null = m) =>
   call("DELETE", `/private/core/members/${m.memberId}`, { as, body: { password } });

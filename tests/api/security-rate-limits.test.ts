@@ -7,7 +7,7 @@ import { socketHeaders } from "../support/socket";
 
 /**
  * Every limited action answers 429 in the §7 envelope (returnCode 429000) once its budget is spent
- * (issue 10 §4; README "Rate limits"). Budgets are per key, so each test uses fresh members and emails.
+ * (README "Rate limits"). Budgets are per key, so each test uses fresh members and emails.
  * The binding counts in fixed windows: a burst that straddles a window edge may get up to twice the budget,
  * so the first 429 must come after `limit` calls and no later than `2 × limit + 1`.
  */

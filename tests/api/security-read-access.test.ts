@@ -6,7 +6,7 @@ import { openSocket, type TestSocket } from "../support/socket";
 import { dressUp, pngBytes } from "../support/route-matrix";
 
 /**
- * Read access (issue 10 §1): private messages and keyed albums never reach the wrong member, through any
+ * Read access (SECURITY.md): private messages and keyed albums never reach the wrong member, through any
  * door that shows them — lists, detail, last message, the visitor view, sockets — and private profile fields
  * never appear in another member's view of the profile.
  */

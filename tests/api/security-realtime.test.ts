@@ -7,7 +7,7 @@ import { socketHeaders } from "../support/socket";
 import { dressUp } from "../support/route-matrix";
 
 /**
- * Exactly-once delivery across a reconnect (issue 10 §6): the API writes a message to D1, then publishes it.
+ * Exactly-once delivery across a reconnect: the API writes a message to D1, then publishes it.
  * A client reconnecting with `since` in between gets it by replay — and must not get the late live copy too.
  * (The soak's eviction phase found this race; this test pins it down deterministically.)
  */

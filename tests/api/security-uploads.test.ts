@@ -9,7 +9,7 @@ import { call, expectFailure, expectOk, fetchWorker, signUp, type Member, type R
 import { mountedRoutes, rowCounts } from "../support/route-matrix";
 
 /**
- * Hostile uploads (issue 10 §3) through every upload door the app mounts: content that contradicts its name,
+ * Hostile uploads (SECURITY.md) through every upload door the app mounts: content that contradicts its name,
  * SVG and HTML, polyglots, truncated images, decompression bombs, oversize bodies — all refused cleanly and
  * storing nothing; EXIF/GPS never survives into the stored object.
  */

@@ -20,7 +20,7 @@ import {
 } from "./support/browser";
 
 /**
- * §2 route walk (issue 11): every route at a phone and a desktop viewport, as a member and as a visitor. Each
+ * §2 route walk: every route at a phone and a desktop viewport, as a member and as a visitor. Each
  * page must hydrate, show a main landmark and a heading, pass axe (no serious or critical violation), not scroll
  * sideways and log no console error. Screenshots land in tests/e2e/screenshots/routes-*.png.
  */
@@ -371,7 +371,7 @@ function noisyJpeg(size: number) {
   return Buffer.from(bytes);
 }
 
-describe("scroll-to-top and upload progress (issue 11)", () => {
+describe("scroll-to-top and upload progress", () => {
   it("shows scroll-to-top after 200 px, above the bottom navigation; Enter goes back to the top and focuses the heading", async () => {
     const session = await newAuditPage(browser, { viewport: "phone" });
     const { page } = session;

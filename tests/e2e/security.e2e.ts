@@ -4,7 +4,7 @@ import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { apiSignUp, apiSignUpPoster, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 
 /**
- * Issue 10 in the browser: security headers on pages, the CSP holding with hydration, member-written HTML
+ * In the browser: security headers on pages, the CSP holding with hydration, member-written HTML
  * rendered as inert text, sockets upgrading through the same worker, the session cookie's attributes,
  * and the privacy controls (export, deletion).
  */

@@ -5,7 +5,7 @@ import { socketHeaders } from "../support/socket";
 import { dressUp, pngBytes } from "../support/route-matrix";
 
 /**
- * Load and faults (issue 10 §6), run by `npm run soak` (not part of `npm test`):
+ * Load and faults, run by `npm run soak` (not part of `npm test`):
  *  1. SOAK_SOCKETS sockets across SOAK_ROOMS chatrooms plus steady API traffic for SOAK_SECONDS: zero errors,
  *     zero lost and zero duplicated messages;
  *  2. a room evicted mid-conversation (sockets closed) resumes: clients reconnect with `since` and miss nothing;

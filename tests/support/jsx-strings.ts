@@ -3,7 +3,7 @@ import ts from "typescript";
 import type { Plugin } from "vite";
 
 /**
- * Literal text a TSX file puts on screen, found with the TypeScript parser (issue 11, languages).
+ * Literal text a TSX file puts on screen, found with the TypeScript parser (languages).
  *
  * The tests run inside workerd, which cannot load the TypeScript compiler, so this runs in Node as a Vite
  * plugin: importing `some-file.tsx?jsx-strings` yields the file's candidates as JSON, and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 9 (first-load JS): zod is ~25 KB of gzip that no page needs to render. Pages may import from
+ * First-load JS: zod is ~25 KB of gzip that no page needs to render. Pages may import from
  * worker/contract only modules that do not reach zod (`<feature>.constants.ts`, envelope, types); the socket
  * event union is loaded lazily by app/lib/realtime.ts with `import()`, which this check does not count (and
  * which sets zod's `jitless` first: the page CSP has no 'unsafe-eval').

@@ -3,7 +3,7 @@ import { createI18n, type LocaleBundle } from "../../app/i18n/i18n";
 import { errorText } from "../../app/lib/error-text";
 import { errors } from "../../worker/contract/errors";
 
-// Issue 11: envelope errors are shown in the member's language, by returnCode (worker/contract/errors.ts).
+// Envelope errors are shown in the member's language, by returnCode (worker/contract/errors.ts).
 const files = import.meta.glob<{ default: Record<string, string> }>("../../app/i18n/locales/*/errors.json", { eager: true });
 const bundle: LocaleBundle = {};
 for (const [path, module] of Object.entries(files)) {

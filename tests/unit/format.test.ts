@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createI18n } from "../../app/i18n/i18n";
 import { formatDate, formatDateTime, formatNumber, formatRelativeTime, formatTime } from "../../app/i18n/format";
 
-// Issue 11: dates, times and numbers follow the chosen language (app/i18n/format.ts).
+// Dates, times and numbers follow the chosen language (app/i18n/format.ts).
 const AT = "2026-11-17T15:05:00Z";
 const UTC = { timeZone: "UTC" };
 /** ICU puts narrow and no-break spaces in some shapes; compare them as plain spaces. */

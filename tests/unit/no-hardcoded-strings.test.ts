@@ -3,7 +3,7 @@ import type { JsxString } from "../support/jsx-strings";
 import fixture from "./fixtures/hardcoded-strings.fixture.tsx?jsx-strings";
 
 /**
- * Issue 11: every string a member can see comes from the locale files. The Vite plugin in
+ * Every string a member can see comes from the locale files. The Vite plugin in
  * tests/support/jsx-strings.ts parses each app/**\/*.tsx with the TypeScript compiler (in Node) and hands
  * over the literal text it found; this test fails on any that holds words and is not translated.
  */

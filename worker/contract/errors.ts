@@ -75,7 +75,7 @@ export const errors = {
   insufficientCoins: { code: "409306", status: 409, message: "Not enough M coins" },
   transferKeyReused: { code: "409307", status: 409, message: "This request id was already used for a different transfer" },
 
-  // tasks and albums (issue 6)
+  // tasks and albums
   ownTask: { code: "403801", status: 403, message: "You cannot take up your own task" },
   taskAlreadyTaken: { code: "409801", status: 409, message: "You have already taken up this task" },
   notMissionOwner: { code: "403802", status: 403, message: "Only the member who took up this mission can do this" },
@@ -90,7 +90,7 @@ export const errors = {
   albumKeyInAddress: { code: "400804", status: 400, message: "Send the secret key in the request body, never in the address" },
   albumKeyBudget: { code: "429801", status: 429, message: "Too many wrong keys for this album, please try again in an hour" },
 
-  // social (issue 4)
+  // social
   cannotTargetSelf: { code: "400601", status: 400, message: "You cannot do this to yourself" },
   geohashMismatch: { code: "400602", status: 400, message: "The geohash does not match the coordinates" },
   notFlameHolder: { code: "403601", status: 403, message: "Only the flame holder can do this" },
@@ -105,7 +105,7 @@ export const errors = {
   alreadyOperator: { code: "409612", status: 409, message: "This member is already an operator" },
   avatarTakenDown: { code: "409613", status: 409, message: "This picture was taken down by a moderator; choose another" },
 
-  // profiles and media (issue 3)
+  // profiles and media
   imageNotOwned: { code: "400501", status: 400, message: "The image must be one of your own uploads" },
   underage: { code: "400502", status: 400, message: "Members must be 18 or older" },
   badCoordinates: { code: "400503", status: 400, message: "Coordinates must be latitude,longitude within range" },
@@ -119,12 +119,12 @@ export const errors = {
   // ai (§8)
   aiEnglishOnly: { code: "400401", status: 400, message: "English only - AI training room only support English command" },
 
-  // home, feedback and ai room (issue 8)
+  // home, feedback and ai room
   aiRoomOnly: { code: "403901", status: 403, message: "The AI training room is open to members with kycStatus 9 only" },
   aiTooManyImages: { code: "429901", status: 429, message: "Too many AI images at once, please wait a few minutes" },
   aiGenerationFailed: { code: "500901", status: 500, message: "The AI image could not be created, please try another prompt" },
 
-  // chat (issue 5)
+  // chat
   chatEmptyMessage: { code: "400701", status: 400, message: "Message cannot be empty" },
   chatPrivateNeedsRecipient: { code: "400702", status: 400, message: "A private message needs a recipient" },
   chatNotToSelf: { code: "400703", status: 400, message: "You cannot send a private message to yourself" },

@@ -4,7 +4,7 @@ import type { ProfileSummary } from "./profile-summary";
 export * from "./market.constants";
 
 /**
- * Market, sub-members, hierarchy, bidding, M coins and wallet (issue 7). Paths (under /api/v6|v7):
+ * Market, sub-members, hierarchy, bidding, M coins and wallet. Paths (under /api/v6|v7):
  *
  * public
  *   GET  /sns/sub-members/{project}/{memberNo}            a master's sub-members (public profile list)

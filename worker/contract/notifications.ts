@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Notification types (issue 5 inbox stream); rendered by the browser per type in the viewer's language. */
+/** Notification types (inbox stream); rendered by the browser per type in the viewer's language. */
 export const NotificationType = z.enum([
   "privateMessage",
   "guestbook",

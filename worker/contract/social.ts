@@ -19,7 +19,7 @@ export type Relationship = {
 /** none → requested (I asked) / incoming (they asked) → friends. Rejecting returns both to none. */
 export type FriendStatus = "none" | "requested" | "incoming" | "friends";
 
-/** Timed blocks and mutes (issue 4): they lift themselves when the time passes. */
+/** Timed blocks and mutes: they lift themselves when the time passes. */
 export const SafetyDuration = z.enum(["24h", "7d", "30d", "forever"]);
 export type SafetyDuration = z.infer<typeof SafetyDuration>;
 export const SAFETY_DURATION_MS: Record<SafetyDuration, number | null> = {

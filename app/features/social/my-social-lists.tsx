@@ -12,7 +12,7 @@ import { Avatar } from "../../components/avatar";
 import { profilePath, useMemberId, useTwoStep } from "./social-client";
 import "./social.css";
 
-/** My profile blocks owned by the social feature (issue 4): following, followers, blocked-by-me. */
+/** My profile blocks owned by the social feature: following, followers, blocked-by-me. */
 export function MySocialLists({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("social");
   const memberId = useMemberId();

@@ -25,7 +25,7 @@ export type ProfileSocialControlsProps = {
 const DURATIONS: SafetyDuration[] = ["24h", "7d", "30d", "forever"];
 
 /**
- * Public profile controls owned by the social feature (issue 4): follow heart (optimistic, reverts on
+ * Public profile controls owned by the social feature: follow heart (optimistic, reverts on
  * failure — §4/§8), friend request/accept/reject, favourite, leave-message dialog (kycStatus 1, §5),
  * and the §4 block control (arm for 3 s, 10 indicators) with timed block/mute and report.
  */

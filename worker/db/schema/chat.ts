@@ -20,7 +20,7 @@ export const chatMessages = sqliteTable(
     isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
     toMemberId: text("to_member_id"),
     toMemberNo: text("to_member_no"),
-    /** Images from strangers arrive blurred until the recipient taps to accept them (issue 5 §6). */
+    /** Images from strangers arrive blurred until the recipient taps to accept them (§6). */
     imageAccepted: integer("image_accepted", { mode: "boolean" }).notNull().default(false),
     threadCount: integer("thread_count").notNull().default(0),
     deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),

@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
- * M coins are a ledger, not a counter (issue 7). `sourceKey` + reason + member is unique, so an award
+ * M coins are a ledger, not a counter. `sourceKey` + reason + member is unique, so an award
  * retried or raced is stored once (INSERT OR IGNORE inside the action's own batch).
  */
 export const coinLedger = sqliteTable(

@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
 
-/** Who owns whom (§4 Submember). A member has at most one master. Issue 7 builds the market on it. */
+/** Who owns whom (§4 Submember). A member has at most one master. The market (§4) builds on it. */
 export const submembers = sqliteTable(
   "submembers",
   {

@@ -3,7 +3,7 @@ import { sqliteTable, text, integer, real, uniqueIndex, index } from "drizzle-or
 
 /**
  * §5: lists hide members lacking avatar, unqualified, blurred or blocked. Discovery queries repeat this exact
- * text so SQLite can use the partial indexes below (issue 3, migration 0002).
+ * text so SQLite can use the partial indexes below (migration 0002).
  */
 export const LISTABLE_PROFILE = `"profiles"."avator" <> '' and "profiles"."qualify" = 1 and "profiles"."blur" = 0 and "profiles"."blocked" = 0`;
 
@@ -59,7 +59,7 @@ export const profiles = sqliteTable(
     pageViews: integer("page_views").notNull().default(0),
     lastAccess: integer("last_access"),
     lastChatAt: integer("last_chat_at"),
-    /** Derived from birthday on save (issue 3), so the zodiac list is an indexed read. */
+    /** Derived from birthday on save, so the zodiac list is an indexed read. */
     zodiacSign: text("zodiac_sign"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -72,7 +72,7 @@ export const profiles = sqliteTable(
     index("profiles_project_chat").on(t.projectCode, t.lastChatAt),
     index("profiles_project_gender").on(t.projectCode, t.multiGender),
     index("profiles_project_geohash").on(t.projectCode, t.geohash),
-    // Discovery lists (issue 3): partial indexes over listable members only.
+    // Discovery lists: partial indexes over listable members only.
     index("profiles_listed_views").on(t.projectCode, t.pageViews).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_listed_created").on(t.projectCode, t.createdAt).where(sql.raw(LISTABLE_PROFILE)),
     index("profiles_listed_access").on(t.projectCode, t.lastAccess).where(sql.raw(LISTABLE_PROFILE)),

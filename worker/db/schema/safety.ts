@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
- * A block is total and two-way (issue 4): neither member sees the other anywhere.
+ * A block is total and two-way: neither member sees the other anywhere.
  * `expiresAt` null = forever; a timed block lifts itself when the time passes.
  */
 export const blocks = sqliteTable(

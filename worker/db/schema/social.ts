@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
- * Social graph and member safety (issue 4). Blocks and mutes live in safety.ts (kernel); every table
+ * Social graph and member safety. Blocks and mutes live in safety.ts (kernel); every table
  * here carries `project_code`, and pair indexes lead with the member id (ids are globally unique).
  */
 

@@ -90,7 +90,7 @@ export const albumUploads = sqliteTable(
   (t) => [index("album_uploads_album").on(t.idAlbum)],
 );
 
-/** Per-viewer access beyond the shared key (issue 6 item 5): the owner grants and revokes named members. */
+/** Per-viewer access beyond the shared key: the owner grants and revokes named members. */
 export const albumGrants = sqliteTable(
   "album_grants",
   {

@@ -345,7 +345,7 @@ async function grantee(env: Env, member: SessionMember, memberNo: string) {
   return row.memberId;
 }
 
-/** Per-viewer access (issue 6 item 5): only keyed albums; open albums are visible to everyone anyway. */
+/** Per-viewer access: only keyed albums; open albums are visible to everyone anyway. */
 export async function grant(env: Env, member: SessionMember, idAlbum: number, memberNo: string) {
   const album = await ownAlbum(env, member, idAlbum);
   if (!album.keyHash) throw new AppError("albumNotKeyed");

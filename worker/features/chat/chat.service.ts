@@ -301,7 +301,7 @@ async function pairFacts(env: Env, a: string, b: string) {
   return { aFollowsB: Boolean(row?.aFollowsB), bFollowsA: Boolean(row?.bFollowsA), friends: Boolean(row?.friends) };
 }
 
-/** Does the recipient take private messages from this sender directly (issue 5 §6 contact settings)? */
+/** Does the recipient take private messages from this sender directly (§6 contact settings)? */
 export async function acceptsDirectly(env: Env, recipientId: string, sender: { memberId: string; kycStatus: number; multiGender: number | null }) {
   const settings = await contactSettings(env, recipientId);
   if (sender.multiGender != null && settings.acceptRoles.includes(sender.multiGender)) return true;

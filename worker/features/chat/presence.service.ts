@@ -10,7 +10,7 @@ import { roomName } from "../../rooms/socket-auth";
 /** "Recently active" for the public-chat side list and latest online: seen within a day. */
 export const RECENT_WINDOW = 24 * HOUR;
 
-/** Who may see a member online (issue 5 §6 presence audience), precomputed once per connection. */
+/** Who may see a member online (§6 presence audience), precomputed once per connection. */
 export type PresenceRules = { readonly audience: "everyone" | "followers" | "friends" | "nobody"; readonly allowed: readonly string[] | null; readonly blocked: readonly string[] };
 
 export async function presenceRules(env: Env, memberId: string): Promise<PresenceRules> {

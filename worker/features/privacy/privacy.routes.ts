@@ -9,7 +9,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as privacy from "./privacy.service";
 
-/** Account deletion and data export (issue 10 §7): only the member themself, password-confirmed deletion. */
+/** Account deletion and data export (§7): only the member themself, password-confirmed deletion. */
 export const privacyPrivate = new Hono<AppEnv>()
   .get("/core/members/:memberId/export", async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));

@@ -15,7 +15,7 @@ import { iso, now } from "../../lib/time";
 import type { SessionMember } from "../session/session.service";
 
 /**
- * Account deletion and data export (issue 10 §7). Both walk the drizzle schema rather than a hand-kept
+ * Account deletion and data export (§7). Both walk the drizzle schema rather than a hand-kept
  * list, so a table a feature adds later is exported (and, unless it holds shared content, cleaned up)
  * without anyone remembering to touch this file.
  */
@@ -55,7 +55,7 @@ const KEEP_TABLES = new Set([
   "unqualified_reports",
 ]);
 
-/** What deleted members are called wherever their messages remain (§ issue 10: 'deleted member'). */
+/** What deleted members are called wherever their messages remain (§8: 'deleted member'). */
 export const DELETED_NICKNAME = "deleted member";
 
 type TableInfo = { name: string; columns: string[]; memberColumns: string[]; hasProject: boolean };

@@ -4,7 +4,7 @@ import { blocks } from "../../db/schema";
 
 /**
  * The one place that decides who is hidden from whom. Every list, search, feed, room and notification
- * filters with these, so a block is total and two-way and a mute is one-way and silent (issue 4).
+ * filters with these, so a block is total and two-way and a mute is one-way and silent.
  */
 
 /** SQL condition: the member in `memberColumn` and the viewer have no live block in either direction. */
