@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { describe, expect, it } from "vitest";
-import { seedFromHex, unscramblePixels } from "../../worker/lib/scramble";
+import { seedFromHex, unscramblePixels } from "../../worker/contract/scramble";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member } from "../support/client";
 
 const W = 48, H = 36;

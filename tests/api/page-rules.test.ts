@@ -5,7 +5,7 @@ import type { ChatMessage } from "../../worker/contract/chat";
 import { uniqueByMember } from "../../app/features/chat/chat-preview-list";
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { call, expectFailure, expectOk, fetchWorker, type Member } from "../support/client";
-import { seedFromHex, unscramblePixels } from "../../worker/lib/scramble";
+import { seedFromHex, unscramblePixels } from "../../worker/contract/scramble";
 import { master, member } from "./market-support";
 
 let seq = 0;

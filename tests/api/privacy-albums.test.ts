@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ALBUM_KEY_BUDGET, albumUnlockCookie } from "../../worker/contract/albums.constants";
 import { newScrambleSeed, openLegacySeed, openSeed, sealSeed } from "../../worker/features/albums/album-seal";
 import { hashPassword, randomString } from "../../worker/lib/crypto";
-import { scramblePixels, seedFromHex, seedToHex, unscramblePixels } from "../../worker/lib/scramble";
+import { scramblePixels, seedFromHex, seedToHex, unscramblePixels } from "../../worker/contract/scramble";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member, type Reply } from "../support/client";
 import { socketHeaders } from "../support/socket";
 

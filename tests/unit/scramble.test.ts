@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newScrambleSeed } from "../../worker/features/albums/album-seal";
-import { pixelPermutation, scramblePixels, seedFromHex, seedToHex, unscramblePixels } from "../../worker/lib/scramble";
+import { pixelPermutation, scramblePixels, seedFromHex, seedToHex, unscramblePixels } from "../../worker/contract/scramble";
 
 /** A fixed seed per label (albums get random seeds; the shuffle itself is deterministic per seed). */
 const scrambleSeed = async (label: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(label)));

@@ -108,3 +108,17 @@ export type NotificationView = {
   dateAdd: string;
   read: boolean;
 };
+
+/** A refusal a post would get now: the §8 envelope's code and text. */
+export type PostingRefusal = { returnCode: string; returnMessage: string };
+/** `GET /private/core/posting-status`: what the member's own composers show before sending (README "Posting rules"). */
+export type PostingStatus = {
+  post: PostingRefusal | null;
+  send: PostingRefusal | null;
+  nicknameMissing: boolean;
+  avatar: "missing" | "unqualified" | "ok";
+  suspended: boolean;
+  /** Null for a pause until lifted (`suspendedIndefinitely`). */
+  suspendedUntil: string | null;
+  suspendedIndefinitely: boolean;
+};

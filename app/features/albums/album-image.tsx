@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { unscramblePixels } from "../../../worker/lib/scramble";
+import { unscramblePixels } from "../../../worker/contract/scramble";
 
 /**
  * §4: a keyed album's photo is stored scrambled; with the seed (from the key, or given to owner and

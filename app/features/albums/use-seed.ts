@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import type { Album } from "../../../worker/contract/albums";
-import { seedFromHex } from "../../../worker/lib/scramble";
+import { seedFromHex } from "../../../worker/contract/scramble";
 
 /**
  * The unscramble seed, as the server gave it after checking the viewer (owner, grantee, key holder). It is random

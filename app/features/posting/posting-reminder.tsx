@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { PostingStatus } from "../../../worker/features/social/posting-rules";
+import type { PostingStatus } from "../../../worker/contract/social";
 import { useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { readSession } from "../../lib/session-keys";

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
-import type { Relationship } from "../../../worker/features/social/relationship";
+import type { Relationship } from "../../../worker/contract/social";
 import { COMPASS_POINTS, type CompassPoint } from "../../../worker/contract/social.constants";
 import { Avatar, LoginPrompt, useAvatarMode } from "../../components/avatar";
 import { LocalTime, useFormat } from "../../i18n/use-format";

@@ -3,7 +3,7 @@ import { mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
 import { albumPhotos, albumUploads, albums, profiles } from "../../db/schema";
 import { randomString } from "../../lib/crypto";
-import { scramblePixels, unscramblePixels } from "../../lib/scramble";
+import { scramblePixels, unscramblePixels } from "../../contract/scramble";
 import { decodeImage, encodePng } from "../media/codecs";
 import { newScrambleSeed, openLegacySeed, sealSeed } from "./album-seal";
 

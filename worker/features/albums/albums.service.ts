@@ -7,7 +7,7 @@ import { mediaKeyFromUrl, mediaUrl, privateMediaKeyFromUrl } from "../../contrac
 import { AppError } from "../../http/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { hashPassword, verifyPassword } from "../../lib/crypto";
-import { scramblePixels, seedToHex } from "../../lib/scramble";
+import { scramblePixels, seedToHex } from "../../contract/scramble";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";
 import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../profiles/profile-summary";

@@ -18,7 +18,7 @@ import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";
 import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";
 import { readUploadForm } from "./upload-body";
-import { scramblePixels, seedToHex } from "../../lib/scramble";
+import { scramblePixels, seedToHex } from "../../contract/scramble";
 
 type Ctx = Context<AppEnv>;
 

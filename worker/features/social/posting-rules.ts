@@ -4,6 +4,7 @@ import { members, profiles } from "../../db/schema";
 import { AppError } from "../../http/app-error";
 import { errors, type ErrorName } from "../../contract/errors";
 import { SUSPENDED_INDEFINITELY } from "../../contract/moderation.constants";
+import type { PostingStatus } from "../../contract/social";
 import { iso } from "../../lib/time";
 
 /**
@@ -87,7 +88,7 @@ export function postableSql(memberId: string, at: number, kind: PostKind): SQL {
  * incomplete-profile reminder; README Decisions "Posting rules"): the refusal a post would get now, from the same
  * rule, and what is missing. `suspendedUntil` is null for a pause until lifted (`suspendedIndefinitely`).
  */
-export async function postingStatus(env: Env, memberId: string, at = Date.now()) {
+export async function postingStatus(env: Env, memberId: string, at = Date.now()): Promise<PostingStatus> {
   const state = await posterState(env, memberId);
   const refusalOf = (kind: PostKind) => {
     const name = postingRefusal(state, kind, { at });
@@ -104,4 +105,3 @@ export async function postingStatus(env: Env, memberId: string, at = Date.now())
     suspendedIndefinitely: paused && state!.suspendedUntil! >= SUSPENDED_INDEFINITELY,
   };
 }
-export type PostingStatus = Awaited<ReturnType<typeof postingStatus>>;
