@@ -38,6 +38,22 @@ async function watchCsp(page: Page) {
 }
 
 describe("pages", () => {
+  it("load hashed assets cached for a year, while the HTML and the service worker revalidate (README \"Browser caching\")", async () => {
+    const { page, context } = await newPage(browser);
+    const assets: { url: string; cacheControl: string }[] = [];
+    page.on("response", (r) => {
+      if (new URL(r.url()).pathname.startsWith("/assets/")) assets.push({ url: r.url(), cacheControl: r.headers()["cache-control"] ?? "" });
+    });
+    const response = await page.goto("/smp/login");
+    await page.waitForSelector("html[data-hydrated]");
+    expect(assets.length).toBeGreaterThan(3);
+    for (const asset of assets) expect(asset.cacheControl, asset.url).toBe("public, max-age=31536000, immutable");
+    expect(response!.headers()["cache-control"] ?? "").not.toMatch(/immutable|max-age=[1-9]/);
+    const worker = await fetch(`${baseUrl()}/sw.js`);
+    expect(worker.headers.get("cache-control")).not.toMatch(/immutable|max-age=[1-9]/);
+    await context.close();
+  });
+
   it("carry CSP with a per-response nonce (no unsafe-inline scripts), HSTS, nosniff, frame-ancestors none and a referrer policy", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
     await watchCsp(page);
