@@ -15,6 +15,8 @@ export default defineConfig({
   // links every file costs a round trip before first paint; Lighthouse mobile performance went from 87–89 to
   // 94 on home, public profile and public chat (tests/bench), and home's first-load JS shrank (less duplication).
   environments: {
+    // The worker ships its source maps to Cloudflare (wrangler.toml `upload_source_maps`), never to browsers.
+    ssr: { build: { sourcemap: true } },
     client: {
       build: {
         rolldownOptions: {
