@@ -5,6 +5,7 @@ import { getDb, type Db } from "../../db/client";
 import { chatCardVersions, chatRoomVersions, profiles } from "../../db/schema";
 import { hiddenFromSql } from "../social/visibility";
 import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
+import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
 
 /**
  * The newest page of a shared room, kept per isolate. Every member who opens a room reads the same newest
@@ -57,16 +58,14 @@ type KeptRow = {
 };
 type Versions = { version: number; cardVersion: number };
 type Kept = Versions & { readAt: number; rows: KeptRow[]; full: boolean; chars: number };
-const keptWindows = new Map<string, Kept>();
-let keptChars = 0;
+const keptWindows = new IsolateCache<string, Kept>({ maxEntries: MAX_KEPT_ROOMS, maxWeight: MAX_KEPT_CHARS, weigh: (kept) => kept.chars });
 
 /** What this isolate keeps (tests). */
-export const keptSizes = () => ({ rooms: keptWindows.size, chars: keptChars });
+export const keptSizes = () => ({ rooms: keptWindows.size, chars: keptWindows.weight });
 
 /** How long an isolate keeps a room's newest page, in ms (CHAT_PAGE_TTL_SECONDS; 0: read on every call, as the API tests do). */
 export function chatPageTtlMs(env: Env): number {
-  const seconds = Number(env.CHAT_PAGE_TTL_SECONDS ?? DEFAULT_TTL_SECONDS);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  return ttlMsFromEnv(env.CHAT_PAGE_TTL_SECONDS, DEFAULT_TTL_SECONDS);
 }
 
 type Reader = Versions & { hidden: string; canSee: number | null; safeMode: number | null };
@@ -99,8 +98,8 @@ export async function keptPageJson(env: Env, values: PageValues, viewer: boolean
   const db = getDb(env);
   const key = `${values.projectCode}\n${values.chatroomId}`;
   const now = Date.now();
-  const kept = keptWindows.get(key);
-  if (kept && now - kept.readAt < chatPageTtlMs(env) && (!kept.full || kept.rows.length >= values.pageSize + SPARE)) {
+  const kept = keptWindows.get(key, now, chatPageTtlMs(env));
+  if (kept && (!kept.full || kept.rows.length >= values.pageSize + SPARE)) {
     // The reader's own messages (sent or received) among the rows their page may take are read as they see them;
     // most readers have none.
     const mine = viewer ? kept.rows.slice(0, values.pageSize + SPARE).filter((row) => row.memberId === values.viewerId || row.toMemberId === values.viewerId) : [];
@@ -161,20 +160,9 @@ function keptRow(row: WindowRow): KeptRow {
   };
 }
 
-/** Keeps `kept` as the room's newest read, then lets the least recently read rooms go while over either bound. */
+/** Keeps `kept` as the room's newest read (stamped when it was read), the least recently read rooms going first. */
 function keep(key: string, kept: Kept) {
-  const before = keptWindows.get(key);
-  if (before) {
-    keptWindows.delete(key);
-    keptChars -= before.chars;
-  }
-  keptWindows.set(key, kept);
-  keptChars += kept.chars;
-  for (const [oldKey, old] of keptWindows) {
-    if (keptWindows.size <= MAX_KEPT_ROOMS && keptChars <= MAX_KEPT_CHARS) break;
-    keptWindows.delete(oldKey);
-    keptChars -= old.chars;
-  }
+  keptWindows.set(key, kept, kept.readAt);
 }
 
 /**

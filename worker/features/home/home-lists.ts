@@ -6,6 +6,7 @@ import { LISTABLE_PROFILE, banners, profiles, projectCounters } from "../../db/s
 import { HOME_LIMITS } from "../../contract/home";
 import { profileSummaryColumns } from "../profiles/profile-summary";
 import { notBlockedWith } from "../social/visibility";
+import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
 
 /**
  * The dashboard's tenant-wide lists (§2: latest online with suggested and related, latest speech, newbies, most
@@ -144,25 +145,21 @@ export function listsSeenBy(lists: HomeLists, me: string, blocked: ReadonlySet<s
 
 /** Seconds a tenant's lists are kept per isolate (0: read on every call, as the API tests do). */
 export function listsTtlMs(env: Env): number {
-  const seconds = Number(env.HOME_LISTS_TTL_SECONDS ?? DEFAULT_TTL_SECONDS);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  return ttlMsFromEnv(env.HOME_LISTS_TTL_SECONDS, DEFAULT_TTL_SECONDS);
 }
 
-type Kept = { readAt: number; lists: Promise<HomeLists> };
-const keptByTenant = new Map<string, Kept>();
+/** Tenants whose lists one isolate keeps at once. */
+const MAX_KEPT_TENANTS = 1_000;
+const keptByTenant = new IsolateCache<string, Promise<HomeLists>>({ maxEntries: MAX_KEPT_TENANTS });
 
 /** The tenant's lists while younger than `ttl`; concurrent calls share one read in progress. */
 export function keptLists(projectCode: string, now: number, ttl: number): Promise<HomeLists> | undefined {
-  const kept = keptByTenant.get(projectCode);
-  return kept && now - kept.readAt < ttl ? kept.lists : undefined;
+  return keptByTenant.get(projectCode, now, ttl);
 }
 
 /** Keeps a read of the tenant's lists (in progress or done), dropping stale ones; a failed read is forgotten. */
 export function keepLists(projectCode: string, now: number, ttl: number, lists: Promise<HomeLists>) {
-  for (const [code, kept] of keptByTenant) if (now - kept.readAt >= ttl) keptByTenant.delete(code);
-  const kept = { readAt: now, lists };
-  keptByTenant.set(projectCode, kept);
-  lists.catch(() => {
-    if (keptByTenant.get(projectCode) === kept) keptByTenant.delete(projectCode);
-  });
+  keptByTenant.sweep(now, ttl);
+  keptByTenant.set(projectCode, lists, now);
+  lists.catch(() => keptByTenant.delete(projectCode, lists));
 }

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { AppError } from "../../http/app-error";
 import { now } from "../../lib/time";
 import type { SessionMember } from "./session.service";
+import { IsolateCache } from "../../lib/isolate-cache";
 
 /**
  * A read request whose session this isolate has already looked up does not look it up again before its work:
@@ -133,24 +134,10 @@ export async function withSessionGuard(db: D1Database, member: SessionMember, wo
  */
 const MAX_CLAIMS = 10_000;
 const CLAIM_TTL_MS = 5 * 60_000;
-const claims = new Map<string, { member: SessionMember; at: number }>();
+const claims = new IsolateCache<string, SessionMember>({ maxEntries: MAX_CLAIMS });
 
 export const sessionClaims = {
-  get(key: string): SessionMember | undefined {
-    const entry = claims.get(key);
-    if (!entry) return undefined;
-    if (Date.now() - entry.at > CLAIM_TTL_MS) {
-      claims.delete(key);
-      return undefined;
-    }
-    return entry.member;
-  },
-  set(key: string, member: SessionMember) {
-    claims.delete(key);
-    claims.set(key, { member, at: Date.now() });
-    if (claims.size > MAX_CLAIMS) claims.delete(claims.keys().next().value!);
-  },
-  delete(key: string) {
-    claims.delete(key);
-  },
+  get: (key: string): SessionMember | undefined => claims.get(key, Date.now(), CLAIM_TTL_MS),
+  set: (key: string, member: SessionMember) => claims.set(key, member, Date.now()),
+  delete: (key: string) => claims.delete(key),
 };
