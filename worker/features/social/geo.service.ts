@@ -7,6 +7,7 @@ import { AppError } from "../../http/app-error";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { between, cellOf } from "./position-cell";
+import { notVisitorToSql } from "../profiles/profile-access";
 import { notBlockedWith, notMutedBy } from "./visibility";
 
 /** Stored precision: 9 characters ≈ 5 m cells (the member's own exact position, never shown to others). */
@@ -97,6 +98,7 @@ export async function candidatesIn(env: Env, projectCode: string, viewerId: stri
        and p.member_id <> ${viewerId} and p.show_position = 1 and p.latitude is not null and p.longitude is not null
        and p.closed = 0 and p.blocked = 0
        and ${notBlockedWith(viewerId, member, at)} and ${notMutedBy(viewerId, member, at)}
+       and ${notVisitorToSql(viewerId, member, sql.raw(`p.approve_followers`))}
      limit ${sql.raw(String(ROWS_PER_ROUND))}`);
   return { rows: result.results as Candidate[], rowsRead: result.meta.rows_read };
 }
