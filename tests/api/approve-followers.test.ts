@@ -175,7 +175,12 @@ describe("non-approved members see only what a visitor sees", () => {
     const strangerPage = expectOk(await page(stranger, me));
     expect(strip(strangerPage.profile)).toEqual(strip(visitorPage.profile));
     for (const part of ["characters", "actions", "footprints", "banners"] as const) expect(strangerPage[part], part).toEqual(visitorPage[part]);
+    // The member's own card in the page's strips is the visitor's too (no original avatar).
+    const cardOf = (pg: any) => [...pg.lists.hot, ...pg.lists.newbie, ...pg.lists.online, ...pg.lists.speech].filter((c: any) => c.simpleCode === me.memberNo);
+    expect(cardOf(strangerPage)).toEqual(cardOf(visitorPage));
     expect(JSON.stringify(strangerPage)).not.toContain(nick);
+    const original = expectOk(await view(me, me)).avator as string;
+    expect(JSON.stringify(strangerPage)).not.toContain(original);
     expect(strangerPage.banners[0].image).not.toBe(upload.url);
     expect(expectOk(await call("GET", `/private/core/banners/users/${me.memberNo}`, { as: stranger }))).toEqual(expectOk(await call("GET", `/public/core/banners/users/${me.memberNo}?project=SMP`, { as: null })));
     expect(expectOk(await call("GET", `/private/sns/visitors/SMP/code/${me.memberNo}`, { as: stranger }))).toEqual([]);

@@ -63,7 +63,8 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
   // the viewer does not follow: profile-access.ts); the tenant's lists stay the viewer's own.
   const contentViewerId = asVisitor ? null : viewerId;
   const owner = toProfileSummary(target, shownTo);
-  const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, viewer));
+  // The member's own card in the strips too: the page of a member seen as a visitor carries nothing more of them.
+  const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, row.memberId === target.memberId ? shownTo : viewer));
   const lists = { hot: cards(hot), newbie: cards(newbie), online: cards(online), speech: cards(speech) };
   // §4 Closed profile: the stub and the tenant's lists, nothing of the member (profile-access.ts).
   if (!open) return { profile, characters: [], actions: [], footprints: [], banners: [], lists };
