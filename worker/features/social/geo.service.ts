@@ -52,9 +52,10 @@ type Candidate = { memberId: string; latitude: number; longitude: number };
  * §3 Nearby items. Candidates come from the viewer's geohash cell and its 8 neighbours, each read as a
  * range on the (project_code, geohash) index; the cells widen one precision level at a time until enough
  * members are found. Only members who opted in appear, never blocked pairs (either way), muted members, closed
- * or suspended profiles. Others are answered as cells (README "Cells, not positions"): the cell centre, whole
- * kilometres and a compass point between the viewer's cell and theirs, ranked by that distance (rank 1 = nearest,
- * ties in a fixed order), so nothing in the answer, its order included, is finer than a cell.
+ * or suspended profiles, nor members who approve followers to those they have not accepted (profile-access.ts).
+ * Others are answered as cells (README "Cells, not positions"): the cell centre, whole kilometres and a compass
+ * point between the viewer's cell and theirs, ranked by that distance (rank 1 = nearest, ties in a fixed order), so
+ * nothing in the answer, its order included, is finer than a cell.
  */
 export async function nearby(env: Env, projectCode: string, member: SessionMember, pageSize: number): Promise<{ items: NearbyItem[]; origin: GeolocationInfo }> {
   const origin = await getGeolocation(env, member);
