@@ -421,3 +421,45 @@ describe("leak oracle: socket frames", () => {
     }
   }, 60_000);
 });
+
+// ── approve followers (README Decisions "Approve followers"), appended ──
+
+describe("leak oracle: a member who approves followers, as every viewer", () => {
+  let a: import("../support/leak-plant").PlantedApprover;
+  beforeAll(async () => {
+    // Imported here so the oracle's earlier lines stay as they were (appended section).
+    const { plantApprover } = await import("../support/leak-plant");
+    a = await plantApprover(io, p);
+  }, 60_000);
+
+  /** Member parameters name the approver; every other parameter takes the oracle's usual values. */
+  function approverFillings(route: Pick<MountedRoute, "method" | "path">, viewer: ViewerName): string[] {
+    let paths = [route.path];
+    for (const match of route.path.matchAll(/:([A-Za-z0-9_]+)(\{[^}]*\})?\??/g)) {
+      const name = match[1]!;
+      const values = name === "memberId" ? [a.approver.memberId] : ["memberNo", "simpleCode", "masterMemberNo", "code"].includes(name) ? [a.approver.memberNo] : candidates(route, name, viewer);
+      paths = paths.flatMap((path) => values.map((v) => path.replace(match[0], encodeURIComponent(v))));
+    }
+    return [...new Set(paths)];
+  }
+
+  for (const viewer of VIEWERS) {
+    it(`reads (GET) as ${viewer} never carry what only accepted followers get`, async () => {
+      const findings: Finding[] = [];
+      for (const route of apiRoutes.filter((r) => r.method === "GET")) {
+        for (const path of approverFillings(route, viewer)) {
+          const address = addressOf(path);
+          const reply = await hit("GET", address + queryFor(), viewer);
+          for (const n of findNeedles(reply.text, viewer, a.needles)) findings.push({ where: `GET ${route.path}`, address, viewer, kind: n.kind, value: n.value, part: "body" });
+        }
+      }
+      expect(findings, `an approver's follower-only data reached ${viewer}:\n${describeFindings(findings)}`).toEqual([]);
+    }, 120_000);
+  }
+
+  it("the oracle is not blind: an accepted follower gets the cell and the footprint", async () => {
+    const text = async (path: string) => (await hit("GET", `/api/v7${path}`, "member", undefined, p.recipient)).text;
+    const seen = [await text(`/private/core/profiles/SMP/member/${a.approver.memberNo}`), await text(`/private/core/profiles/SMP/page/${a.approver.memberNo}`)].join("\n");
+    expect(a.needles.filter((n) => !seen.includes(n.value)).map((n) => n.kind)).toEqual([]);
+  });
+});

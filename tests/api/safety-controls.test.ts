@@ -24,12 +24,12 @@ describe("remove a follower without blocking", () => {
 
     const info = expectOk(await removeFollower(me, fan.memberNo));
     // The answer is my view of them: they no longer follow me, and my follower count went down.
-    expect(info).toEqual({ memberNo: fan.memberNo, following: false, followedBy: false, followers: 0, followingCount: 0 });
+    expect(info).toEqual({ memberNo: fan.memberNo, following: false, followedBy: false, followers: 0, followingCount: 0, followStatus: "none" });
     expect(await followers(me)).toEqual([other.memberNo]);
     expect((await followInfo(other, me)).followers).toBe(1);
 
     // The removed member sees only that they no longer follow: nothing blocks them, nothing tells them.
-    expect(await followInfo(fan, me)).toEqual({ memberNo: me.memberNo, following: false, followedBy: false, followers: 1, followingCount: 0 });
+    expect(await followInfo(fan, me)).toEqual({ memberNo: me.memberNo, following: false, followedBy: false, followers: 1, followingCount: 0, followStatus: "none" });
     expect(await count("select count(*) as n from blocks where member_id in (?, ?)", me.memberId, fan.memberId)).toBe(0);
     await new Promise((r) => setTimeout(r, 100));
     expect((await notificationRows(fan)).length).toBe(noticesBefore);

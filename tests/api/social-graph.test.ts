@@ -134,6 +134,7 @@ describe("relationship", () => {
       blocking: null,
       blockedBy: false,
       muted: null,
+      followRequested: false,
     });
     expect(await relationshipTo(env, b.memberId, a.memberId)).toMatchObject({ following: true, followedBy: true, favourite: false, friendStatus: "requested" });
   });

@@ -381,3 +381,37 @@ export function describeFindings(findings: readonly Finding[]) {
     .map(({ first, kinds }) => `  LEAK ${first.where} — as ${VIEWER_LABEL[first.viewer]} [${first.viewer}]: ${[...kinds].join("; ")}${first.address ? `  (e.g. ${first.address})` : ""}`)
     .join("\n");
 }
+
+// ── approve followers (README Decisions "Approve followers"), appended ──
+
+/** Stands about 2–3 km from the viewers (another ~1 km cell), so nearby would list them to a member who may see it. */
+export const APPROVER_POINT = { latitude: 35.6712345, longitude: 139.7612345 };
+
+export type PlantedApprover = { approver: PlantMember; needles: Needle[] };
+
+/**
+ * A member who approves followers and shows their position: what a member (not an accepted follower) would get
+ * beyond a visitor — the ~1 km cell (6-char geohash) and who visited them (a footprint's nickname) — is hidden from
+ * every oracle viewer; `p.recipient` is an accepted follower (the rightful reader for the control).
+ */
+export async function plantApprover(io: PlantIo, p: Planted): Promise<PlantedApprover> {
+  const approver = await dressed(io, "SMP", `Approver${p.tag}`);
+  await expectOk(io, "PATCH", `/private/core/profiles/${approver.memberId}`, approver, { showPosition: true });
+  await expectOk(io, "PUT", `/private/core/geolocation/${approver.memberId}`, approver, APPROVER_POINT);
+  await expectOk(io, "POST", `/private/core/follows/${approver.memberNo}`, p.recipient);
+  await expectOk(io, "POST", "/private/core/blocks", approver, { targetMemberNo: p.viewers.blocked.memberNo });
+  const visitor = await io.signUp("SMP");
+  const visitorNick = `Approverfootprint${p.tag}`;
+  await expectOk(io, "PATCH", `/private/core/profiles/${visitor.memberId}`, visitor, { nickname: visitorNick });
+  await expectOk(io, "GET", `/private/core/profiles/SMP/page/${approver.memberNo}`, visitor);
+  await expectOk(io, "PUT", `/private/core/follow-approval/${approver.memberId}`, approver, { approveFollowers: true });
+  // The oracle's member viewer asks to follow: a pending request lets nothing more in.
+  await expectOk(io, "POST", `/private/core/follows/${approver.memberNo}`, p.viewers.member);
+  return {
+    approver,
+    needles: [
+      { kind: "approver cell (6-char geohash) to a member not accepted", value: ngeohash.encode(APPROVER_POINT.latitude, APPROVER_POINT.longitude, 6), hiddenFrom: EVERYONE },
+      { kind: "approver footprint (who visited them) to a member not accepted", value: visitorNick, hiddenFrom: EVERYONE },
+    ],
+  };
+}

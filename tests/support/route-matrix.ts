@@ -850,6 +850,42 @@ export const privateRoutes: Record<string, RouteCase> = {
     ...anyMember,
   },
   "GET /private/core/reminders": { request: () => ({}), ...anyMember },
+  // Approve followers: the owner's setting; requests are answered by their target, withdrawn by their requester.
+  "GET /private/core/follow-approval/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "PUT /private/core/follow-approval/:memberId": {
+    // A fresh member: the shared owner's profile must stay open to the other suites' viewers.
+    request: async (f) => {
+      const me = await f.fresh();
+      return { as: me, params: { memberId: me.memberId }, body: { approveFollowers: true } };
+    },
+  },
+  "GET /private/core/follow-requests": { request: () => ({}), ...anyMember },
+  "POST /private/core/follow-requests/:memberNo/accept": {
+    request: async (f) => {
+      const [me, asker] = [await f.member(), await f.member()];
+      await env.DB.prepare("update profiles set approve_followers = 1 where member_id = ?").bind(me.memberId).run();
+      expectOk(await call("POST", `/private/core/follows/${me.memberNo}`, { as: asker }));
+      return { as: me, params: { memberNo: asker.memberNo } };
+    },
+    noBody: true,
+  },
+  "POST /private/core/follow-requests/:memberNo/decline": {
+    request: async (f) => {
+      const [me, asker] = [await f.member(), await f.member()];
+      await env.DB.prepare("update profiles set approve_followers = 1 where member_id = ?").bind(me.memberId).run();
+      expectOk(await call("POST", `/private/core/follows/${me.memberNo}`, { as: asker }));
+      return { as: me, params: { memberNo: asker.memberNo } };
+    },
+    noBody: true,
+  },
+  "DELETE /private/core/follow-requests/:memberNo": {
+    request: async (f) => {
+      const [asker, target] = [await f.fresh(), await f.member()];
+      await env.DB.prepare("update profiles set approve_followers = 1 where member_id = ?").bind(target.memberId).run();
+      expectOk(await call("POST", `/private/core/follows/${target.memberNo}`, { as: asker }));
+      return { as: asker, params: { memberNo: target.memberNo } };
+    },
+  },
 };
 
 

@@ -15,6 +15,8 @@ export const NotificationType = z.enum([
   "messageRequest",
   // A moderation outcome for the member it affects (params: outcome, until, idAction, appealable).
   "moderation",
+  // Someone asks to follow a member who approves followers (README Decisions "Approve followers").
+  "followRequest",
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 

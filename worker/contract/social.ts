@@ -14,6 +14,8 @@ export type Relationship = {
   blocking: { idBlock: number; expiresAt: string | null } | null;
   blockedBy: boolean;
   muted: { expiresAt: string | null } | null;
+  /** I asked to follow a member who approves followers and they have not answered (README Decisions "Approve followers"). */
+  followRequested: boolean;
 };
 
 /** none → requested (I asked) / incoming (they asked) → friends. Rejecting returns both to none. */
@@ -54,7 +56,14 @@ export const GeolocationBody = z.object({
 export const SettingsBody = z.object({ emailAlerts: z.boolean() });
 export const ReadNotificationsBody = z.object({ ids: z.array(z.number().int().positive()).max(500).optional() });
 
-export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number; followingCount: number };
+/** What the follow heart shows: `requested` while a member who approves followers has not answered (README Decisions "Approve followers"). */
+export type FollowStatus = "none" | "requested" | "following";
+export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number; followingCount: number; followStatus: FollowStatus };
+/** A pending follow request, as its target lists it. */
+export type FollowRequestItem = { idFollowRequest: number; profile: ProfileSummary; dateAdd: string };
+/** The owner's "approve followers" setting (migration 0028). */
+export const FollowApprovalBody = z.object({ approveFollowers: z.boolean() }).strict();
+export type FollowApproval = z.infer<typeof FollowApprovalBody>;
 export type ListItem = { profile: ProfileSummary; dateAdd: string };
 export type Page<T> = { items: T[]; next: number | null };
 export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };

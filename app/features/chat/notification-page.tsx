@@ -13,6 +13,7 @@ import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { enablePush } from "../../lib/web-push";
 import { ChatConversation } from "./chat-conversation";
+import { FollowRequests } from "../social/follow-requests";
 import "./chat.css";
 
 const SEEN_POPUP_KEY = "hasSeenNotificationPopup";
@@ -155,6 +156,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
       <div className="chat-index">
         <h1>{t("notificationTitle")}</h1>
         <RequestsTray requests={requests} onDecided={() => void load()} />
+        <FollowRequests refresh={requests.length + entries.length} />
         <ul className="chat-index-list" aria-label={t("chatList")}>
           {entries.map((entry) => (
             <li key={entry.chatroomId}>

@@ -9,6 +9,7 @@ import { TimeAgo, useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { Avatar, publicProfileHref } from "../../components/avatar";
+import { FollowRequestNoticeActions, FollowRequestText } from "./follow-requests";
 
 type ViewProps = { item: NotificationView; name: string };
 
@@ -29,12 +30,14 @@ const VIEWS: Record<NotificationType, (props: ViewProps) => React.ReactNode> = {
   submember: ({ name }) => <Text k="notification.submember" values={{ name }} />,
   messageRequest: ({ name }) => <Text k="notification.messageRequest" values={{ name }} />,
   moderation: ModerationText,
+  followRequest: ({ name }) => <FollowRequestText name={name} />,
 };
 
 /** Controls a notification offers beside opening it (kept outside the link: no button inside an anchor). */
 const ACTIONS: Partial<Record<NotificationType, (props: ViewProps) => React.ReactNode>> = {
   friendRequest: FriendRequestActions,
   moderation: ModerationActions,
+  followRequest: ({ item, name }) => <FollowRequestNoticeActions memberNo={item.actorMemberNo} name={name} />,
 };
 
 /** README Decisions "Verification": one notification type, the step in `params.action`; operators stay unnamed. */

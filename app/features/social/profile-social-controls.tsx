@@ -31,9 +31,12 @@ const DURATIONS: SafetyDuration[] = ["24h", "7d", "30d", "forever"];
  */
 export function ProfileSocialControls({ projectCode, memberNo, nickname, relationship }: ProfileSocialControlsProps) {
   const { t } = useTranslation("social");
+  const { t: tf } = useTranslation("followers");
   const toast = useToast();
   const name = nickname || memberNo;
   const [following, setFollowing] = useState(relationship?.following ?? false);
+  // README Decisions "Approve followers": a follow of a member who approves followers waits as a request.
+  const [requested, setRequested] = useState(relationship?.followRequested ?? false);
   const [friend, setFriend] = useState<FriendStatus>(relationship?.friendStatus ?? "none");
   const [favourite, setFavourite] = useState(relationship?.favourite ?? false);
   const [blocking, setBlocking] = useState(relationship?.blocking ?? null);
@@ -56,14 +59,21 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   const fail = (body: { returnCode: string; returnMessage: string }) => toast(errorText(t, body), "error");
 
   async function toggleFollow() {
-    const before = following;
-    setFollowing(!before);
-    const body = await api<FollowInfo>(`/private/core/follows/${memberNo}`, { method: before ? "DELETE" : "POST" });
+    const before = { following, requested };
+    const undo = following || requested;
+    setFollowing(!undo);
+    setRequested(false);
+    // Unfollowing also withdraws a pending request (graph.service `unfollow`).
+    const body = await api<FollowInfo>(`/private/core/follows/${memberNo}`, { method: undo ? "DELETE" : "POST" });
     if (!isOk(body)) {
       // §8: a failed follow or unfollow reverts the heart.
-      setFollowing(before);
+      setFollowing(before.following);
+      setRequested(before.requested);
       toast(t("follow.failed"), "error");
+      return;
     }
+    setFollowing(body.info.followStatus === "following");
+    setRequested(body.info.followStatus === "requested");
   }
 
   async function friendAction(action: "request" | "accept" | "reject") {
@@ -94,6 +104,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
     setBlocking({ idBlock: body.info.idBlock, expiresAt: body.info.expiresAt });
     setCount(body.info.count);
     setFollowing(false);
+    setRequested(false);
     setFavourite(false);
     setFriend("none");
     toast(t("block.blocked", { name }), "warning");
@@ -132,11 +143,11 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
           <button
             type="button"
             className="icon-button heart"
-            aria-pressed={following}
-            aria-label={following ? t("follow.unfollow", { name }) : t("follow.follow", { name })}
+            aria-pressed={following || requested}
+            aria-label={requested ? tf("cancelRequest", { name }) : following ? t("follow.unfollow", { name }) : t("follow.follow", { name })}
             onClick={() => void toggleFollow()}
           >
-            {following ? "♥" : "♡"}
+            {requested ? <span className="follow-requested">{tf("requested")}</span> : following ? "♥" : "♡"}
           </button>
           {friend === "none" && (
             <button type="button" className="button" onClick={() => void friendAction("request")}>

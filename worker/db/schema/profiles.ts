@@ -55,6 +55,8 @@ export const profiles = sqliteTable(
     longitude: real("longitude"),
     /** Others see this member's approximate area (a cell) on maps and nearby only after opting in (migration 0016). */
     showPosition: integer("show_position", { mode: "boolean" }).notNull().default(false),
+    /** Follows become requests the member accepts; non-followers get a visitor's view of them (migration 0028). */
+    approveFollowers: integer("approve_followers", { mode: "boolean" }).notNull().default(false),
     biddingCount: integer("bidding_count").notNull().default(0),
     pageViews: integer("page_views").notNull().default(0),
     lastAccess: integer("last_access"),

@@ -24,6 +24,19 @@ export const follows = sqliteTable(
   ],
 );
 
+/** A pending follow of a member who approves followers (migration 0028): `memberId` asks to follow `targetMemberId`. */
+export const followRequests = sqliteTable(
+  "follow_requests",
+  {
+    idFollowRequest: integer("id_follow_request").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    targetMemberId: text("target_member_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("follow_requests_pair").on(t.memberId, t.targetMemberId), index("follow_requests_target").on(t.targetMemberId, t.idFollowRequest)],
+);
+
 /** §4 friend status: a request from `requesterId` to `addresseeId`, then accepted (rejecting deletes it). */
 export const friendships = sqliteTable(
   "friendships",

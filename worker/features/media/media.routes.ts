@@ -6,7 +6,7 @@ import { BannerRatingBody, BannerSizeBody, NewBannerBody, UploadKind, type Uploa
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { AppError } from "../../http/app-error";
-import { closedTo } from "../profiles/profile-access";
+import { closedTo, seenAsVisitor } from "../profiles/profile-access";
 import { requireSession } from "../../http/auth";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
@@ -136,7 +136,8 @@ export const mediaPrivate = new Hono<AppEnv>()
   .get("/core/banners/users/:id", validate("param", z.object({ id: MemberNo })), async (c) => {
     const member = c.get("member");
     if (await closedTo(c.env, member.projectCode, c.req.valid("param").id, member.memberId)) return c.json(ok([]));
-    const viewer = await viewerFor(c.env, member.memberId);
+    // A member who approves followers: renditions, as a visitor gets them, for members they have not accepted.
+    const viewer = (await seenAsVisitor(c.env, member.projectCode, c.req.valid("param").id, member.memberId)) ? null : await viewerFor(c.env, member.memberId);
     return c.json(ok(await banners.memberBanners(c.env, member.projectCode, c.req.valid("param").id, viewer)));
   })
   .get("/core/banners/:project", validate("query", BannerListQuery), async (c) => {

@@ -26,6 +26,7 @@ const SHOWN_PARAMS: Record<NotificationType, readonly string[]> = {
   aiImageReady: [],
   submember: ["event"],
   moderation: ["outcome", "until", "idAction", "appealable"],
+  followRequest: [],
 };
 
 export function shownParams(type: string, params: Record<string, unknown>): Record<string, unknown> {
@@ -70,6 +71,7 @@ export async function notificationTargets(env: Env, member: SessionMember, rows:
       case "follow":
       case "friendRequest":
       case "friendAccepted":
+      case "followRequest":
         return profile;
       case "submember":
         // "won": the bidder's new sub-member waits on the market; the other events are about the member who acted.

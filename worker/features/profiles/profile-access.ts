@@ -67,3 +67,28 @@ export function openToViewerSql(viewerId: string | null, memberId: SQLiteColumn,
 /** §6 "public data" for a visitor: no footprints (who visited whom). Members see a profile's footprints. */
 export const footprintsFor = <T>(viewerId: string | null, rows: T[]): T[] => (viewerId ? rows : []);
 
+
+/**
+ * README Decisions "Approve followers": a member who approves followers is, to every other member who does not follow
+ * them (accepted), exactly what a visitor sees of them: the visitor's shape of the profile and page (no cell, page
+ * views, match rate or footprints; avatar and photos as renditions), and a closed profile's stub as a visitor gets it.
+ * The viewer keeps only their own edges (`relationship`, e.g. a pending `followRequested`).
+ */
+export function seesAsVisitor(target: { memberId: string; approveFollowers: boolean }, viewerId: string | null, relationship: { following: boolean }): boolean {
+  return Boolean(viewerId) && viewerId !== target.memberId && target.approveFollowers && !relationship.following;
+}
+
+/** `seesAsVisitor` for routes serving one member's content by number (one query; unknown members answer false). */
+export async function seenAsVisitor(env: Env, projectCode: string, memberNo: string, viewerId: string | null): Promise<boolean> {
+  if (!viewerId) return false;
+  const row = await getDb(env).get<{ memberId: string; approveFollowers: number; following: number }>(sql`
+    select p.member_id as memberId, p.approve_followers as approveFollowers,
+      exists (select 1 from follows w where w.member_id = ${viewerId} and w.target_member_id = p.member_id) as following
+    from profiles p where p.project_code = ${projectCode} and p.simple_code = ${memberNo} limit 1`);
+  return Boolean(row) && seesAsVisitor({ memberId: row!.memberId, approveFollowers: Boolean(row!.approveFollowers) }, viewerId, { following: Boolean(row!.following) });
+}
+
+/** The same rule in SQL, for lists that would show a member's cell (nearby): false where the viewer sees them as a visitor. */
+export function notVisitorToSql(viewerId: string, memberId: SQLiteColumn | SQL, approveFollowers: SQLiteColumn | SQL): SQL {
+  return sql`(${approveFollowers} = 0 or ${memberId} = ${viewerId} or exists (select 1 from follows w where w.member_id = ${viewerId} and w.target_member_id = ${memberId}))`;
+}

@@ -58,18 +58,22 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
   ]);
   const [targets, viewers, characterRows] = results as unknown as [Rows<0>, Rows<1>, Rows<2>];
   const [catalogue, actions, footprints, photos, hot, newbie, online, speech] = results.slice(view.queries.length + view.writes.length) as unknown as Reads;
-  const { profile, open, target, viewer, characterIds } = view.finish(targets, viewers, characterRows);
-  const owner = toProfileSummary(target, viewer);
-  const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, viewer));
+  const { profile, open, target, viewer, shownTo, asVisitor, characterIds } = view.finish(targets, viewers, characterRows);
+  // What is about the member goes out as `shownTo` sees it (a visitor, to a member who approves followers and whom
+  // the viewer does not follow: profile-access.ts); the tenant's lists stay the viewer's own.
+  const contentViewerId = asVisitor ? null : viewerId;
+  const owner = toProfileSummary(target, shownTo);
+  // The member's own card in the strips too: the page of a member seen as a visitor carries nothing more of them.
+  const cards = (rows: Strip) => rows.map((row) => toProfileSummary(row, row.memberId === target.memberId ? shownTo : viewer));
   const lists = { hot: cards(hot), newbie: cards(newbie), online: cards(online), speech: cards(speech) };
   // §4 Closed profile: the stub and the tenant's lists, nothing of the member (profile-access.ts).
   if (!open) return { profile, characters: [], actions: [], footprints: [], banners: [], lists };
   return {
     profile,
-    characters: toCharacters(catalogue, characterIds.get(target.memberId) ?? [], viewerId ? characterIds.get(viewerId) ?? [] : []),
+    characters: toCharacters(catalogue, characterIds.get(target.memberId) ?? [], contentViewerId ? characterIds.get(contentViewerId) ?? [] : []),
     actions: toActionStats(actions),
-    footprints: toVisitors(footprintsFor(viewerId, footprints), viewer),
-    banners: photos.map((row) => ({ ...toBanner(row, viewer), profile: owner })),
+    footprints: toVisitors(footprintsFor(contentViewerId, footprints), shownTo),
+    banners: photos.map((row) => ({ ...toBanner(row, shownTo), profile: owner })),
     lists,
   };
 }

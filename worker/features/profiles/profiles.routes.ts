@@ -21,7 +21,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { isBlockedBetween } from "../social/visibility";
 import { viewerFor, type Viewer } from "./profile-summary";
-import { closedTo } from "./profile-access";
+import { closedTo, seenAsVisitor } from "./profile-access";
 import * as svc from "./profiles.service";
 import { profilePage, profilesFeed } from "./profile-page";
 import { lastBiddingOf } from "../market/market.service";
@@ -157,6 +157,8 @@ function readRoutes(scope: Scope) {
       const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
       // Who visited whom is not for visitors, nor a closed profile's for those it is closed to (profile-access.ts).
       if (!viewer || (await closedTo(c.env, project, target.simpleCode, viewer.memberId))) return c.json(ok([]));
+      // Nor a member's who approves followers, for members they have not accepted (README Decisions "Approve followers").
+      if (await seenAsVisitor(c.env, project, target.simpleCode, viewer.memberId)) return c.json(ok([]));
       return c.json(ok(await svc.visitorsOf(c.env, target.memberId, viewer, c.req.valid("query").pageSize)));
     })
     .get("/sns/actions/:project/:simpleCode", validate("param", CodeParam), async (c) => {

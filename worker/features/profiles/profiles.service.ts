@@ -16,7 +16,7 @@ import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship
 import { profileSummaryColumns, toProfileSummary, type Viewer } from "./profile-summary";
 import { publicPositionFields, relativeTo } from "../social/position-cell";
 import { addMark } from "../moderation/moderation.service";
-import { closedStub, mayOpenProfile, openToViewerSql } from "./profile-access";
+import { closedStub, mayOpenProfile, openToViewerSql, seesAsVisitor } from "./profile-access";
 import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 
 type ProfileRow = typeof profiles.$inferSelect;
@@ -240,16 +240,19 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
     const geo = own ? null : relativeTo(me && { latitude: me.viewerLat, longitude: me.viewerLng }, target);
     const characterIds = new Map<string, number[]>();
     for (const r of characterRows) characterIds.set(r.memberId, [...(characterIds.get(r.memberId) ?? []), r.idCharacter]);
+    // README Decisions "Approve followers": a member who is not an accepted follower gets the visitor's view (profile-access.ts).
+    const asVisitor = seesAsVisitor(target, viewerId, relationship);
+    const shownTo: Viewer = asVisitor ? null : viewer;
     const profile = {
-      ...(own ? ownProfile(target) : publicProfile(target, viewer)),
+      ...(own ? ownProfile(target) : publicProfile(target, shownTo)),
       relationship: relationship as Relationship,
-      matchRate: viewerId && !own ? matchRate(characterIds.get(viewerId) ?? [], characterIds.get(target.memberId) ?? []) : null,
-      distanceKm: geo?.distanceKm ?? null,
-      bearing: geo?.bearing ?? null,
+      matchRate: viewerId && !own && !asVisitor ? matchRate(characterIds.get(viewerId) ?? [], characterIds.get(target.memberId) ?? []) : null,
+      distanceKm: asVisitor ? null : (geo?.distanceKm ?? null),
+      bearing: asVisitor ? null : (geo?.bearing ?? null),
     };
     // §4 Closed profile: everyone the owner has not let in gets the stub (profile-access.ts).
-    const open = mayOpenProfile(target, viewerId, relationship);
-    return { profile: open ? profile : closedStub(target, viewer, viewerId ? relationship : null), open, target, viewer, characterIds };
+    const open = mayOpenProfile(target, asVisitor ? null : viewerId, relationship);
+    return { profile: open ? profile : closedStub(target, shownTo, viewerId ? relationship : null), open, target, viewer, shownTo, asVisitor, characterIds };
   }
 
   return { queries, writes, targetId, finish };

@@ -7,6 +7,7 @@ import { AppError } from "../../http/app-error";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { between, cellOf } from "./position-cell";
+import { notVisitorToSql } from "../profiles/profile-access";
 import { notBlockedWith, notMutedBy } from "./visibility";
 
 /** Stored precision: 9 characters ≈ 5 m cells (the member's own exact position, never shown to others). */
@@ -51,9 +52,10 @@ type Candidate = { memberId: string; latitude: number; longitude: number };
  * §3 Nearby items. Candidates come from the viewer's geohash cell and its 8 neighbours, each read as a
  * range on the (project_code, geohash) index; the cells widen one precision level at a time until enough
  * members are found. Only members who opted in appear, never blocked pairs (either way), muted members, closed
- * or suspended profiles. Others are answered as cells (README "Cells, not positions"): the cell centre, whole
- * kilometres and a compass point between the viewer's cell and theirs, ranked by that distance (rank 1 = nearest,
- * ties in a fixed order), so nothing in the answer, its order included, is finer than a cell.
+ * or suspended profiles, nor members who approve followers to those they have not accepted (profile-access.ts).
+ * Others are answered as cells (README "Cells, not positions"): the cell centre, whole kilometres and a compass
+ * point between the viewer's cell and theirs, ranked by that distance (rank 1 = nearest, ties in a fixed order), so
+ * nothing in the answer, its order included, is finer than a cell.
  */
 export async function nearby(env: Env, projectCode: string, member: SessionMember, pageSize: number): Promise<{ items: NearbyItem[]; origin: GeolocationInfo }> {
   const origin = await getGeolocation(env, member);
@@ -97,6 +99,7 @@ export async function candidatesIn(env: Env, projectCode: string, viewerId: stri
        and p.member_id <> ${viewerId} and p.show_position = 1 and p.latitude is not null and p.longitude is not null
        and p.closed = 0 and p.blocked = 0
        and ${notBlockedWith(viewerId, member, at)} and ${notMutedBy(viewerId, member, at)}
+       and ${notVisitorToSql(viewerId, member, sql.raw(`p.approve_followers`))}
      limit ${sql.raw(String(ROWS_PER_ROUND))}`);
   return { rows: result.results as Candidate[], rowsRead: result.meta.rows_read };
 }

@@ -3,7 +3,7 @@ import { closeDirectRoom } from "../../rooms/end-sessions";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
-import { blocks, favourites, follows, friendships, mutes, profiles, reports } from "../../db/schema";
+import { blocks, favourites, followRequests, follows, friendships, mutes, profiles, reports } from "../../db/schema";
 import { mediaKeyFromUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import {
@@ -32,6 +32,7 @@ import { friendStatusOf } from "./relationship";
 import { findMember, visibleTarget } from "./members";
 import { notBlockedWith } from "./visibility";
 import { addMark, weighReports } from "../moderation/moderation.service";
+import { approvesFollowers, requestFollow } from "./follow-requests.service";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
 const actorOf = (m: SessionMember) => ({ memberId: m.memberId, memberNo: m.memberNo });
@@ -42,9 +43,10 @@ const liveAt = (at: number) => (column: typeof blocks.expiresAt | typeof mutes.e
 export async function followInfo(env: Env, projectCode: string, viewer: SessionMember, memberNo: string): Promise<FollowInfo> {
   const target = await visibleTarget(env, projectCode, memberNo, viewer);
   const at = Date.now();
-  const row = await getDb(env).get<{ following: number; followedBy: number; followers: number; followingCount: number }>(sql`
+  const row = await getDb(env).get<{ following: number; requested: number; followedBy: number; followers: number; followingCount: number }>(sql`
     select
       exists (select 1 from follows where member_id = ${viewer.memberId} and target_member_id = ${target.memberId}) as following,
+      exists (select 1 from follow_requests where member_id = ${viewer.memberId} and target_member_id = ${target.memberId}) as requested,
       exists (select 1 from follows where member_id = ${target.memberId} and target_member_id = ${viewer.memberId}) as followedBy,
       (select count(*) from follows f where f.target_member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.member_id`, at)}) as followers,
       (select count(*) from follows f where f.member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.target_member_id`, at)}) as followingCount`);
@@ -54,12 +56,18 @@ export async function followInfo(env: Env, projectCode: string, viewer: SessionM
     followedBy: Boolean(row?.followedBy),
     followers: row?.followers ?? 0,
     followingCount: row?.followingCount ?? 0,
+    followStatus: row?.following ? "following" : row?.requested ? "requested" : "none",
   };
 }
 
 export async function follow(ctx: Ctx, projectCode: string, memberNo: string): Promise<FollowInfo> {
   const { env, member } = ctx;
   const target = await visibleTarget(env, projectCode, memberNo, member);
+  // README Decisions "Approve followers": a member who approves followers is asked, not followed (nor told "followed").
+  if (await approvesFollowers(env, target.memberId)) {
+    await requestFollow(ctx, projectCode, target);
+    return followInfo(env, projectCode, member, memberNo);
+  }
   const inserted = await getDb(env)
     .insert(follows)
     .values({ projectCode, memberId: member.memberId, targetMemberId: target.memberId, createdAt: Date.now() })
@@ -71,7 +79,12 @@ export async function follow(ctx: Ctx, projectCode: string, memberNo: string): P
 
 export async function unfollow(env: Env, projectCode: string, member: SessionMember, memberNo: string): Promise<FollowInfo> {
   const target = await visibleTarget(env, projectCode, memberNo, member);
-  await getDb(env).delete(follows).where(and(eq(follows.memberId, member.memberId), eq(follows.targetMemberId, target.memberId)));
+  const db = getDb(env);
+  // Unfollowing also withdraws a pending request: the heart's second tap undoes whichever the first one made.
+  await db.batch([
+    db.delete(follows).where(and(eq(follows.memberId, member.memberId), eq(follows.targetMemberId, target.memberId))),
+    db.delete(followRequests).where(and(eq(followRequests.memberId, member.memberId), eq(followRequests.targetMemberId, target.memberId))),
+  ]);
   return followInfo(env, projectCode, member, memberNo);
 }
 
@@ -264,6 +277,7 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
       .onConflictDoUpdate({ target: [blocks.memberId, blocks.targetMemberId], set: { expiresAt, createdAt: at } })
       .returning({ idBlock: blocks.idBlock }),
     db.delete(follows).where(pair(follows.memberId, follows.targetMemberId)),
+    db.delete(followRequests).where(pair(followRequests.memberId, followRequests.targetMemberId)),
     db.delete(favourites).where(pair(favourites.memberId, favourites.targetMemberId)),
     db.delete(friendships).where(pair(friendships.requesterId, friendships.addresseeId)),
   ]);

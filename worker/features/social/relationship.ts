@@ -12,6 +12,7 @@ export const NO_RELATIONSHIP: Relationship = {
   blocking: null,
   blockedBy: false,
   muted: null,
+  followRequested: false,
 };
 
 type Row = {
@@ -25,6 +26,7 @@ type Row = {
   favourite: number;
   friendOut: string | null;
   friendIn: string | null;
+  followRequested?: number;
 };
 
 /**
@@ -46,6 +48,7 @@ export function relationshipColumns(viewerId: string, target: SQLWrapper | strin
     favourite: sql<number>`(select count(*) from favourites where member_id = ${viewerId} and target_member_id = ${t})`,
     friendOut: sql<string | null>`(select status from friendships where requester_id = ${viewerId} and addressee_id = ${t})`,
     friendIn: sql<string | null>`(select status from friendships where requester_id = ${t} and addressee_id = ${viewerId})`,
+    followRequested: sql<number>`(select count(*) from follow_requests where member_id = ${viewerId} and target_member_id = ${t})`,
   };
 }
 
@@ -70,6 +73,7 @@ export function toRelationship(row: Row | undefined): Relationship {
     blocking,
     blockedBy,
     muted: row?.muted ? { expiresAt: toIso(row.muteExpires) } : null,
+    followRequested: !hidden && (row?.followRequested ?? 0) > 0,
   };
 }
 

@@ -4,6 +4,7 @@ import { ok } from "../../contract/envelope";
 import { IdParam } from "../../contract/common";
 import {
   BlockBody,
+  FollowApprovalBody,
   GeolocationBody,
   GuestbookBody,
   LeaveMessageBody,
@@ -21,6 +22,7 @@ import { requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as flame from "./flame.service";
+import * as followRequests from "./follow-requests.service";
 import * as geo from "./geo.service";
 import * as graph from "./graph.service";
 import * as guestbook from "./guestbook.service";
@@ -70,6 +72,25 @@ export const socialPrivate = new Hono<AppEnv>()
   // Soft block: remove one of my followers, silently (README Decisions "Safety controls").
   .delete("/core/followers/:memberNo", social("follow"), validate("param", MemberNoParam), async (c) =>
     c.json(ok(await graph.removeFollower(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
+  )
+  // ── approve followers (README Decisions "Approve followers"): the owner's setting and requests ──
+  .get("/core/follow-approval/:memberId", async (c) => c.json(ok(await followRequests.getFollowApproval(c.env, requireSelf(c, c.req.param("memberId"))))))
+  .put("/core/follow-approval/:memberId", validate("json", FollowApprovalBody), async (c) =>
+    c.json(ok(await followRequests.putFollowApproval(c.env, requireSelf(c, c.req.param("memberId")), c.req.valid("json")))),
+  )
+  .get("/core/follow-requests", validate("query", PageQuery), async (c) => {
+    const q = c.req.valid("query");
+    return c.json(ok(await followRequests.listFollowRequests(c.env, c.get("member"), q.pageSize, q.before)));
+  })
+  .post("/core/follow-requests/:memberNo/accept", social("follow"), validate("param", MemberNoParam), async (c) =>
+    c.json(ok(await followRequests.acceptFollowRequest(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
+  )
+  .post("/core/follow-requests/:memberNo/decline", social("follow"), validate("param", MemberNoParam), async (c) =>
+    c.json(ok(await followRequests.declineFollowRequest(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
+  )
+  // The requester withdraws their own pending request.
+  .delete("/core/follow-requests/:memberNo", social("follow"), validate("param", MemberNoParam), async (c) =>
+    c.json(ok(await followRequests.cancelFollowRequest(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   // ── friends ──
   .get("/core/friends/status/:memberNo", validate("param", MemberNoParam), async (c) =>
