@@ -38,6 +38,7 @@ export function FollowRequests({ refresh = 0 }: { refresh?: number }) {
     const body = await api<Page<FollowRequestItem>>("/private/core/follow-requests?pageSize=100");
     if (isOk(body)) setItems(body.info.items);
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `refresh` changes when the inbox stream says something new arrived
   useEffect(() => void load(), [load, refresh]);
   if (items.length === 0) return null;
   return (
