@@ -54,7 +54,8 @@ export const GeolocationBody = z.object({
 export const SettingsBody = z.object({ emailAlerts: z.boolean() });
 export const ReadNotificationsBody = z.object({ ids: z.array(z.number().int().positive()).max(500).optional() });
 
-export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number; followingCount: number };
+/** Counts are null (and `connectionsHidden` true) when the member hides their connections from this viewer (README Decisions "Who sees my connections"). */
+export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number | null; followingCount: number | null; connectionsHidden: boolean };
 export type ListItem = { profile: ProfileSummary; dateAdd: string };
 export type Page<T> = { items: T[]; next: number | null };
 export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };

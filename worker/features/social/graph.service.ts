@@ -31,6 +31,7 @@ import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { friendStatusOf } from "./relationship";
 import { findMember, visibleTarget } from "./members";
 import { notBlockedWith } from "./visibility";
+import { connectionsOpenSql } from "./connections-visibility";
 import { addMark, weighReports } from "../moderation/moderation.service";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
@@ -42,18 +43,22 @@ const liveAt = (at: number) => (column: typeof blocks.expiresAt | typeof mutes.e
 export async function followInfo(env: Env, projectCode: string, viewer: SessionMember, memberNo: string): Promise<FollowInfo> {
   const target = await visibleTarget(env, projectCode, memberNo, viewer);
   const at = Date.now();
-  const row = await getDb(env).get<{ following: number; followedBy: number; followers: number; followingCount: number }>(sql`
+  const row = await getDb(env).get<{ following: number; followedBy: number; followers: number; followingCount: number; open: number }>(sql`
     select
       exists (select 1 from follows where member_id = ${viewer.memberId} and target_member_id = ${target.memberId}) as following,
       exists (select 1 from follows where member_id = ${target.memberId} and target_member_id = ${viewer.memberId}) as followedBy,
       (select count(*) from follows f where f.target_member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.member_id`, at)}) as followers,
-      (select count(*) from follows f where f.member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.target_member_id`, at)}) as followingCount`);
+      (select count(*) from follows f where f.member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.target_member_id`, at)}) as followingCount,
+      ${connectionsOpenSql(sql`${target.memberId}`, viewer.memberId)} as open`);
+  // README Decisions "Who sees my connections": the counts are the target's to show; the viewer's own edges stay.
+  const hidden = !row?.open;
   return {
     memberNo: target.memberNo,
     following: Boolean(row?.following),
     followedBy: Boolean(row?.followedBy),
-    followers: row?.followers ?? 0,
-    followingCount: row?.followingCount ?? 0,
+    followers: hidden ? null : (row?.followers ?? 0),
+    followingCount: hidden ? null : (row?.followingCount ?? 0),
+    connectionsHidden: hidden,
   };
 }
 
