@@ -75,7 +75,7 @@ export type SubmemberList = {
   subMembers: SubmemberItem[];
   viewer: ViewerOptions | null;
   /** The master hides their connections from this viewer: `subMembers` is empty (README Decisions "Who sees my connections"). */
-  connectionsHidden?: boolean;
+  connectionsHidden?: true;
 };
 
 /** §3 Submember: profile, subNodes. */

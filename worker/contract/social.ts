@@ -54,8 +54,11 @@ export const GeolocationBody = z.object({
 export const SettingsBody = z.object({ emailAlerts: z.boolean() });
 export const ReadNotificationsBody = z.object({ ids: z.array(z.number().int().positive()).max(500).optional() });
 
-/** Counts are null (and `connectionsHidden` true) when the member hides their connections from this viewer (README Decisions "Who sees my connections"). */
-export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number | null; followingCount: number | null; connectionsHidden: boolean };
+/**
+ * The counts are null, and `connectionsHidden: true` is added, when the member hides their connections from this
+ * viewer (README Decisions "Who sees my connections"); `following`/`followedBy` are the viewer's own edges and stay.
+ */
+export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number | null; followingCount: number | null; connectionsHidden?: true };
 export type ListItem = { profile: ProfileSummary; dateAdd: string };
 export type Page<T> = { items: T[]; next: number | null };
 export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };

@@ -30,7 +30,7 @@ export const marketPublic = new Hono<AppEnv>().get("/sns/sub-members/:project/:m
  * (and its count) to themselves; the master's card and the viewer's own join options stay, so the join button works.
  */
 async function withoutHiddenSubmembers(env: Env, project: string, memberNo: string, viewerId: string | null, list: SubmemberList): Promise<SubmemberList> {
-  if (!(await connectionsHiddenFrom(env, project, memberNo, viewerId))) return { ...list, connectionsHidden: false };
+  if (!(await connectionsHiddenFrom(env, project, memberNo, viewerId))) return list;
   return { ...list, subMembers: [], connectionsHidden: true };
 }
 

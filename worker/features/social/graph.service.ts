@@ -51,15 +51,9 @@ export async function followInfo(env: Env, projectCode: string, viewer: SessionM
       (select count(*) from follows f where f.member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.target_member_id`, at)}) as followingCount,
       ${connectionsOpenSql(sql`${target.memberId}`, viewer.memberId)} as open`);
   // README Decisions "Who sees my connections": the counts are the target's to show; the viewer's own edges stay.
-  const hidden = !row?.open;
-  return {
-    memberNo: target.memberNo,
-    following: Boolean(row?.following),
-    followedBy: Boolean(row?.followedBy),
-    followers: hidden ? null : (row?.followers ?? 0),
-    followingCount: hidden ? null : (row?.followingCount ?? 0),
-    connectionsHidden: hidden,
-  };
+  const edges = { memberNo: target.memberNo, following: Boolean(row?.following), followedBy: Boolean(row?.followedBy) };
+  if (!row?.open) return { ...edges, followers: null, followingCount: null, connectionsHidden: true };
+  return { ...edges, followers: row.followers ?? 0, followingCount: row.followingCount ?? 0 };
 }
 
 export async function follow(ctx: Ctx, projectCode: string, memberNo: string): Promise<FollowInfo> {
