@@ -378,3 +378,30 @@ export function describeFindings(findings: readonly Finding[]) {
     .map(({ first, kinds }) => `  LEAK ${first.where} — as ${VIEWER_LABEL[first.viewer]} [${first.viewer}]: ${[...kinds].join("; ")}${first.address ? `  (e.g. ${first.address})` : ""}`)
     .join("\n");
 }
+
+// ── who sees my connections (README Decisions "Who sees my connections") ──
+
+/**
+ * Appended to the plant: the owner (a master, multiGender 1) lets only friends see their connections (none of the
+ * four viewers is one), and gets a sub-member and a follower known only through the owner's lists: no avatar (never
+ * listed anywhere else), a nickname that is the needle. The owner's counts are needles too, as the follow info would
+ * write them (2 followers: the sub-member also follows; 1 followed: the recipient).
+ */
+export async function plantHiddenConnections(io: PlantIo, p: Planted) {
+  const subNick = `HiddenSub${p.tag}`;
+  const fanNick = `HiddenFan${p.tag}`;
+  const [sub, fan] = [await io.signUp("SMP"), await io.signUp("SMP")];
+  await expectOk(io, "PATCH", `/private/core/profiles/${sub.memberId}`, sub, { nickname: subNick });
+  await expectOk(io, "PATCH", `/private/core/profiles/${fan.memberId}`, fan, { nickname: fanNick });
+  await expectOk(io, "POST", "/private/sns/sub-members/SMP/join", sub, { masterMemberNo: p.owner.memberNo });
+  for (const follower of [sub, fan]) await expectOk(io, "POST", `/private/core/follows/${p.owner.memberNo}`, follower);
+  await expectOk(io, "POST", `/private/core/follows/${p.recipient.memberNo}`, p.owner);
+  await expectOk(io, "PUT", `/private/core/connections-visibility/${p.owner.memberId}`, p.owner, { connectionsVisibility: "friends" });
+  p.needles.push(
+    { kind: "owner's hidden sub-member (nickname)", value: subNick, hiddenFrom: EVERYONE },
+    { kind: "owner's hidden follower (nickname)", value: fanNick, hiddenFrom: EVERYONE },
+    { kind: "owner's hidden follower count", value: `"followers":2`, hiddenFrom: EVERYONE },
+    { kind: "owner's hidden following count", value: `"followingCount":1`, hiddenFrom: EVERYONE },
+  );
+  return { sub, fan, subNick, fanNick };
+}
