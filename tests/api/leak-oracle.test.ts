@@ -12,6 +12,7 @@ import {
   findNeedles,
   findShapes,
   plant,
+  plantHiddenConnections,
   type Finding,
   type PlantIo,
   type PlantMember,
@@ -461,5 +462,31 @@ describe("leak oracle: a member who approves followers, as every viewer", () => 
     const text = async (path: string) => (await hit("GET", `/api/v7${path}`, "member", undefined, p.recipient)).text;
     const seen = [await text(`/private/core/profiles/SMP/member/${a.approver.memberNo}`), await text(`/private/core/profiles/SMP/page/${a.approver.memberNo}`)].join("\n");
     expect(a.needles.filter((n) => !seen.includes(n.value)).map((n) => n.kind)).toEqual([]);
+  });
+});
+
+// ── who sees my connections (README Decisions "Who sees my connections") ──
+// Runs after the plant above (hooks run in order): every sweep of this file then also looks for the owner's hidden
+// sub-member, follower and counts.
+let hiddenConnections: Awaited<ReturnType<typeof plantHiddenConnections>>;
+beforeAll(async () => {
+  hiddenConnections = await plantHiddenConnections(io, p);
+}, 60_000);
+
+describe("leak oracle: hidden connections", () => {
+  it("the owner still gets them (the oracle is not blind)", async () => {
+    const text = async (path: string) => (await hit("GET", `/api/v7${path}`, "member", undefined, p.owner)).text;
+    const own = [
+      await text(`/private/sns/sub-members/SMP/${p.owner.memberNo}`),
+      await text(`/private/core/followers/${p.owner.memberId}?pageSize=30`),
+      await text(`/private/sns/hierarchy/SMP/${p.owner.memberNo}`),
+    ].join("\n");
+    expect(own).toContain(hiddenConnections.subNick);
+    expect(own).toContain(hiddenConnections.fanNick);
+    // The counts' needles are what a viewer allowed to see them gets: the recipient, made the owner's friend here.
+    await call("POST", "/private/core/friends/request", { as: p.recipient, body: { targetMemberNo: p.owner.memberNo } });
+    await call("POST", "/private/core/friends/accept", { as: p.owner, body: { targetMemberNo: p.recipient.memberNo } });
+    const friendView = (await hit("GET", `/api/v7/private/core/follows/${p.owner.memberNo}`, "member", undefined, p.recipient)).text;
+    for (const kind of ["owner's hidden follower count", "owner's hidden following count"]) expect(friendView).toContain(p.needles.find((n) => n.kind === kind)!.value);
   });
 });

@@ -10,6 +10,7 @@ import {
   describeFindings,
   findNeedles,
   plant,
+  plantHiddenConnections,
   type Finding,
   type PlantIo,
   type PlantMember,
@@ -217,3 +218,9 @@ describe("leak oracle: every page of app/routes.ts as every viewer", () => {
     }, 240_000);
   }
 });
+
+// Who sees my connections (README Decisions): after the plant above (hooks run in order), every page sweep also looks
+// for the owner's hidden sub-member, follower and counts (tests/support/leak-plant.ts `plantHiddenConnections`).
+beforeAll(async () => {
+  await plantHiddenConnections(io, p);
+}, 120_000);

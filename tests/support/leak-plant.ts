@@ -415,3 +415,33 @@ export async function plantApprover(io: PlantIo, p: Planted): Promise<PlantedApp
     ],
   };
 }
+
+// ── who sees my connections (README Decisions "Who sees my connections") ──
+
+/**
+ * Appended to the plant: the owner (a master, multiGender 1) lets only friends see their connections (none of the
+ * four viewers is one), and gets a sub-member and a follower known only through the owner's lists: no avatar (never
+ * listed anywhere else), a nickname that is the needle. The owner's counts are needles too, as the follow info would
+ * write them (2 followers: the sub-member also follows; 1 followed: the recipient).
+ */
+export async function plantHiddenConnections(io: PlantIo, p: Planted) {
+  const subNick = `HiddenSub${p.tag}`;
+  const fanNick = `HiddenFan${p.tag}`;
+  // In the page oracle the plant's last `io.sql` (wrangler, seconds) lets the preview server close an idle keep-alive
+  // socket; a sign-up sent on it never reached the worker, so it is sent once more.
+  const signUp = () => io.signUp("SMP").catch(() => io.signUp("SMP"));
+  const [sub, fan] = [await signUp(), await signUp()];
+  await expectOk(io, "PATCH", `/private/core/profiles/${sub.memberId}`, sub, { nickname: subNick });
+  await expectOk(io, "PATCH", `/private/core/profiles/${fan.memberId}`, fan, { nickname: fanNick });
+  await expectOk(io, "POST", "/private/sns/sub-members/SMP/join", sub, { masterMemberNo: p.owner.memberNo });
+  for (const follower of [sub, fan]) await expectOk(io, "POST", `/private/core/follows/${p.owner.memberNo}`, follower);
+  await expectOk(io, "POST", `/private/core/follows/${p.recipient.memberNo}`, p.owner);
+  await expectOk(io, "PUT", `/private/core/connections-visibility/${p.owner.memberId}`, p.owner, { connectionsVisibility: "friends" });
+  p.needles.push(
+    { kind: "owner's hidden sub-member (nickname)", value: subNick, hiddenFrom: EVERYONE },
+    { kind: "owner's hidden follower (nickname)", value: fanNick, hiddenFrom: EVERYONE },
+    { kind: "owner's hidden follower count", value: `"followers":2`, hiddenFrom: EVERYONE },
+    { kind: "owner's hidden following count", value: `"followingCount":1`, hiddenFrom: EVERYONE },
+  );
+  return { sub, fan, subNick, fanNick };
+}

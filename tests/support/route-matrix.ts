@@ -886,6 +886,15 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as: asker, params: { memberNo: target.memberNo } };
     },
   },
+  // Who sees my connections: the owner's own setting (requireSelf), like quiet hours above.
+  "GET /private/core/connections-visibility/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  // A fresh member: the shared owner's connections stay open to the other cases (hierarchy, sub-members).
+  "PUT /private/core/connections-visibility/:memberId": {
+    request: async (f) => {
+      const m = await f.fresh();
+      return { as: m, params: { memberId: m.memberId }, body: { connectionsVisibility: "friends" } };
+    },
+  },
 };
 
 

@@ -73,6 +73,8 @@ export type SubmemberList = {
   master: SubmemberProfile;
   subMembers: SubmemberItem[];
   viewer: ViewerOptions | null;
+  /** The master hides their connections from this viewer: `subMembers` is empty (README Decisions "Who sees my connections"). */
+  connectionsHidden?: true;
 };
 
 /** §3 Submember: profile, subNodes. */

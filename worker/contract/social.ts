@@ -58,12 +58,25 @@ export const ReadNotificationsBody = z.object({ ids: z.array(z.number().int().po
 
 /** What the follow heart shows: `requested` while a member who approves followers has not answered (README Decisions "Approve followers"). */
 export type FollowStatus = "none" | "requested" | "following";
-export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number; followingCount: number; followStatus: FollowStatus };
 /** A pending follow request, as its target lists it. */
 export type FollowRequestItem = { idFollowRequest: number; profile: ProfileSummary; dateAdd: string };
 /** The owner's "approve followers" setting (migration 0028). */
 export const FollowApprovalBody = z.object({ approveFollowers: z.boolean() }).strict();
 export type FollowApproval = z.infer<typeof FollowApprovalBody>;
+/**
+ * The counts are null, and `connectionsHidden: true` is added, when the member hides their connections from this
+ * viewer (README Decisions "Who sees my connections"); `following`/`followedBy` are the viewer's own edges and stay.
+ */
+/** §7 follow info; counts are null (and `connectionsHidden` set) when the member hides their connections from the viewer. */
+export type FollowInfo = {
+  memberNo: string;
+  following: boolean;
+  followedBy: boolean;
+  followStatus: FollowStatus;
+  followers: number | null;
+  followingCount: number | null;
+  connectionsHidden?: true;
+};
 export type ListItem = { profile: ProfileSummary; dateAdd: string };
 export type Page<T> = { items: T[]; next: number | null };
 export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };

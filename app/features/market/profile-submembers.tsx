@@ -19,7 +19,7 @@ import "./market.css";
  * joins after one confirm and cannot undo it; a logged-out visitor is sent to login.
  */
 export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { projectCode: string; memberNo: string; multiGender: number | null }) {
-  const { t } = useTranslation("market");
+  const { t } = useTranslation(["market", "connections"]);
   const format = useFormat();
   const toast = useToast();
   const project = projectCode.toUpperCase();
@@ -69,10 +69,13 @@ export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { proj
   }
 
   const viewer = data?.viewer ?? null;
+  // README Decisions "Who sees my connections": a hidden list shows no list, count or "empty" line; the join stays.
+  const hidden = data?.connectionsHidden === true;
+  if (hidden && !viewer?.canJoin && !viewer?.isSubmember && !(!loggedIn && isMasterGender(gender))) return null;
   return (
     <section className="section submembers" aria-labelledby={`submembers-${memberNo}`}>
       <div className="section-head">
-        <h2 id={`submembers-${memberNo}`}>{t("submembers.title", { count: data?.subMembers.length ?? 0 })}</h2>
+        <h2 id={`submembers-${memberNo}`}>{hidden ? t("connections:submembersTitle") : t("submembers.title", { count: data?.subMembers.length ?? 0 })}</h2>
         {!loggedIn && isMasterGender(gender) && (
           <Link className="button button-primary" to={`/${projectCode.toLowerCase()}/login`}>
             {joinLabel}
@@ -86,7 +89,7 @@ export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { proj
       </div>
       {viewer?.isSubmember && <p className="muted">{t("submembers.yours", { name: masterName })}</p>}
       {viewer && !viewer.isMaster && !viewer.isSubmember && viewer.owned && isMasterGender(gender) && <p className="muted">{t("submembers.owned")}</p>}
-      {data && data.subMembers.length === 0 && <p className="muted">{t("submembers.empty")}</p>}
+      {data && !hidden && data.subMembers.length === 0 && <p className="muted">{t("submembers.empty")}</p>}
       {data && data.subMembers.length > 0 && (
         <ul className="submember-list" aria-label={t("submembers.list", { name: masterName })}>
           {data.subMembers.map((item) => {

@@ -5,6 +5,7 @@ import type { ReferralInfo } from "../../../worker/contract/session";
 import type { BlockItem, MuteItem, SocialSettings } from "../../../worker/contract/social";
 import { PrivacyControls } from "../privacy/privacy-controls";
 import { AlertsSection } from "./alerts-section";
+import { ConnectionsSection } from "./connections-section";
 import { ContactSection } from "./contact-section";
 import { InviteSection } from "./invite-section";
 import { LanguageSection } from "./language-section";
@@ -41,6 +42,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <ContactSection initial={data.contact} />
       <InviteSection projectCode={projectCode} referral={data.referral} />
       <FollowApprovalSection memberId={data.profile.memberId} />
+      <ConnectionsSection memberId={data.profile.memberId} />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>

@@ -10,6 +10,7 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { Avatar } from "../../components/avatar";
 import { profilePath, useMemberId, useTwoStep } from "./social-client";
+import { ConnectionsHint } from "./connections-hint";
 import "./social.css";
 
 /** My profile blocks owned by the social feature: following, followers, blocked-by-me. */
@@ -30,6 +31,7 @@ export function MySocialLists({ projectCode }: { projectCode: string }) {
   return (
     <section className="card" aria-labelledby="my-social-lists-title">
       <h2 id="my-social-lists-title">{t("lists.title")}</h2>
+      <ConnectionsHint projectCode={projectCode} />
       <Tabs.Root defaultValue="following">
         <Tabs.List className="tabs-list" aria-label={t("lists.title")}>
           <Tabs.Trigger className="tab" value="following">

@@ -13,3 +13,4 @@ export * from "./social";
 export * from "./chat";
 export * from "./market";
 export * from "./moderation";
+export * from "./connections";

@@ -2,13 +2,15 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ok } from "../../contract/envelope";
 import { MemberNo, IdParam } from "../../contract/common";
-import { BidBody, JoinBody, KeywordQuery, MarketListQuery, SearchQuery, SubmemberBody } from "../../contract/market";
+import { BidBody, JoinBody, KeywordQuery, MarketListQuery, SearchQuery, SubmemberBody, type SubmemberList } from "../../contract/market";
 import { rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as market from "./market.service";
 import { closedTo } from "../profiles/profile-access";
+import { connectionsHiddenFrom } from "../social/connections-visibility";
+import { AppError } from "../../http/app-error";
 
 const ProjectMember = z.object({ project: z.string(), memberNo: MemberNo });
 const ProjectOnly = z.object({ project: z.string() });
@@ -20,8 +22,22 @@ export const marketPublic = new Hono<AppEnv>().get("/sns/sub-members/:project/:m
   const list = await market.submemberList(c.env, parseProjectCode(project), memberNo, null);
   // A closed master's sub-members (and join button) are not for those it is closed to (profile-access.ts).
   if (await closedTo(c.env, parseProjectCode(project), memberNo, null)) return c.json(ok({ ...list, subMembers: [], viewer: null }));
-  return c.json(ok(list));
+  return c.json(ok(await withoutHiddenSubmembers(c.env, parseProjectCode(project), memberNo, null, list)));
 });
+
+/**
+ * README Decisions "Who sees my connections": a master who hides their connections from this viewer keeps the list
+ * (and its count) to themselves; the master's card and the viewer's own join options stay, so the join button works.
+ */
+async function withoutHiddenSubmembers(env: Env, project: string, memberNo: string, viewerId: string | null, list: SubmemberList): Promise<SubmemberList> {
+  if (!(await connectionsHiddenFrom(env, project, memberNo, viewerId))) return list;
+  return { ...list, subMembers: [], connectionsHidden: true };
+}
+
+/** The hierarchy (sub-members down, masters up) and its history are nothing but connections: hidden is a 403. */
+async function refuseHiddenConnections(env: Env, project: string, memberNo: string, viewerId: string) {
+  if (await connectionsHiddenFrom(env, project, memberNo, viewerId)) throw new AppError("connectionsHidden");
+}
 
 export const marketPrivate = new Hono<AppEnv>()
   // Literal paths before `/:memberNo` so they win.
@@ -41,7 +57,7 @@ export const marketPrivate = new Hono<AppEnv>()
     const { project, memberNo } = c.req.valid("param");
     const list = await market.submemberList(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok({ ...list, subMembers: [], viewer: null }));
-    return c.json(ok(list));
+    return c.json(ok(await withoutHiddenSubmembers(c.env, sessionProject(c, project), memberNo, c.get("member").memberId, list)));
   })
   .post("/sns/game/market/slave", validate("json", SubmemberBody), async (c) => {
     const member = c.get("member");
@@ -51,12 +67,14 @@ export const marketPrivate = new Hono<AppEnv>()
   .get("/sns/hierarchy/:project/:memberNo/history", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
     const history = await market.hierarchyHistory(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    await refuseHiddenConnections(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok([]));
     return c.json(ok(history));
   })
   .get("/sns/hierarchy/:project/:memberNo", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
     const tree = await market.hierarchy(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    await refuseHiddenConnections(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok({ profile: tree.profile, subNodes: [], masters: [] }));
     return c.json(ok(tree));
   })

@@ -31,6 +31,7 @@ import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { friendStatusOf } from "./relationship";
 import { findMember, visibleTarget } from "./members";
 import { notBlockedWith } from "./visibility";
+import { connectionsOpenSql } from "./connections-visibility";
 import { addMark, weighReports } from "../moderation/moderation.service";
 import { approvesFollowers, requestFollow } from "./follow-requests.service";
 
@@ -43,21 +44,23 @@ const liveAt = (at: number) => (column: typeof blocks.expiresAt | typeof mutes.e
 export async function followInfo(env: Env, projectCode: string, viewer: SessionMember, memberNo: string): Promise<FollowInfo> {
   const target = await visibleTarget(env, projectCode, memberNo, viewer);
   const at = Date.now();
-  const row = await getDb(env).get<{ following: number; requested: number; followedBy: number; followers: number; followingCount: number }>(sql`
+  const row = await getDb(env).get<{ following: number; requested: number; followedBy: number; followers: number; followingCount: number; open: number }>(sql`
     select
       exists (select 1 from follows where member_id = ${viewer.memberId} and target_member_id = ${target.memberId}) as following,
       exists (select 1 from follow_requests where member_id = ${viewer.memberId} and target_member_id = ${target.memberId}) as requested,
       exists (select 1 from follows where member_id = ${target.memberId} and target_member_id = ${viewer.memberId}) as followedBy,
       (select count(*) from follows f where f.target_member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.member_id`, at)}) as followers,
-      (select count(*) from follows f where f.member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.target_member_id`, at)}) as followingCount`);
-  return {
+      (select count(*) from follows f where f.member_id = ${target.memberId} and ${notBlockedWith(viewer.memberId, sql`f.target_member_id`, at)}) as followingCount,
+      ${connectionsOpenSql(sql`${target.memberId}`, viewer.memberId)} as open`);
+  // README Decisions "Who sees my connections": the counts are the target's to show; the viewer's own edges stay.
+  const edges = {
     memberNo: target.memberNo,
     following: Boolean(row?.following),
     followedBy: Boolean(row?.followedBy),
-    followers: row?.followers ?? 0,
-    followingCount: row?.followingCount ?? 0,
-    followStatus: row?.following ? "following" : row?.requested ? "requested" : "none",
+    followStatus: row?.following ? ("following" as const) : row?.requested ? ("requested" as const) : ("none" as const),
   };
+  if (!row?.open) return { ...edges, followers: null, followingCount: null, connectionsHidden: true };
+  return { ...edges, followers: row.followers ?? 0, followingCount: row.followingCount ?? 0 };
 }
 
 export async function follow(ctx: Ctx, projectCode: string, memberNo: string): Promise<FollowInfo> {

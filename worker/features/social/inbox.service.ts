@@ -11,6 +11,7 @@ import type { SessionMember } from "../session/session.service";
 import { unreadGuestbookSince } from "./guestbook.service";
 import { visibleTarget } from "./members";
 import { notBlockedWith, notMutedBy } from "./visibility";
+import { connectionsOpenTo } from "./connections-visibility";
 
 /** Notifications whose actor is blocked either way or muted by me are hidden (and never counted). */
 const visibleNotifications = (member: SessionMember, at: number) =>
@@ -133,8 +134,12 @@ export async function memberActions(env: Env, projectCode: string, viewer: Sessi
   if (memberNo !== viewer.memberNo && (await closedTo(env, projectCode, memberNo, viewer.memberId))) return { stats, recent: [] };
   const db = getDb(env);
   const from = Date.now() - ACTION_WINDOW;
+  // Follows given would count the member's following (README Decisions "Who sees my connections"): left out when hidden.
+  const followsShown = await connectionsOpenTo(env, target.memberId, viewer.memberId);
   const [followRows, guestbookRows, flameRows] = await Promise.all([
-    db.select({ at: follows.createdAt }).from(follows).where(and(eq(follows.memberId, target.memberId), gt(follows.createdAt, from))).orderBy(desc(follows.idFollow)).limit(ACTION_ROWS),
+    followsShown
+      ? db.select({ at: follows.createdAt }).from(follows).where(and(eq(follows.memberId, target.memberId), gt(follows.createdAt, from))).orderBy(desc(follows.idFollow)).limit(ACTION_ROWS)
+      : Promise.resolve([] as { at: number }[]),
     db
       .select({ at: guestbookEntries.createdAt })
       .from(guestbookEntries)
