@@ -38,12 +38,22 @@ export async function saveFilters(env: Env, member: Pick<SessionMember, "memberI
   return readFilters(env, member.memberId);
 }
 
-/** The caller's own pending request; anyone else's (another member's, another tenant's) is "not found". */
+/**
+ * The caller's own pending request; anyone else's (another member's, another tenant's) is "not found", and so is one
+ * already decided (a request is decided once).
+ */
 async function ownPendingRequest(env: Env, member: SessionMember, idRequest: number) {
   const row = await getDb(env)
     .select({ idRequest: chatMessageRequests.idRequest, fromMemberId: chatMessageRequests.fromMemberId, status: chatMessageRequests.status })
     .from(chatMessageRequests)
-    .where(and(eq(chatMessageRequests.idRequest, idRequest), eq(chatMessageRequests.memberId, member.memberId), eq(chatMessageRequests.projectCode, member.projectCode)))
+    .where(
+      and(
+        eq(chatMessageRequests.idRequest, idRequest),
+        eq(chatMessageRequests.memberId, member.memberId),
+        eq(chatMessageRequests.projectCode, member.projectCode),
+        eq(chatMessageRequests.status, "pending"),
+      ),
+    )
     .get();
   if (!row) throw new AppError("notFound");
   return row;
