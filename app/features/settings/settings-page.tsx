@@ -10,6 +10,7 @@ import { InviteSection } from "./invite-section";
 import { LanguageSection } from "./language-section";
 import { PasswordSection } from "./password-section";
 import { QuietHoursSection } from "./quiet-hours-section";
+import { RequestsFiltersSection } from "./requests-filters-section";
 import { SafetyLists } from "./safety-lists";
 import "./settings.css";
 
@@ -39,6 +40,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <QuietHoursSection memberId={data.profile.memberId} />
       <ContactSection initial={data.contact} />
       <InviteSection projectCode={projectCode} referral={data.referral} />
+      <RequestsFiltersSection />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>
