@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import { DEFAULT_REQUESTS_FILTERS, type RequestsFilters } from "../../../worker/contract/requests-filters";
+import { DEFAULT_REQUESTS_FILTERS, type RequestsFilters } from "../../../worker/contract/requests-filters.constants";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
