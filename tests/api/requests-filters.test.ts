@@ -280,6 +280,18 @@ describe("declines", () => {
     expect(blocks!.n).toBe(0);
   });
 
+  it("decline everything from a filtered member marks their filtered notices read too", async () => {
+    const me = await recipient();
+    const bare = await signUp();
+    expectOk(await setFilters(me, { noAvatar: true }));
+    expectOk(await write(bare, me));
+    expectOk(await follow(bare, me));
+    const [request] = await filteredTray(me);
+    expect(expectOk(await call("POST", `/private/sns/message-requests/${request!.idRequest}/decline-all`, { as: me })).notifications).toBe(2);
+    const kept = expectOk(await call("GET", "/private/core/notifications/filtered", { as: me })).items as { read: boolean }[];
+    expect(kept.map((n) => n.read)).toEqual([true, true]);
+  });
+
   it("a declined request is decided once: declining it again is not found", async () => {
     const me = await recipient();
     const sender = await withAvatar(await signUp());
