@@ -10,6 +10,7 @@ import type { GuestbookCounts, GuestbookEntry, NotificationView, Page, SocialSet
 import { useToast } from "../components/toast";
 import { PushSwitch } from "../features/notifications/push-switch";
 import { GuestbookEntries } from "../features/social/guestbook-entries";
+import { FilteredNotices } from "../features/social/filtered-notices";
 import { NotificationItems } from "../features/social/notification-items";
 import { useTwoStep } from "../features/social/social-client";
 import { api } from "../lib/api";
@@ -150,6 +151,7 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
             </button>
           </div>
           <NotificationItems items={notices} empty={t("messages.emptyNotifications")} />
+          <FilteredNotices />
         </Tabs.Content>
       </Tabs.Root>
     </main>

@@ -895,6 +895,28 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as: m, params: { memberId: m.memberId }, body: { connectionsVisibility: "friends" } };
     },
   },
+  // Requests tray controls and filters: the caller's own filters, tray and notices (no member id in the path).
+  "GET /private/sns/requests-filters": { request: () => ({}), ...anyMember },
+  "PUT /private/sns/requests-filters": {
+    request: () => ({ body: { newerThanDays: 7, noAvatar: true, notFollowed: false, inRequests: true, inNotifications: true } }),
+    ...anyMember,
+  },
+  "GET /private/sns/message-requests/filtered": { request: () => ({}), ...anyMember },
+  "GET /private/core/notifications/filtered": { request: () => ({}), ...anyMember },
+  "POST /private/sns/message-requests/:idRequest/decline-block": {
+    request: async (f) => {
+      const { recipient, idRequest } = await messageRequest(f);
+      return { as: recipient, params: { idRequest: String(idRequest) } };
+    },
+    noBody: true,
+  },
+  "POST /private/sns/message-requests/:idRequest/decline-all": {
+    request: async (f) => {
+      const { recipient, idRequest } = await messageRequest(f);
+      return { as: recipient, params: { idRequest: String(idRequest) } };
+    },
+    noBody: true,
+  },
 };
 
 

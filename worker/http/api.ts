@@ -16,6 +16,7 @@ import { privacyPrivate } from "../features/privacy/privacy.routes";
 import { moderationPrivate } from "../features/moderation/moderation.routes";
 import { quietHoursPrivate } from "../features/notifications/quiet-hours";
 import { connectionsVisibilityPrivate } from "../features/social/connections-visibility";
+import { requestsFiltersPrivate } from "../features/chat/requests-filters";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -53,7 +54,9 @@ const privateApi = new Hono<AppEnv>()
   // Quiet hours for web push (README Decisions "Push that reaches a closed app").
   .route("/", quietHoursPrivate)
   // Who sees my connections (README Decisions "Who sees my connections").
-  .route("/", connectionsVisibilityPrivate);
+  .route("/", connectionsVisibilityPrivate)
+  // Requests tray controls and filters (README Decisions "Filters for requests and notifications").
+  .route("/", requestsFiltersPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

@@ -5,15 +5,14 @@ import type { ChatListEntry, MessageRequest } from "../../../worker/contract/cha
 import { DIRECT_CHATROOM, PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
-import { useToast } from "../../components/toast";
 import { TimeAgo } from "../../i18n/use-format";
 import { api } from "../../lib/api";
-import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { enablePush } from "../../lib/web-push";
 import { ChatConversation } from "./chat-conversation";
 import { FollowRequests } from "../social/follow-requests";
+import { RequestsTray } from "./requests-tray";
 import "./chat.css";
 
 const SEEN_POPUP_KEY = "hasSeenNotificationPopup";
@@ -60,47 +59,6 @@ function NotificationPopup({ chatId }: { chatId: string | null }) {
           {t("popupEnable")}
         </button>
       </div>
-    </section>
-  );
-}
-
-/** The requests tray: a stranger's messages wait here until accepted, declined or blocked. */
-function RequestsTray({ requests, onDecided }: { requests: MessageRequest[]; onDecided: () => void }) {
-  const { t } = useTranslation("chat");
-  const toast = useToast();
-  if (requests.length === 0) return null;
-  async function decide(request: MessageRequest, decision: "accept" | "decline" | "block") {
-    const body =
-      decision === "block"
-        ? await api("/private/core/blocks", { body: { targetMemberNo: request.profile.simpleCode } })
-        : await api(`/private/sns/message-requests/${request.idRequest}`, { method: "PUT", body: { decision } });
-    if (decision === "block" && body.returnCode === "000000") await api(`/private/sns/message-requests/${request.idRequest}`, { method: "PUT", body: { decision: "decline" } });
-    if (body.returnCode !== "000000") toast(errorText(t, body as { returnCode: string; returnMessage: string }), "error");
-    onDecided();
-  }
-  return (
-    <section className="chat-requests" aria-label={t("requests")}>
-      <h2>
-        {t("requests")} <span className="badge">{requests.length}</span>
-      </h2>
-      <ul>
-        {requests.map((r) => (
-          <li key={r.idRequest} className="chat-request">
-            <span>{t("requestFrom", { name: r.profile.nickname || r.profile.simpleCode, count: r.count })}</span>
-            <div className="row">
-              <button type="button" className="button button-primary" onClick={() => void decide(r, "accept")}>
-                {t("accept")}
-              </button>
-              <button type="button" className="button" onClick={() => void decide(r, "decline")}>
-                {t("decline")}
-              </button>
-              <button type="button" className="button button-danger" onClick={() => void decide(r, "block")}>
-                {t("block")}
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }

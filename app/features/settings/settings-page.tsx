@@ -11,6 +11,7 @@ import { InviteSection } from "./invite-section";
 import { LanguageSection } from "./language-section";
 import { PasswordSection } from "./password-section";
 import { QuietHoursSection } from "./quiet-hours-section";
+import { RequestsFiltersSection } from "./requests-filters-section";
 import { SafetyLists } from "./safety-lists";
 import { FollowApprovalSection } from "./follow-approval-section";
 import "./settings.css";
@@ -43,6 +44,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <InviteSection projectCode={projectCode} referral={data.referral} />
       <FollowApprovalSection memberId={data.profile.memberId} />
       <ConnectionsSection memberId={data.profile.memberId} />
+      <RequestsFiltersSection />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>

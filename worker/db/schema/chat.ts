@@ -210,3 +210,19 @@ export const personalChatrooms = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectCode, t.chatroomId] }), uniqueIndex("personal_chatrooms_member").on(t.memberId)],
 );
+
+/**
+ * Requests tray and notification filters (migration 0030; README Decisions "Filters for requests and notifications").
+ * Absent row = nothing filtered. Only its owner reads or writes it; the rule itself lives in requests-filters.ts.
+ */
+export const memberFilters = sqliteTable("member_filters", {
+  memberId: text("member_id").primaryKey(),
+  projectCode: text("project_code").notNull(),
+  /** Accounts younger than this many days are filtered; 0 = off. */
+  newerThanDays: integer("newer_than_days").notNull().default(0),
+  noAvatar: integer("no_avatar", { mode: "boolean" }).notNull().default(false),
+  notFollowed: integer("not_followed", { mode: "boolean" }).notNull().default(false),
+  inRequests: integer("in_requests", { mode: "boolean" }).notNull().default(true),
+  inNotifications: integer("in_notifications", { mode: "boolean" }).notNull().default(true),
+  updatedAt: integer("updated_at").notNull(),
+});

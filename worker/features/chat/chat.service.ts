@@ -1,4 +1,4 @@
-import { and, between, desc, eq, inArray, lt, sql, type SQLWrapper } from "drizzle-orm";
+import { and, between, desc, eq, inArray, lt, not, sql, type SQLWrapper } from "drizzle-orm";
 import { compiled } from "../../db/compiled";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
@@ -46,6 +46,7 @@ import { notify } from "../notifications/notify";
 import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, type SummaryRow } from "../profiles/profile-summary";
 import { assertCanPost, postableSql, postingRefusal } from "../social/posting-rules";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
+import { filteredSender } from "../notifications/sender-filter";
 import { answersTheOther, waitingOn } from "./conversation-starts";
 import { refreshPhotoCommentCount } from "./photo-comment-counts";
 import { viewMessage, viewThread, type ChatViewer, type StoredMessage, type StoredThread } from "./chat-view";
@@ -683,8 +684,10 @@ export async function unreadCounts(env: Env, member: Pick<ChatMember, "memberId"
       and not exists (select 1 from blocks b where ((b.member_id = ${member.memberId} and b.target_member_id = m.member_id) or (b.member_id = m.member_id and b.target_member_id = ${member.memberId}))
         and (b.expires_at is null or b.expires_at > ${at}))
     group by chatroomId`);
+  // A filtered sender's request waits in "Filtered" and lights no dot (sender-filter.ts).
   const requests = await getDb(env).get<{ n: number }>(
-    sql`select count(*) as n from chat_message_requests where member_id = ${member.memberId} and status = 'pending'`,
+    sql`select count(*) as n from chat_message_requests q where q.member_id = ${member.memberId} and q.status = 'pending'
+      and not ${filteredSender(member.memberId, sql`q.from_member_id`, "requests", at)}`,
   );
   const byChatroom: Record<string, number> = {};
   let total = 0;
@@ -746,13 +749,24 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
   return entries.slice(0, pageSize);
 }
 
-/** Pending (and declined) message requests: the requests tray. */
-export async function listRequests(env: Env, member: ChatMember): Promise<MessageRequest[]> {
+/**
+ * Pending message requests: the requests tray, or with `filtered` its "Filtered" section (senders the member filters,
+ * sender-filter.ts). Declined requests are listed nowhere.
+ */
+export async function listRequests(env: Env, member: ChatMember, filtered = false): Promise<MessageRequest[]> {
   const db = getDb(env);
+  const isFiltered = filteredSender(member.memberId, chatMessageRequests.fromMemberId, "requests");
   const rows = await db
     .select()
     .from(chatMessageRequests)
-    .where(and(eq(chatMessageRequests.memberId, member.memberId), eq(chatMessageRequests.status, "pending"), notBlockedWith(member.memberId, chatMessageRequests.fromMemberId)))
+    .where(
+      and(
+        eq(chatMessageRequests.memberId, member.memberId),
+        eq(chatMessageRequests.status, "pending"),
+        notBlockedWith(member.memberId, chatMessageRequests.fromMemberId),
+        filtered ? isFiltered : not(isFiltered),
+      ),
+    )
     .orderBy(desc(chatMessageRequests.updatedAt))
     .limit(100);
   const summaries = await profileSummaries(env, member.projectCode, rows.map((r) => r.fromMemberId), await viewerContext(env, member));
@@ -905,7 +919,11 @@ export async function pushCount(env: Env, member: ChatMember, sourceKey?: string
 
 /** Newest notification id of a member (the orange dot compares against what the member has seen). */
 export async function latestNotificationId(env: Env, memberId: string) {
-  const row = await getDb(env).get<{ id: number | null }>(sql`select max(id_notification) as id from notifications where member_id = ${memberId}`);
+  // A filtered sender's notice never lights the orange dot (sender-filter.ts).
+  const row = await getDb(env).get<{ id: number | null }>(
+    sql`select max(n.id_notification) as id from notifications n where n.member_id = ${memberId}
+      and (n.actor_member_id is null or not ${filteredSender(memberId, sql`n.actor_member_id`, { typeColumn: sql`n.type` })})`,
+  );
   return row?.id ?? 0;
 }
 

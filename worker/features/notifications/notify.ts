@@ -7,6 +7,7 @@ import type { NotificationItem, NotificationType } from "../../contract/notifica
 import { roomName } from "../../rooms/socket-auth";
 import { DAY } from "../../lib/time";
 import { isBlockedBetween, isMutedBy } from "../social/visibility";
+import { isFilteredFor, scopeOf } from "./sender-filter";
 import { sendWebPush } from "./web-push";
 
 type Notice = {
@@ -25,6 +26,8 @@ type Notice = {
  * Skipped when the actor and recipient are blocked either way, or the recipient muted the actor — so a muted or
  * blocked sender never pushes either. With no socket of the member open, it goes out as a web push to the member's
  * live devices instead (README Decisions "Push that reaches a closed app").
+ * A sender the recipient filters (sender-filter.ts) is stored for the "Filtered" section but sent nowhere: no socket
+ * frame (so no sound or desktop notice) and no web push.
  * Call through `ctx.waitUntil` when the response should not wait for the push.
  */
 export async function notify(env: Env, notice: Notice): Promise<NotificationItem | null> {
@@ -49,6 +52,7 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
     dateAdd: new Date(createdAt).toISOString(),
     read: false,
   };
+  if (actorId && (await isFilteredFor(env, notice.memberId, actorId, scopeOf(notice.type), createdAt))) return item;
   let openSockets = 0;
   try {
     const inbox = await getServerByName(env.MemberInbox, roomName(notice.projectCode, notice.memberId));

@@ -1,10 +1,11 @@
-import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, not, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { flamePasses, follows, guestbookEntries, notifications, socialSettings } from "../../db/schema";
 import type { NotificationType } from "../../contract/notifications";
 import type { ActionKind, DoorBell, MemberActions, NotificationView, Page, SocialSettings } from "../../contract/social";
 import { DAY, iso } from "../../lib/time";
 import { notificationTargets, shownParams } from "../notifications/notification-targets";
+import { filteredSender } from "../notifications/sender-filter";
 import { closedTo } from "../profiles/profile-access";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
@@ -13,21 +14,29 @@ import { visibleTarget } from "./members";
 import { notBlockedWith, notMutedBy } from "./visibility";
 import { connectionsOpenTo } from "./connections-visibility";
 
-/** Notifications whose actor is blocked either way or muted by me are hidden (and never counted). */
-const visibleNotifications = (member: SessionMember, at: number) =>
-  and(
+/**
+ * Notifications whose actor is blocked either way or muted by me are hidden (and never counted). Those from a sender
+ * I filter (sender-filter.ts) show only in the "Filtered" section (`filtered`), and are never counted either.
+ */
+const visibleNotifications = (member: SessionMember, at: number, filtered = false) => {
+  const isFiltered = filteredSender(member.memberId, notifications.actorMemberId, { typeColumn: notifications.type }, at);
+  return and(
     eq(notifications.memberId, member.memberId),
     eq(notifications.projectCode, member.projectCode),
+    filtered
+      ? and(isNotNull(notifications.actorMemberId), isFiltered)
+      : or(isNull(notifications.actorMemberId), not(isFiltered)),
     or(isNull(notifications.actorMemberId), and(notBlockedWith(member.memberId, notifications.actorMemberId, at), notMutedBy(member.memberId, notifications.actorMemberId, at))),
   );
+};
 
 /** Stored notifications, newest first; the browser renders each type in the viewer's language. */
-export async function listNotifications(env: Env, member: SessionMember, pageSize: number, before?: number): Promise<Page<NotificationView>> {
+export async function listNotifications(env: Env, member: SessionMember, pageSize: number, before?: number, filtered = false): Promise<Page<NotificationView>> {
   const at = Date.now();
   const rows = await getDb(env)
     .select()
     .from(notifications)
-    .where(and(visibleNotifications(member, at), before ? lt(notifications.idNotification, before) : undefined))
+    .where(and(visibleNotifications(member, at, filtered), before ? lt(notifications.idNotification, before) : undefined))
     .orderBy(desc(notifications.idNotification))
     .limit(pageSize + 1);
   const slice = rows.slice(0, pageSize);
