@@ -15,6 +15,7 @@ import { chatPrivate, chatPublic } from "../features/chat/chat.routes";
 import { privacyPrivate } from "../features/privacy/privacy.routes";
 import { moderationPrivate } from "../features/moderation/moderation.routes";
 import { quietHoursPrivate } from "../features/notifications/quiet-hours";
+import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -50,7 +51,9 @@ const privateApi = new Hono<AppEnv>()
   .route("/", mediaPrivate)
   .route("/", chatPrivate)
   // Quiet hours for web push (README Decisions "Push that reaches a closed app").
-  .route("/", quietHoursPrivate);
+  .route("/", quietHoursPrivate)
+  // Stranger media stays blurred: the owner's setting and the per-item avatar reveal (stranger-media.routes.ts).
+  .route("/", strangerMediaPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)
