@@ -13,6 +13,7 @@ import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { enablePush } from "../../lib/web-push";
 import { ChatConversation } from "./chat-conversation";
+import { RevealableAvatar, StrangerSettingsLink } from "../stranger-media/stranger-reveal";
 import "./chat.css";
 
 const SEEN_POPUP_KEY = "hasSeenNotificationPopup";
@@ -81,9 +82,11 @@ function RequestsTray({ requests, onDecided }: { requests: MessageRequest[]; onD
       <h2>
         {t("requests")} <span className="badge">{requests.length}</span>
       </h2>
+      <StrangerSettingsLink />
       <ul>
         {requests.map((r) => (
           <li key={r.idRequest} className="chat-request">
+            <RevealableAvatar profile={r.profile} />
             <span>{t("requestFrom", { name: r.profile.nickname || r.profile.simpleCode, count: r.count })}</span>
             <div className="row">
               <button type="button" className="button button-primary" onClick={() => void decide(r, "accept")}>

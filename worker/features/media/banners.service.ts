@@ -26,14 +26,15 @@ const ownerViewer = (memberId: string): Viewer => ({ memberId, canSeeAvatars: tr
  * (`revealBanner`). So does a viewer whose stranger-media setting covers the owner (`strangerBlurs`; the page's
  * one-tap "Reveal" is the same route). Everyone else: the original.
  */
-export function photoOf(row: { memberId: string; image: string; blurImage: string; blur: boolean }, viewer: Viewer): { image: string; blur: boolean } {
+export function photoOf(row: { memberId: string; image: string; blurImage: string; blur: boolean }, viewer: Viewer): { image: string; blur: boolean; strangerBlur?: true } {
   if (viewer?.memberId === row.memberId) return { image: row.image, blur: row.blur };
-  if (!viewer || viewer.safeMode || row.blur || strangerBlurs(viewer, row.memberId)) return { image: row.blurImage, blur: true };
+  if (!viewer || viewer.safeMode || row.blur) return { image: row.blurImage, blur: true };
+  if (strangerBlurs(viewer, row.memberId)) return { image: row.blurImage, blur: true, strangerBlur: true };
   return { image: row.image, blur: row.blur };
 }
 
 export function toBanner(row: BannerRow, viewer: Viewer): Banner {
-  const { image, blur } = photoOf(row, viewer);
+  const { image, blur, strangerBlur } = photoOf(row, viewer);
   return {
     idBanner: row.idBanner,
     image,
@@ -43,6 +44,7 @@ export function toBanner(row: BannerRow, viewer: Viewer): Banner {
     memberNo: row.memberNo,
     url: row.url,
     blur,
+    ...(strangerBlur ? { strangerBlur } : {}),
     rating: row.ratingCount ? Math.round((row.ratingSum / row.ratingCount) * 10) / 10 : 0,
     ratingCount: row.ratingCount,
     threadCount: row.threadCount,
