@@ -51,16 +51,21 @@ describe("media from people I don't know stays blurred (phone)", () => {
     // Home's photo masonry: the stranger's photo arrives as the blurred rendition, with a one-tap Reveal.
     await gotoHydrated(page, "/smp/home");
     const photos = page.getByRole("region", { name: "Photos" });
-    const item = photos.locator(".masonry-item").filter({ has: page.getByRole("button", { name: `Reveal ${nickname}'s picture` }) });
+    // Found by its picture (the Reveal button goes once the original arrives).
+    const item = photos.locator(".masonry-item").filter({ has: page.getByAltText(`Photo by ${nickname}`) });
     await item.scrollIntoViewIfNeeded();
     const image = item.locator("img");
     expect(await image.getAttribute("src")).toContain("/blur/");
     await photos.getByRole("link", { name: "Blur settings" }).waitFor();
     await screenshot(page, "stranger-media-02-blurred-photo-phone");
-    await item.getByRole("button", { name: `Reveal ${nickname}'s picture` }).click();
+    const [revealed] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes("/reveal")),
+      item.getByRole("button", { name: `Reveal ${nickname}'s picture` }).click(),
+    ]);
+    expect(JSON.stringify(await revealed.json())).toContain("000000");
+    await screenshot(page, "stranger-media-03-revealed-photo-phone");
     await expect.poll(() => image.getAttribute("src")).not.toContain("/blur/");
     await item.getByRole("button", { name: "View full screen" }).waitFor();
-    await screenshot(page, "stranger-media-03-revealed-photo-phone");
 
     // The requests tray: the stranger's avatar is the rendition until revealed; a reload forgets the reveal.
     await gotoHydrated(page, "/smp/notification");
