@@ -845,6 +845,10 @@ export const privateRoutes: Record<string, RouteCase> = {
   "PUT /private/sns/notifications/quiet-hours/:memberId": {
     request: (f) => ({ params: { memberId: f.owner.memberId }, body: { enabled: true, startHour: 22, endHour: 7, timeZone: "Europe/Berlin" } }),
   },
+  // Stranger media stays blurred: the owner's own setting; a reveal of any visible member's avatar.
+  "GET /private/core/stranger-media/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "PUT /private/core/stranger-media/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, body: { strangerMedia: "notFollowed" } }) },
+  "POST /private/core/stranger-media/reveal/:memberNo": { request: async (f) => ({ params: { memberNo: (await f.member()).memberNo } }), noBody: true, ...tenantWide },
   "POST /private/core/reminders": {
     request: async (f) => ({ body: { idChatroomMessage: await chatMessage(await f.member()), title: "Remember", description: "", remindAt: new Date(Date.now() + 3_600_000).toISOString() } }),
     ...anyMember,

@@ -17,6 +17,8 @@ export type HomePhoto = {
   memberNo: string;
   url: string | null;
   blur: boolean;
+  /** Blurred only by the viewer's stranger-media setting (not §9 `blur`): the page offers a one-tap reveal. */
+  strangerBlur?: true;
   rating: number | null;
   threadCount: number;
   profile: ProfileSummary | null;

@@ -104,6 +104,8 @@ export type Banner = {
   memberNo: string;
   url: string;
   blur: boolean;
+  /** Blurred only by the viewer's stranger-media setting (not §9 `blur`): the page offers a one-tap reveal. */
+  strangerBlur?: true;
   rating: number;
   ratingCount: number;
   threadCount: number;

@@ -17,6 +17,7 @@ import { moderationPrivate } from "../features/moderation/moderation.routes";
 import { quietHoursPrivate } from "../features/notifications/quiet-hours";
 import { connectionsVisibilityPrivate } from "../features/social/connections-visibility";
 import { requestsFiltersPrivate } from "../features/chat/requests-filters";
+import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -56,7 +57,9 @@ const privateApi = new Hono<AppEnv>()
   // Who sees my connections (README Decisions "Who sees my connections").
   .route("/", connectionsVisibilityPrivate)
   // Requests tray controls and filters (README Decisions "Filters for requests and notifications").
-  .route("/", requestsFiltersPrivate);
+  .route("/", requestsFiltersPrivate)
+  // Stranger media stays blurred: the owner's setting and the per-item avatar reveal (stranger-media.routes.ts).
+  .route("/", strangerMediaPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

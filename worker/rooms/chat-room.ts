@@ -10,6 +10,7 @@ import { listMessages } from "../features/chat/chat-page";
 import { publishMessage } from "../features/chat/chat-publish";
 import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "../features/chat/chat-view";
 import { viewerFor } from "../features/profiles/profile-summary";
+import { strangerBlurs } from "../features/profiles/stranger-media";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
 import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
 import { SendWindow } from "./send-window";
@@ -17,7 +18,8 @@ import { SendWindow } from "./send-window";
 /** Small, hibernation-safe per-connection state (serialized with the socket). */
 /** `replayedUpTo`: the newest id a reconnecting client got by replay; live copies of older new messages are dropped. */
 /** `canSeeAvatars`, `safeMode`: which avatars this member gets (§6; README Decisions on renditions), as at connect. */
-type ChatConnState = SocketIdentity & { canSeeAvatars: boolean; safeMode?: boolean; sends: readonly number[]; replayedUpTo?: number };
+/** `strangerMedia`: whose media stays blurred for this member (stranger-media.ts), as at connect; whom they follow is read per fan-out. */
+type ChatConnState = SocketIdentity & { canSeeAvatars: boolean; safeMode?: boolean; strangerMedia?: "notFollowed" | "everyone"; sends: readonly number[]; replayedUpTo?: number };
 
 /** Replay after a reconnect is bounded; a client further behind reloads the list. */
 const REPLAY_LIMIT = 200;
@@ -61,7 +63,13 @@ export class ChatRoom extends Server<Env> {
     }
     if (!live || identity.expiresAt <= Date.now()) return closeSocket(connection);
     if (connection.readyState !== WebSocket.OPEN) return;
-    this.setStateOf(connection, { ...identity, canSeeAvatars: Boolean(viewer?.canSeeAvatars), safeMode: Boolean(viewer?.safeMode), sends: [] });
+    this.setStateOf(connection, {
+      ...identity,
+      canSeeAvatars: Boolean(viewer?.canSeeAvatars),
+      safeMode: Boolean(viewer?.safeMode),
+      ...(viewer?.strangerMedia ? { strangerMedia: viewer.strangerMedia.mode } : {}),
+      sends: [],
+    });
     await armExpiry(this.ctx.storage, identity.expiresAt);
     connection.send(JSON.stringify({ type: "welcome", memberNo: identity.memberNo, room: this.name } satisfies ServerEvent));
     const since = new URL(ctx.request.url).searchParams.get("since");
@@ -133,24 +141,53 @@ export class ChatRoom extends Server<Env> {
     else connection.send(JSON.stringify(event));
   }
 
-  private viewerOf(state: { memberId: string; memberNo: string; canSeeAvatars: boolean; safeMode?: boolean }) {
-    return { memberId: state.memberId, memberNo: state.memberNo, canSeeAvatars: state.canSeeAvatars, safeMode: Boolean(state.safeMode), lastReadId: 0 };
+  private viewerOf(state: ChatConnState, follows?: ReadonlyMap<string, ReadonlySet<string>>) {
+    const strangerMedia = state.strangerMedia ? { mode: state.strangerMedia, follows: follows?.get(state.memberId) ?? new Set<string>() } : undefined;
+    return { memberId: state.memberId, memberNo: state.memberNo, canSeeAvatars: state.canSeeAvatars, safeMode: Boolean(state.safeMode), strangerMedia, lastReadId: 0 };
+  }
+
+  /**
+   * For sockets whose member blurs members they do not follow: which of `cardMembers` each follows, in one D1 read,
+   * only when such a socket is here (the follow list is not kept in the socket: it changes, and attachments are small).
+   */
+  private async strangerFollows(cardMembers: (string | null)[]): Promise<ReadonlyMap<string, ReadonlySet<string>> | undefined> {
+    const readers = new Set<string>();
+    for (const [, state] of this.audience()) if (state?.strangerMedia === "notFollowed") readers.add(state.memberId);
+    const targets = cardMembers.filter((id): id is string => Boolean(id));
+    if (!readers.size || !targets.length) return undefined;
+    const rows = await this.env.DB.prepare(
+      "select member_id as reader, target_member_id as target from follows where member_id in (select value from json_each(?1)) and target_member_id in (select value from json_each(?2))",
+    )
+      .bind(JSON.stringify([...readers]), JSON.stringify(targets))
+      .all<{ reader: string; target: string }>();
+    const follows = new Map<string, Set<string>>();
+    for (const row of rows.results) follows.set(row.reader, (follows.get(row.reader) ?? new Set()).add(row.target));
+    return follows;
+  }
+
+  /** The part of a view's key the stranger rule decides: which of the cards this socket gets blurred. */
+  private strangerKey(state: ChatConnState, follows: ReadonlyMap<string, ReadonlySet<string>> | undefined, cardMembers: (string | null)[]) {
+    if (!state.strangerMedia) return "";
+    const viewer = this.viewerOf(state, follows);
+    return cardMembers.map((id) => (id && strangerBlurs(viewer, id) ? "1" : "0")).join("");
   }
 
   /** RPC: a new or edited message, already in D1. */
   async publishMessage(fanout: Fanout, kind: "new" | "edited") {
     const hidden = new Set(fanout.hiddenFrom);
     const { memberId: sender, toMemberId: recipient } = fanout.stored;
+    const cards = [sender, recipient];
+    const follows = await this.strangerFollows(cards);
     // Most sockets see the same view: render and serialize once per distinct view, not once per socket.
     const rendered = new Map<string, string>();
     for (const [connection, state] of this.audience()) {
       if (!state || hidden.has(state.memberId)) continue;
       if (kind === "new" && state.replayedUpTo !== undefined && fanout.stored.idChatroomMessage <= state.replayedUpTo) continue;
       const party = state.memberId === sender || state.memberId === recipient ? state.memberId : "";
-      const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}`;
+      const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}|${this.strangerKey(state, follows, cards)}`;
       let text = rendered.get(key);
       if (!text) {
-        const message = viewMessage(fanout.stored, this.viewerOf(state));
+        const message = viewMessage(fanout.stored, this.viewerOf(state, follows));
         text = JSON.stringify(kind === "new" ? { type: "chat.message", message } : { type: "chat.edited", message });
         rendered.set(key, text);
       }
@@ -180,6 +217,7 @@ export class ChatRoom extends Server<Env> {
 
   async publishThread(parent: StoredMessage, thread: StoredThread, threadCount: number, hiddenFrom: string[]) {
     const hidden = new Set(hiddenFrom);
+    const follows = await this.strangerFollows([thread.memberId]);
     for (const [connection, state] of this.audience()) {
       if (!state || hidden.has(state.memberId)) continue;
       if (viewMessage(parent, this.viewerOf(state)).placeholder) continue;
@@ -188,7 +226,7 @@ export class ChatRoom extends Server<Env> {
         chatroomId: parent.chatroomId,
         idChatroomMessage: parent.idChatroomMessage,
         threadCount,
-        thread: viewThread(thread, this.viewerOf(state)),
+        thread: viewThread(thread, this.viewerOf(state, follows)),
       });
     }
   }

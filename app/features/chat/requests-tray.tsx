@@ -7,6 +7,7 @@ import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { REQUESTS_FILTERS_ANCHOR } from "../settings/requests-filters-section";
+import { RevealableAvatar, StrangerSettingsLink } from "../stranger-media/stranger-reveal";
 
 type Decision = "accept" | "decline" | "declineBlock" | "declineAll";
 
@@ -43,6 +44,7 @@ export function RequestsTray({ requests, onDecided }: { requests: MessageRequest
   if (requests.length === 0 && filtered.length === 0) return null;
   const item = (r: MessageRequest) => (
     <li key={r.idRequest} className="chat-request">
+      <RevealableAvatar profile={r.profile} />
       <span>{t("requestFrom", { name: r.profile.nickname || r.profile.simpleCode, count: r.count })}</span>
       <div className="row" style={{ flexWrap: "wrap" }}>
         <button type="button" className="button button-primary" onClick={() => void decide(r, "accept")}>
@@ -65,6 +67,7 @@ export function RequestsTray({ requests, onDecided }: { requests: MessageRequest
       <h2>
         {t("requests")} <span className="badge">{requests.length}</span>
       </h2>
+      <StrangerSettingsLink />
       <ul>{requests.map(item)}</ul>
       <div className="row" style={{ flexWrap: "wrap", marginTop: "0.5rem" }}>
         {filtered.length > 0 && (

@@ -8,6 +8,7 @@ import { profileHref } from "./avatar-strip";
 import { PhotoComments } from "./photo-comments";
 import { useReturnFocus } from "../../components/return-focus";
 import { revealPhoto } from "../../lib/reveal-photo";
+import { RevealButton, StrangerSettingsLink, revealedPhoto } from "../stranger-media/stranger-reveal";
 
 /** §9: a blurred photo reveals after 10 taps (the original then comes from the server: a member's reveal call). */
 const REVEAL_TAPS = 10;
@@ -48,6 +49,7 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
   const name = (p: HomePhoto) => p.profile?.nickname || p.memberNo;
   return (
     <>
+      {photos.some((p) => p.strangerBlur) && <StrangerSettingsLink />}
       <ul className="masonry">
         {photos.slice(0, shown).map((photo) => {
           const left = Math.max(0, REVEAL_TAPS - (taps[photo.idBanner] ?? 0));
@@ -70,6 +72,17 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
                 <button type="button" className="icon-button small" onClick={() => setComments(photo)} aria-label={t("photos.comments", { count: photo.threadCount })}>
                   💬{photo.threadCount > 0 && <span className="photo-count">{photo.threadCount}</span>}
                 </button>
+                {blurred && photo.strangerBlur && (
+                  // Blurred by the member's stranger-media setting alone: one tap, not the §9 ten.
+                  <RevealButton
+                    name={name(photo)}
+                    onReveal={async () => {
+                      const image = await revealedPhoto(photo.idBanner);
+                      if (image) setOriginals((known) => ({ ...known, [photo.idBanner]: image }));
+                      return Boolean(image);
+                    }}
+                  />
+                )}
                 {!blurred && (
                   <button type="button" className="icon-button small" onClick={() => setFull(photo)} aria-label={t("photos.fullScreen")}>
                     ⤢

@@ -14,6 +14,7 @@ import { QuietHoursSection } from "./quiet-hours-section";
 import { RequestsFiltersSection } from "./requests-filters-section";
 import { SafetyLists } from "./safety-lists";
 import { FollowApprovalSection } from "./follow-approval-section";
+import { StrangerMediaSection } from "./stranger-media-section";
 import "./settings.css";
 
 export type SettingsData = {
@@ -45,6 +46,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <FollowApprovalSection memberId={data.profile.memberId} />
       <ConnectionsSection memberId={data.profile.memberId} />
       <RequestsFiltersSection />
+      <StrangerMediaSection memberId={data.profile.memberId} />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>

@@ -36,6 +36,8 @@ export const profiles = sqliteTable(
     isRainbow: integer("is_rainbow", { mode: "boolean" }).notNull().default(false),
     /** §4 safe-mode switch: the server sends this member renditions instead of others' originals (migration 0012). */
     safeMode: integer("safe_mode", { mode: "boolean" }).notNull().default(false),
+    /** Whose avatars and photos this member gets as blurred renditions (stranger-media.ts; migration 0029). */
+    strangerMedia: text("stranger_media", { enum: ["off", "notFollowed", "everyone"] }).notNull().default("off"),
     safeword: text("safeword").notNull().default(""),
     phone: text("phone").notNull().default(""),
     mobile: text("mobile").notNull().default(""),

@@ -68,7 +68,7 @@ export function chatPageTtlMs(env: Env): number {
   return ttlMsFromEnv(env.CHAT_PAGE_TTL_SECONDS, DEFAULT_TTL_SECONDS);
 }
 
-type Reader = Versions & { hidden: string; canSee: number | null; safeMode: number | null };
+type Reader = Versions & { hidden: string; canSee: number | null; safeMode: number | null; strangerMedia: string | null };
 
 /**
  * The room's and the cards' versions and, for a member, who is hidden from them, whether they see avatars (§6) and
@@ -85,6 +85,7 @@ function readerSelect(db: Db, v: PageValues) {
       hidden: sql<string>`${hiddenFromSql(v.viewerId, v.at, HIDDEN_LIMIT)}`.as("hidden"),
       canSee: sql<number | null>`(select ${profiles.avator} <> '' and ${profiles.qualify} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("can_see"),
       safeMode: sql<number | null>`(select ${profiles.safeMode} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("safe_mode"),
+      strangerMedia: sql<string | null>`(select ${profiles.strangerMedia} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("stranger_media"),
     })
     .from(sql`(select 1)`);
 }
@@ -172,9 +173,12 @@ function keep(key: string, kept: Kept) {
 function pageOf(kept: Kept, pageSize: number, reader: Reader | undefined, viewer: boolean, own: ReadonlyMap<number, string>): string | null {
   const hidden = new Set<string>(viewer && reader ? (JSON.parse(reader.hidden) as string[]) : []);
   if (!reader || hidden.size >= HIDDEN_LIMIT) return null;
+  // Stranger media (stranger-media.ts): "everyone" shrouds every other card, as safe mode does; "notFollowed" depends
+  // on whom the reader follows, which the kept rows do not know: that reader's page is read with every rule in SQL.
+  if (viewer && reader.strangerMedia === "notFollowed") return null;
   // A member without a profile row sees no avatars (the page SQL's `coalesce(…, 0)`); a visitor sees renditions.
   const canSee = !viewer || Boolean(reader.canSee);
-  const shrouded = !viewer || Boolean(reader.safeMode);
+  const shrouded = !viewer || Boolean(reader.safeMode) || reader.strangerMedia === "everyone";
   const page: string[] = [];
   for (const row of kept.rows) {
     if (page.length === pageSize) break;

@@ -9,6 +9,7 @@ import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
 import { jsonBool, summaryColumnsAs, summaryViewSqlFrom } from "../profiles/profile-summary";
 import { notBlockedWith, notMutedBy } from "../social/visibility";
 import { keptIn } from "../../lib/kept";
+import { strangerBlursSql } from "../profiles/stranger-media";
 
 /**
  * The chat page's SQL: SQLite writes each message as the ChatMessage `viewMessage` (chat-view.ts) makes for the
@@ -156,7 +157,9 @@ function rulesFor(l: Limited, v: PageValues, shape: PageShape): { viewer: Rules;
     recipientFollows: sql`${l.recipientFollows}`,
     lastRead: sql`${l.lastRead}`,
     hide: (prefix) => (shape.viewer ? sql`(not ${canSee} and ${notMine(prefix)})` : sql`0`),
-    shroud: (prefix) => (shape.viewer ? sql`((${safeMode} or ${column(prefix, "blur")}) and ${notMine(prefix)})` : sql`1`),
+    // …and so does a viewer whose stranger-media setting covers the card's member (stranger-media.ts).
+    shroud: (prefix) =>
+      shape.viewer ? sql`((${safeMode} or ${column(prefix, "blur")} or ${strangerBlursSql(v.viewerId, column(prefix, "member_id"))}) and ${notMine(prefix)})` : sql`1`,
   };
   // Neither sender nor recipient, avatars visible, not in safe mode.
   const anyone: Rules = {

@@ -1,6 +1,7 @@
 import { PRIVATE_PLACEHOLDER, type ChatMessage, type ChatReaction, type ChatThread, type Payload } from "../../contract/chat";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { toProfileSummary, type SummaryRow } from "../profiles/profile-summary";
+import type { StrangerRule } from "../profiles/stranger-media";
 
 /**
  * A message as stored, with everything needed to render it for any viewer. The API and the ChatRoom both
@@ -33,7 +34,7 @@ export type StoredMessage = {
 };
 
 /** A member reading (null: a visitor), with what decides their avatars (`Viewer` in profile-summary.ts). */
-export type ChatViewer = { memberId: string; memberNo: string; canSeeAvatars: boolean; safeMode: boolean; lastReadId?: number } | null;
+export type ChatViewer = { memberId: string; memberNo: string; canSeeAvatars: boolean; safeMode: boolean; strangerMedia?: StrangerRule; lastReadId?: number } | null;
 
 /** The card as the viewer may see it (§6 and the renditions: `avatarOf`). */
 const summaryFor = (row: SummaryRow | null, viewer: ChatViewer): ProfileSummary | null => (row ? toProfileSummary(row, viewer) : null);

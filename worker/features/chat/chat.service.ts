@@ -43,7 +43,7 @@ import { AppError } from "../../http/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, type SummaryRow } from "../profiles/profile-summary";
+import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, toViewer as toSummaryViewer, viewerRowQuery, type SummaryRow, type ViewerRow } from "../profiles/profile-summary";
 import { assertCanPost, postableSql, postingRefusal } from "../social/posting-rules";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
 import { filteredSender } from "../notifications/sender-filter";
@@ -83,15 +83,13 @@ export function assertRoomAccess(room: RoomKind, viewer: { memberNo: string } | 
 /** The member's avatar rights and safe mode (§6; README Decisions on renditions), or null for a visitor. */
 export async function viewerContext(env: Env, member: ChatMember | null): Promise<ChatViewer> {
   if (!member) return null;
-  return toViewer(member, (await viewerQuery(getDb(env), member.memberId))[0]);
+  return toViewer(member, (await viewerRowQuery(env, member.memberId))[0]);
 }
 
-const viewerQuery = (db: Db, memberId: string) =>
-  db.select({ avator: profiles.avator, qualify: profiles.qualify, safeMode: profiles.safeMode }).from(profiles).where(eq(profiles.memberId, memberId)).limit(1);
-
-function toViewer(member: ChatMember | null, row: { avator: string; qualify: boolean; safeMode: boolean } | undefined): ChatViewer {
+// The requests tray, connections and single messages share `avatarOf`'s viewer (with the stranger-media rule).
+function toViewer(member: ChatMember | null, row: ViewerRow | undefined): ChatViewer {
   if (!member) return null;
-  return { memberId: member.memberId, memberNo: member.memberNo, canSeeAvatars: Boolean(row?.avator && row.qualify), safeMode: Boolean(row?.safeMode) };
+  return { ...toSummaryViewer(member.memberId, row)!, memberNo: member.memberNo };
 }
 
 const parsePayload = (raw: string): Payload | null => {

@@ -6,7 +6,8 @@ import { chatReminders, coinLedger, guestbookEntries, notifications, profiles, v
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { SessionMember } from "../session/session.service";
-import { profileSummaryColumns, toProfileSummary, type Viewer } from "../profiles/profile-summary";
+import { profileSummaryColumns, toProfileSummary, toViewer, type Viewer } from "../profiles/profile-summary";
+import { strangerColumnsOf } from "../profiles/stranger-media";
 import { blockedWith, notBlockedWith, notMutedBy } from "../social/visibility";
 import { photoOf } from "../media/banners.service";
 import { DAY, iso, utcDate } from "../../lib/time";
@@ -64,7 +65,7 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
 
   const meRow = meRows[0];
   if (!meRow) throw new Error("session member has no profile");
-  const viewer: Viewer = { memberId: me, canSeeAvatars: Boolean(meRow.avator && meRow.qualify), safeMode: meRow.safeMode };
+  const viewer: Viewer = toViewer(me, meRow);
   const summary = (row: SummaryRow): ProfileSummary => toProfileSummary(row, viewer);
   const hot = hotRows.map(summary);
 
@@ -111,6 +112,8 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
   };
 }
 
+const homeStranger = strangerColumnsOf(profiles.strangerMedia, profiles.memberId);
+
 type HomeValues = { me: string; projectCode: string; at: number; dayStart: number; dayEnd: number };
 type ViewerRows = Awaited<ReturnType<typeof flatBatch<ReturnType<typeof viewerQueries>>>>;
 
@@ -127,6 +130,9 @@ function viewerQueries(db: Db, { me, projectCode, at, dayStart, dayEnd }: HomeVa
         introduction: profiles.introduction,
         pageViews: profiles.pageViews,
         safeMode: profiles.safeMode,
+        // Whose media stays blurred for me (stranger-media.ts), read here rather than in a statement of its own.
+        strangerMode: homeStranger.mode.as("stranger_media"),
+        strangerFollows: homeStranger.follows.as("stranger_follows"),
         unreadNotifications: sql<number>`(select count(*) from ${notifications} where ${notifications.memberId} = ${me} and ${notifications.readAt} is null)`.as("unread_notifications"),
         // Photo review prompt: are there photos I have not rated (a bounded probe), and how many did I rate today?
         // (aliases avoid `b` and `m`, which the visibility helpers use).

@@ -12,6 +12,7 @@ import { notBlockedWith, isBlockedBetween } from "../social/visibility";
 import { profileSummaryColumns, summaryJsonOf, toProfileSummary, viewerFor, type SummaryRow, type Viewer } from "../profiles/profile-summary";
 import { actionStatement } from "../profiles/profiles.service";
 import { ownerCommentCount } from "../chat/photo-comment-counts";
+import { strangerBlurs } from "../profiles/stranger-media";
 
 type BannerRow = typeof banners.$inferSelect;
 
@@ -22,16 +23,18 @@ const ownerViewer = (memberId: string): Viewer => ({ memberId, canSeeAvatars: tr
  * The picture a viewer gets of a photo (README Decisions "Visitors get a blurred rendition, never the original"): the
  * owner, the original. A visitor, a safe-mode viewer, and everyone for a `blur` photo (§9): the blurred rendition only
  * ('' for a photo older than renditions), flagged blurred; a member gets the original through the 10-tap reveal
- * (`revealBanner`). Everyone else: the original.
+ * (`revealBanner`). So does a viewer whose stranger-media setting covers the owner (`strangerBlurs`; the page's
+ * one-tap "Reveal" is the same route). Everyone else: the original.
  */
-export function photoOf(row: { memberId: string; image: string; blurImage: string; blur: boolean }, viewer: Viewer): { image: string; blur: boolean } {
+export function photoOf(row: { memberId: string; image: string; blurImage: string; blur: boolean }, viewer: Viewer): { image: string; blur: boolean; strangerBlur?: true } {
   if (viewer?.memberId === row.memberId) return { image: row.image, blur: row.blur };
   if (!viewer || viewer.safeMode || row.blur) return { image: row.blurImage, blur: true };
+  if (strangerBlurs(viewer, row.memberId)) return { image: row.blurImage, blur: true, strangerBlur: true };
   return { image: row.image, blur: row.blur };
 }
 
 export function toBanner(row: BannerRow, viewer: Viewer): Banner {
-  const { image, blur } = photoOf(row, viewer);
+  const { image, blur, strangerBlur } = photoOf(row, viewer);
   return {
     idBanner: row.idBanner,
     image,
@@ -41,6 +44,7 @@ export function toBanner(row: BannerRow, viewer: Viewer): Banner {
     memberNo: row.memberNo,
     url: row.url,
     blur,
+    ...(strangerBlur ? { strangerBlur } : {}),
     rating: row.ratingCount ? Math.round((row.ratingSum / row.ratingCount) * 10) / 10 : 0,
     ratingCount: row.ratingCount,
     threadCount: row.threadCount,

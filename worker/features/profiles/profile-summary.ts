@@ -7,6 +7,7 @@ import { profiles } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { iso } from "../../lib/time";
 import { keptIn } from "../../lib/kept";
+import { strangerBlurs, strangerColumnsOf, strangerRuleOf, type StrangerRule } from "./stranger-media";
 
 /** Columns to select for a ProfileSummary from `profiles` or an alias of it (a second join of the table). */
 type ProfilesAlias = ReturnType<typeof alias<typeof profiles, string>>;
@@ -107,21 +108,23 @@ export type SummaryRow = {
 
 /**
  * Who looks (null: a visitor) and what decides which avatars they get: `canSeeAvatars` (§6: a qualifying avatar of
- * their own) and `safeMode` (§4 My profile, stored on the profile).
+ * their own), `safeMode` (§4 My profile, stored on the profile) and `strangerMedia` (whose media stays blurred for
+ * them, stranger-media.ts; absent: off).
  */
-export type Viewer = { memberId: string; canSeeAvatars: boolean; safeMode: boolean } | null;
+export type Viewer = { memberId: string; canSeeAvatars: boolean; safeMode: boolean; strangerMedia?: StrangerRule } | null;
 
 /**
  * The avatar a viewer gets of a card (README Decisions "Visitors get a blurred rendition, never the original"). The
  * owner: their own. A member without a qualifying avatar (§6): none, blurred. A visitor, a safe-mode viewer, or anyone
- * looking at a `blur` member: the blurred rendition only (none where the upload has no rendition), flagged blurred so
- * pages keep blurring it. Everyone else: the original. `summaryViewSqlFrom` is the same rule in SQL.
+ * looking at a `blur` member, or a viewer whose stranger-media setting covers this member (`strangerBlurs`): the
+ * blurred rendition only (none where the upload has no rendition), flagged blurred so pages keep blurring it.
+ * Everyone else: the original. `summaryViewSqlFrom` is the same rule in SQL.
  */
 export function avatarOf(card: Pick<SummaryRow, "memberId" | "avator" | "avatorBlur" | "blur">, viewer: Viewer): { avator: string; blur: boolean } {
   if (viewer?.memberId === card.memberId) return { avator: card.avator, blur: card.blur };
   if (viewer && !viewer.canSeeAvatars) return { avator: "", blur: true };
   if (!card.avator) return { avator: "", blur: card.blur };
-  if (!viewer || viewer.safeMode || card.blur) return { avator: card.avatorBlur, blur: true };
+  if (!viewer || viewer.safeMode || card.blur || strangerBlurs(viewer, card.memberId)) return { avator: card.avatorBlur, blur: true };
   return { avator: card.avator, blur: card.blur };
 }
 
@@ -190,11 +193,21 @@ export const viewerRowQuery = (env: Env, memberId: string) =>
       avator: sql<string>`${profiles.avator}`.as("viewer_avator"),
       qualify: sql`${profiles.qualify}`.mapWith(profiles.qualify).as("viewer_qualify"),
       safeMode: sql`${profiles.safeMode}`.mapWith(profiles.safeMode).as("viewer_safe_mode"),
+      strangerMode: viewerStranger.mode.as("viewer_stranger_media"),
+      strangerFollows: viewerStranger.follows.as("viewer_stranger_follows"),
     })
     .from(profiles)
     .where(eq(profiles.memberId, memberId))
     .limit(1);
 
+const viewerStranger = strangerColumnsOf(profiles.strangerMedia, profiles.memberId);
+
+/** The viewer's row as `viewerRowQuery` (and statements that fold it in) read it. */
+export type ViewerRow = { avator: string; qualify: boolean; safeMode: boolean; strangerMode?: string | null; strangerFollows?: string | null };
+
 // §6/§8: without a qualifying avatar of their own, a member cannot see others' avatars.
-export const toViewer = (memberId: string | null | undefined, row: { avator: string; qualify: boolean; safeMode: boolean } | undefined): Viewer =>
-  memberId ? { memberId, canSeeAvatars: Boolean(row?.avator && row.qualify), safeMode: Boolean(row?.safeMode) } : null;
+export const toViewer = (memberId: string | null | undefined, row: ViewerRow | undefined): Viewer => {
+  if (!memberId) return null;
+  const strangerMedia = strangerRuleOf(row?.strangerMode, row?.strangerFollows);
+  return { memberId, canSeeAvatars: Boolean(row?.avator && row.qualify), safeMode: Boolean(row?.safeMode), ...(strangerMedia ? { strangerMedia } : {}) };
+};
