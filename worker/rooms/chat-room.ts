@@ -9,6 +9,7 @@ import { visibleTarget } from "../features/social/members";
 import { listMessages } from "../features/chat/chat-page";
 import { publishMessage } from "../features/chat/chat-publish";
 import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "../features/chat/chat-view";
+import { withheldMessage, withheldThread } from "../features/social/muted-words";
 import { viewerFor } from "../features/profiles/profile-summary";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
 import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
@@ -140,6 +141,7 @@ export class ChatRoom extends Server<Env> {
   /** RPC: a new or edited message, already in D1. */
   async publishMessage(fanout: Fanout, kind: "new" | "edited") {
     const hidden = new Set(fanout.hiddenFrom);
+    const muted = new Set(fanout.mutedFor ?? []);
     const { memberId: sender, toMemberId: recipient } = fanout.stored;
     // Most sockets see the same view: render and serialize once per distinct view, not once per socket.
     const rendered = new Map<string, string>();
@@ -147,10 +149,13 @@ export class ChatRoom extends Server<Env> {
       if (!state || hidden.has(state.memberId)) continue;
       if (kind === "new" && state.replayedUpTo !== undefined && fanout.stored.idChatroomMessage <= state.replayedUpTo) continue;
       const party = state.memberId === sender || state.memberId === recipient ? state.memberId : "";
-      const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}`;
+      // README Decisions "Muted words": a member whose muted words are in the text gets it withheld (never the sender).
+      const withheld = state.memberId !== sender && muted.has(state.memberId);
+      const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}|${withheld ? "muted" : ""}`;
       let text = rendered.get(key);
       if (!text) {
-        const message = viewMessage(fanout.stored, this.viewerOf(state));
+        const view = viewMessage(fanout.stored, this.viewerOf(state));
+        const message = withheld ? withheldMessage(view) : view;
         text = JSON.stringify(kind === "new" ? { type: "chat.message", message } : { type: "chat.edited", message });
         rendered.set(key, text);
       }
@@ -178,8 +183,9 @@ export class ChatRoom extends Server<Env> {
     }
   }
 
-  async publishThread(parent: StoredMessage, thread: StoredThread, threadCount: number, hiddenFrom: string[]) {
+  async publishThread(parent: StoredMessage, thread: StoredThread, threadCount: number, hiddenFrom: string[], mutedFor: string[] = []) {
     const hidden = new Set(hiddenFrom);
+    const muted = new Set(mutedFor);
     for (const [connection, state] of this.audience()) {
       if (!state || hidden.has(state.memberId)) continue;
       if (viewMessage(parent, this.viewerOf(state)).placeholder) continue;
@@ -188,7 +194,7 @@ export class ChatRoom extends Server<Env> {
         chatroomId: parent.chatroomId,
         idChatroomMessage: parent.idChatroomMessage,
         threadCount,
-        thread: viewThread(thread, this.viewerOf(state)),
+        thread: state.memberId !== thread.memberId && muted.has(state.memberId) ? withheldThread(viewThread(thread, this.viewerOf(state))) : viewThread(thread, this.viewerOf(state)),
       });
     }
   }
