@@ -8,6 +8,7 @@ import { AlertsSection } from "./alerts-section";
 import { ContactSection } from "./contact-section";
 import { InviteSection } from "./invite-section";
 import { LanguageSection } from "./language-section";
+import { MutedWordsSection } from "./muted-words-section";
 import { PasswordSection } from "./password-section";
 import { QuietHoursSection } from "./quiet-hours-section";
 import { SafetyLists } from "./safety-lists";
@@ -39,6 +40,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <QuietHoursSection memberId={data.profile.memberId} />
       <ContactSection initial={data.contact} />
       <InviteSection projectCode={projectCode} referral={data.referral} />
+      <MutedWordsSection />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>
