@@ -210,6 +210,12 @@ describe("where it acts", () => {
       ["", true],
     ]);
     expect(JSON.stringify(mine)).not.toContain("he dies");
+    // The new-entry notice's excerpt is withheld too.
+    const notices = await eventually(
+      async () => expectOk(await call("GET", "/private/core/notifications", { as: owner })).items.filter((n: any) => n.type === "guestbook"),
+      (items: any[]) => items.length === 2,
+    );
+    expect(notices.map((n: any) => n.params.excerpt)).toEqual(["hello there", ""]);
     const history = expectOk(await call("GET", `/private/core/guestbooks/history/${author.memberNo}`, { as: owner }));
     expect(history.items.map((e: any) => e.message)).toEqual(["hello there", ""]);
     const hidden = mine.items[1];

@@ -1,10 +1,8 @@
 import { z } from "zod";
+import { MUTED_WORD_MAX_LENGTH } from "./muted-words.constants";
 import { SafetyDuration } from "./social";
 
-/** Longest phrase, in characters after trimming (a phrase, not a paragraph). */
-export const MUTED_WORD_MAX_LENGTH = 50;
-/** Live muted words a member may hold at once (README Decisions "Muted words"). */
-export const MUTED_WORDS_MAX = 100;
+export { MUTED_WORD_MAX_LENGTH, MUTED_WORDS_MAX, type MutedWord } from "./muted-words.constants";
 
 /**
  * A phrase to mute: trimmed, 1 to MUTED_WORD_MAX_LENGTH characters, no control characters; for a chosen time or
@@ -23,5 +21,3 @@ export const MutedWordBody = z
   })
   .strict();
 export type MutedWordInput = z.infer<typeof MutedWordBody>;
-
-export type MutedWord = { idMutedWord: number; phrase: string; dateAdd: string; expiresAt: string | null };

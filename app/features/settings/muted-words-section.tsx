@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import { MUTED_WORD_MAX_LENGTH, MUTED_WORDS_MAX, type MutedWord } from "../../../worker/contract/muted-words";
+import { MUTED_WORD_MAX_LENGTH, MUTED_WORDS_MAX, type MutedWord } from "../../../worker/contract/muted-words.constants";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
