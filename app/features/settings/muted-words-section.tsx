@@ -90,8 +90,9 @@ export function MutedWordsSection() {
             <ul className="muted-words-list" aria-label={t("title")}>
               {words.map((word) => (
                 <li key={word.idMutedWord} className="muted-words-item">
-                  <span className="muted-words-phrase">{word.phrase}</span>
-                  <span className="muted">
+                  <span className="muted-words-text">
+                    <span className="muted-words-phrase">{word.phrase}</span>
+                    <span className="muted">
                     {word.expiresAt ? (
                       <>
                         {t("until")} <LocalTime value={word.expiresAt} preset="shortDateTime" />
@@ -99,6 +100,7 @@ export function MutedWordsSection() {
                     ) : (
                       t("forever")
                     )}
+                    </span>
                   </span>
                   <button type="button" className="button" aria-label={t("removeNamed", { phrase: word.phrase })} onClick={() => void remove(word)}>
                     {t("remove")}
