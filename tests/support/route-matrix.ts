@@ -921,6 +921,24 @@ export const privateRoutes: Record<string, RouteCase> = {
     },
     noBody: true,
   },
+  // Muted words (README Decisions "Muted words"): the caller's own list, like mutes; another's word is not found.
+  "GET /private/core/muted-words": { request: () => ({}), ...anyMember },
+  "POST /private/core/muted-words": { request: () => ({ body: { phrase: `matrix word ${++sequence}`, duration: "forever" } }), ...anyMember },
+  "DELETE /private/core/muted-words/:idMutedWord": {
+    request: async (f) => {
+      const m = await f.member();
+      const word = expectOk(await call("POST", "/private/core/muted-words", { as: m, body: { phrase: "to remove" } }));
+      return { as: m, params: { idMutedWord: String(word.idMutedWord) } };
+    },
+  },
+  // "Show anyway" for one guestbook entry: its owner or author only.
+  "GET /private/core/guestbooks/entry/:idGuestbook": {
+    request: async (f) => {
+      const writer = await f.member({ kyc: 1 });
+      expectOk(await call("POST", `/private/core/guestbooks/${f.owner.memberNo}`, { as: writer, body: { message: "shown anyway" } }));
+      return { params: { idGuestbook: String(await lastId("select id_guestbook as id from guestbook_entries where author_member_id = ?", writer.memberId)) } };
+    },
+  },
 };
 
 

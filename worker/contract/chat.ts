@@ -121,7 +121,8 @@ export const RequestDecisionBody = z.object({ decision: z.enum(["accept", "decli
 /** §6: what everyone but sender and recipient sees of a private message. */
 export const PRIVATE_PLACEHOLDER = "private message";
 
-export type ChatThread = { idChatMessageThread: number; message: string; isPrivate: boolean; profile: ProfileSummary | null; dateAdd: string };
+/** `mutedWord`: the text contains one of the viewer's muted words and was withheld (README Decisions "Muted words"). */
+export type ChatThread = { idChatMessageThread: number; message: string; isPrivate: boolean; profile: ProfileSummary | null; dateAdd: string; mutedWord?: boolean };
 export type ChatReaction = { type: string; reactEmoji: string; memberNo: string };
 
 /** §3 Chat message as the API and the sockets send it. */
@@ -150,6 +151,8 @@ export type ChatMessage = {
   blocked: boolean;
   threadCount: number;
   threads?: ChatThread[];
+  /** The text contains one of the viewer's muted words and was withheld until asked (README Decisions "Muted words"). */
+  mutedWord?: boolean;
 };
 
 export type ChatListEntry = {

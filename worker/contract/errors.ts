@@ -139,6 +139,8 @@ export const errors = {
 
   // who sees my connections (README Decisions "Who sees my connections")
   connectionsHidden: { code: "403621", status: 403, message: "This member keeps their connections private" },
+  // muted words (README Decisions "Muted words")
+  mutedWordsFull: { code: "409631", status: 409, message: "You can mute at most 100 words or phrases; remove one first" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

@@ -92,6 +92,8 @@ export type GuestbookEntry = {
   /** Whose guestbook it is. */
   ownerMemberNo: string;
   read: boolean;
+  /** The text contains one of the viewer's muted words and was withheld until asked (README Decisions "Muted words"). */
+  mutedWord?: boolean;
 };
 export type GuestbookCounts = { total: number; unread: number };
 /** The member's own exact position (only ever answered to that member) and whether others see its cell. */

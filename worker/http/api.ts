@@ -18,6 +18,7 @@ import { quietHoursPrivate } from "../features/notifications/quiet-hours";
 import { connectionsVisibilityPrivate } from "../features/social/connections-visibility";
 import { requestsFiltersPrivate } from "../features/chat/requests-filters";
 import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
+import { mutedWordsPrivate } from "../features/social/muted-words.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -59,7 +60,9 @@ const privateApi = new Hono<AppEnv>()
   // Requests tray controls and filters (README Decisions "Filters for requests and notifications").
   .route("/", requestsFiltersPrivate)
   // Stranger media stays blurred: the owner's setting and the per-item avatar reveal (stranger-media.routes.ts).
-  .route("/", strangerMediaPrivate);
+  .route("/", strangerMediaPrivate)
+  // Muted words (README Decisions "Muted words").
+  .route("/", mutedWordsPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

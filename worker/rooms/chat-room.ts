@@ -9,6 +9,7 @@ import { visibleTarget } from "../features/social/members";
 import { listMessages } from "../features/chat/chat-page";
 import { publishMessage } from "../features/chat/chat-publish";
 import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "../features/chat/chat-view";
+import { withheldMessage, withheldThread } from "../features/social/muted-words";
 import { viewerFor } from "../features/profiles/profile-summary";
 import { strangerBlurs } from "../features/profiles/stranger-media";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
@@ -175,6 +176,7 @@ export class ChatRoom extends Server<Env> {
   /** RPC: a new or edited message, already in D1. */
   async publishMessage(fanout: Fanout, kind: "new" | "edited") {
     const hidden = new Set(fanout.hiddenFrom);
+    const muted = new Set(fanout.mutedFor ?? []);
     const { memberId: sender, toMemberId: recipient } = fanout.stored;
     const cards = [sender, recipient];
     const follows = await this.strangerFollows(cards);
@@ -184,10 +186,13 @@ export class ChatRoom extends Server<Env> {
       if (!state || hidden.has(state.memberId)) continue;
       if (kind === "new" && state.replayedUpTo !== undefined && fanout.stored.idChatroomMessage <= state.replayedUpTo) continue;
       const party = state.memberId === sender || state.memberId === recipient ? state.memberId : "";
-      const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}|${this.strangerKey(state, follows, cards)}`;
+      // README Decisions "Muted words": a member whose muted words are in the text gets it withheld (never the sender).
+      const withheld = state.memberId !== sender && muted.has(state.memberId);
+      const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}|${this.strangerKey(state, follows, cards)}|${withheld ? "muted" : ""}`;
       let text = rendered.get(key);
       if (!text) {
-        const message = viewMessage(fanout.stored, this.viewerOf(state, follows));
+        const view = viewMessage(fanout.stored, this.viewerOf(state, follows));
+        const message = withheld ? withheldMessage(view) : view;
         text = JSON.stringify(kind === "new" ? { type: "chat.message", message } : { type: "chat.edited", message });
         rendered.set(key, text);
       }
@@ -215,9 +220,10 @@ export class ChatRoom extends Server<Env> {
     }
   }
 
-  async publishThread(parent: StoredMessage, thread: StoredThread, threadCount: number, hiddenFrom: string[]) {
+  async publishThread(parent: StoredMessage, thread: StoredThread, threadCount: number, hiddenFrom: string[], mutedFor: string[] = []) {
     const hidden = new Set(hiddenFrom);
     const follows = await this.strangerFollows([thread.memberId]);
+    const muted = new Set(mutedFor);
     for (const [connection, state] of this.audience()) {
       if (!state || hidden.has(state.memberId)) continue;
       if (viewMessage(parent, this.viewerOf(state)).placeholder) continue;
@@ -226,7 +232,7 @@ export class ChatRoom extends Server<Env> {
         chatroomId: parent.chatroomId,
         idChatroomMessage: parent.idChatroomMessage,
         threadCount,
-        thread: viewThread(thread, this.viewerOf(state, follows)),
+        thread: state.memberId !== thread.memberId && muted.has(state.memberId) ? withheldThread(viewThread(thread, this.viewerOf(state, follows))) : viewThread(thread, this.viewerOf(state, follows)),
       });
     }
   }

@@ -30,7 +30,7 @@ export function ChatPreview({ projectCode }: { projectCode: string }) {
               <Link to={href} className="chat-preview-item">
                 <Avatar profile={m.profile ?? { simpleCode: m.memberNo, nickname: name, avator: "" }} size={32} decorative />
                 <span className="chat-preview-text">
-                  <strong>{name}</strong> {m.message || t("chatPreview.image")}
+                  <strong>{name}</strong> {m.mutedWord ? t("muted:hidden") : m.message || t("chatPreview.image")}
                 </span>
               </Link>
             </li>

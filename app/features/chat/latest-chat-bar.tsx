@@ -61,7 +61,7 @@ function MemberLatestChatBar({ projectCode }: { projectCode: string }) {
       <span className="visually-hidden">{t("openPublicChat")}: </span>
       {latest ? (
         <span className="latest-chat-text">
-          <strong>{name}</strong>: {latest.placeholder ? t("privatePlaceholder") : latest.message || t("image")}
+          <strong>{name}</strong>: {latest.placeholder ? t("privatePlaceholder") : latest.mutedWord ? t("muted:hidden") : latest.message || t("image")}
         </span>
       ) : (
         <span className="muted">{t("noMessages")}</span>

@@ -37,7 +37,7 @@ export function MemberChatMessages({ projectCode, memberNo }: { projectCode: str
         <ul>
           {messages.map((m) => (
             <li key={m.idChatroomMessage}>
-              <Link to={`/${projectCode}/notes/${m.idChatroomMessage}`}>{m.placeholder ? t("privatePlaceholder") : m.message || t("image")}</Link>{" "}
+              <Link to={`/${projectCode}/notes/${m.idChatroomMessage}`}>{m.placeholder ? t("privatePlaceholder") : m.mutedWord ? t("muted:hidden") : m.message || t("image")}</Link>{" "}
               <span className="muted">
                 <MessageTime iso={m.dateAdd} /> · {t("threads", { count: m.threadCount })}
               </span>

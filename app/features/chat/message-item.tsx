@@ -11,6 +11,7 @@ import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload } from "./chat-crypto";
 import { ChatImage } from "./encoded-image";
+import { MutedHidden, MuteWordsDialog } from "./muted-word-hidden";
 import type { LocalMessage } from "./use-chat-room";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
@@ -41,9 +42,10 @@ function EncryptedText({ message }: { message: ChatMessage }) {
   );
 }
 
-function Body({ message, onAcceptImage }: { message: LocalMessage; onAcceptImage: () => void }) {
+function Body({ message, onAcceptImage, onReveal }: { message: LocalMessage; onAcceptImage: () => void; onReveal: () => Promise<void> }) {
   const { t } = useTranslation("chat");
   if (message.placeholder) return <em className="muted">{t("privatePlaceholder")}</em>;
+  if (message.mutedWord) return <MutedHidden onShow={onReveal} />;
   const payload = message.payload;
   if (payload?.type === "encrypted") return <EncryptedText message={message} />;
   if (payload?.type === "img" || payload?.type === "encodedImage") {
@@ -110,6 +112,7 @@ export const MessageItem = memo(function MessageItem({
   const [reminderOpen, setReminderOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [reactOpen, setReactOpen] = useState(false);
+  const [muteOpen, setMuteOpen] = useState(false);
   const reactMenu = useRef<HTMLDetailsElement>(null);
   const name = message.profile?.nickname || message.nickname || message.memberNo;
 
@@ -155,6 +158,13 @@ export const MessageItem = memo(function MessageItem({
       onRemoved(message.idChatroomMessage);
       toast(t("deleted"), "delete");
     } else toast(t("deleteMessage"), "delete");
+  }
+
+  /** "Show anyway": this one message's text, asked for explicitly (README Decisions "Muted words"). */
+  async function reveal() {
+    const body = await api<ChatMessage>(`/private/sns/chatroom/messages/${message.idChatroomMessage}?showMuted=true`);
+    if ("info" in body) onChanged({ ...message, message: body.info.message, payload: body.info.payload, mutedWord: false });
+    else toast(errorText(t, body), "error");
   }
 
   async function acceptImage() {
@@ -214,7 +224,7 @@ export const MessageItem = memo(function MessageItem({
         </form>
       ) : (
         <p className="chat-body">
-          <Body message={message} onAcceptImage={acceptImage} />
+          <Body message={message} onAcceptImage={acceptImage} onReveal={reveal} />
         </p>
       )}
       {!message.placeholder && !message.pending && (
@@ -254,6 +264,11 @@ export const MessageItem = memo(function MessageItem({
           <button type="button" className="chat-action link-button" onClick={() => setReminderOpen(true)}>
             {t("remind")}
           </button>
+          {!own && viewerNo !== null && (
+            <button type="button" className="chat-action link-button" onClick={() => setMuteOpen(true)}>
+              {t("muted:muteWords")}
+            </button>
+          )}
           {own && message.payload?.type === "text" && (
             <button type="button" className="chat-action link-button" onClick={() => {
                 setDraft(message.message);
@@ -287,6 +302,7 @@ export const MessageItem = memo(function MessageItem({
           </AlertDialog.Portal>
         </AlertDialog.Root>
       )}
+      {muteOpen && <MuteWordsDialog projectCode={projectCode} onClose={() => setMuteOpen(false)} />}
       {reminderOpen && (
         <Dialog.Root open onOpenChange={setReminderOpen}>
           <Dialog.Portal>

@@ -14,6 +14,7 @@ import { readSession } from "../../lib/session-keys";
 import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import { MessageTime } from "./message-item";
 import { ChatImage } from "./encoded-image";
+import { MutedHidden } from "./muted-word-hidden";
 import "./chat.css";
 
 /** §2 Notes page: one note, its threaded replies and a reply box (private reply for non-authors with an avatar). */
@@ -77,6 +78,12 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
     if ("info" in body) setNote(body.info);
   }, [note.idChatroomMessage]);
 
+  /** "Show anyway" (README Decisions "Muted words"): the note and its replies with their text, asked for explicitly. */
+  const showAnyway = useCallback(async () => {
+    const body = await api<ChatMessage & { threads?: ChatThread[] }>(`/private/sns/chatroom/messages/${note.idChatroomMessage}?showMuted=true`);
+    if ("info" in body) setNote(body.info);
+  }, [note.idChatroomMessage]);
+
   useRoom({
     party: "chat-room",
     room: `${projectCode.toUpperCase()}~${note.chatroomId}`,
@@ -136,7 +143,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           </button>
         </form>
       ) : (
-        <p className="note-body">{note.placeholder ? <em>{t("privatePlaceholder")}</em> : note.message}</p>
+        <p className="note-body">{note.placeholder ? <em>{t("privatePlaceholder")}</em> : note.mutedWord ? <MutedHidden onShow={showAnyway} /> : note.message}</p>
       )}
       {own && !editing && !note.placeholder && (
         <div className="row chat-actions">
@@ -183,7 +190,15 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
                 <MessageTime iso={thread.dateAdd} />
               </span>
             </div>
-            <p className="chat-body">{thread.message === "private message" && thread.isPrivate ? <em className="muted">{t("privatePlaceholder")}</em> : thread.message}</p>
+            <p className="chat-body">
+              {thread.message === "private message" && thread.isPrivate ? (
+                <em className="muted">{t("privatePlaceholder")}</em>
+              ) : thread.mutedWord ? (
+                <MutedHidden onShow={showAnyway} />
+              ) : (
+                thread.message
+              )}
+            </p>
           </li>
         ))}
       </ol>

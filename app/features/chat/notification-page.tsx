@@ -127,7 +127,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
                 <span className="chat-index-text">
                   <strong>{entry.profile.nickname || entry.profile.simpleCode}</strong>
                   <span className="muted">
-                    {entry.lastMessage ? (entry.lastMessage.payload?.type === "encrypted" ? `🔒 ${t("encrypted")}` : entry.lastMessage.message || t("image")) : t("noMessages")}
+                    {entry.lastMessage ? (entry.lastMessage.mutedWord ? t("muted:hidden") : entry.lastMessage.payload?.type === "encrypted" ? `🔒 ${t("encrypted")}` : entry.lastMessage.message || t("image")) : t("noMessages")}
                   </span>
                   {entry.waiting && <span className="chat-waiting">{t("waiting")}</span>}
                 </span>

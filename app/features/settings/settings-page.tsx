@@ -9,6 +9,7 @@ import { ConnectionsSection } from "./connections-section";
 import { ContactSection } from "./contact-section";
 import { InviteSection } from "./invite-section";
 import { LanguageSection } from "./language-section";
+import { MutedWordsSection } from "./muted-words-section";
 import { PasswordSection } from "./password-section";
 import { QuietHoursSection } from "./quiet-hours-section";
 import { RequestsFiltersSection } from "./requests-filters-section";
@@ -47,6 +48,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <ConnectionsSection memberId={data.profile.memberId} />
       <RequestsFiltersSection />
       <StrangerMediaSection memberId={data.profile.memberId} />
+      <MutedWordsSection />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>

@@ -10,6 +10,28 @@ import { errorText } from "../../lib/error-text";
 import { Avatar } from "../../components/avatar";
 import { PostingReminderSelf } from "../posting/posting-reminder";
 import { readSession } from "../../lib/session-keys";
+import { MutedHidden } from "../chat/muted-word-hidden";
+
+/**
+ * An entry's text, or the collapsed line when the server withheld it for one of the member's muted words; "Show
+ * anyway" asks for that one entry (README Decisions "Muted words").
+ */
+function EntryMessage({ entry }: { entry: GuestbookEntry }) {
+  const { t } = useTranslation("social");
+  const toast = useToast();
+  const [shown, setShown] = useState<string | null>(null);
+  if (!entry.mutedWord || shown !== null) return <p className="entry-message">{shown ?? entry.message}</p>;
+  async function show() {
+    const body = await api<GuestbookEntry>(`/private/core/guestbooks/entry/${entry.idGuestbook}`);
+    if (isOk(body)) setShown(body.info.message);
+    else toast(errorText(t, body), "error");
+  }
+  return (
+    <p className="entry-message">
+      <MutedHidden onShow={show} />
+    </p>
+  );
+}
 
 /** Entries of my guestbook, each with reply (dialog), history (drawer) and delete. */
 export function GuestbookEntries({ entries, onDeleted, empty }: { entries: GuestbookEntry[]; onDeleted: (id: number) => void; empty: string }) {
@@ -44,7 +66,7 @@ function GuestbookEntryCard({ entry, onDeleted }: { entry: GuestbookEntry; onDel
           <LocalTime className="entry-time" value={entry.timelog} />
           {!entry.read && <span className="unread-mark">{t("guestbook.unreadMark")}</span>}
         </div>
-        <p className="entry-message">{entry.message}</p>
+        <EntryMessage entry={entry} />
         <div className="entry-actions">
           <ReplyDialog memberNo={entry.profile.simpleCode} name={name} />
           <HistoryDrawer memberNo={entry.profile.simpleCode} name={name} />
@@ -140,7 +162,7 @@ export function HistoryDrawer({ memberNo, name }: { memberNo: string; name: stri
                       <span className="entry-name">{mine ? t("guestbook.to", { name }) : t("guestbook.from", { name })}</span>
                       <LocalTime className="entry-time" value={entry.timelog} />
                     </div>
-                    <p className="entry-message">{entry.message}</p>
+                    <EntryMessage entry={entry} />
                   </div>
                 </li>
               );

@@ -34,3 +34,21 @@ export const mutes = sqliteTable(
   },
   (t) => [uniqueIndex("mutes_pair").on(t.memberId, t.targetMemberId)],
 );
+
+/**
+ * Muted words (migration 0031): the member's own phrases that hide content containing them from that member only.
+ * `phraseNorm` is the match form (muted-words-match.ts); `expiresAt` null = forever, a past one no longer applies.
+ */
+export const mutedWords = sqliteTable(
+  "muted_words",
+  {
+    idMutedWord: integer("id_muted_word").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    phrase: text("phrase").notNull(),
+    phraseNorm: text("phrase_norm").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [uniqueIndex("muted_words_member_phrase").on(t.memberId, t.phraseNorm), index("muted_words_project").on(t.projectCode, t.expiresAt)],
+);

@@ -3,6 +3,7 @@ import { compiled } from "../../db/compiled";
 import { flatBatch } from "../../db/flat-batch";
 import { getDb, type Db } from "../../db/client";
 import { chatCardVersions, chatRoomVersions, profiles } from "../../db/schema";
+import { maskPageJson, mutedPhrasesSql } from "../social/muted-words";
 import { hiddenFromSql } from "../social/visibility";
 import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
 import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
@@ -68,7 +69,7 @@ export function chatPageTtlMs(env: Env): number {
   return ttlMsFromEnv(env.CHAT_PAGE_TTL_SECONDS, DEFAULT_TTL_SECONDS);
 }
 
-type Reader = Versions & { hidden: string; canSee: number | null; safeMode: number | null; strangerMedia: string | null };
+type Reader = Versions & { hidden: string; canSee: number | null; safeMode: number | null; strangerMedia: string | null; mutedWords: string };
 
 /**
  * The room's and the cards' versions and, for a member, who is hidden from them, whether they see avatars (§6) and
@@ -86,6 +87,8 @@ function readerSelect(db: Db, v: PageValues) {
       canSee: sql<number | null>`(select ${profiles.avator} <> '' and ${profiles.qualify} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("can_see"),
       safeMode: sql<number | null>`(select ${profiles.safeMode} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("safe_mode"),
       strangerMedia: sql<string | null>`(select ${profiles.strangerMedia} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("stranger_media"),
+      // The reader's muted words, applied to the page after it is put together (kept rows are shared by all readers).
+      mutedWords: sql<string>`${mutedPhrasesSql(v.viewerId, v.at)}`.as("muted_words"),
     })
     .from(sql`(select 1)`);
 }
@@ -107,7 +110,7 @@ export async function keptPageJson(env: Env, values: PageValues, viewer: boolean
     const [reader, own] = await readerWithOwn(env, db, values, mine);
     if (reader && reader.version === kept.version && reader.cardVersion === kept.cardVersion) {
       keep(key, kept);
-      return pageOf(kept, values.pageSize, reader, viewer, own) ?? pageJson(env, values, pageShape(viewer));
+      return masked(pageOf(kept, values.pageSize, reader, viewer, own) ?? (await pageJson(env, values, pageShape(viewer))), values, reader, viewer);
     }
   }
   const size = values.pageSize + SPARE;
@@ -116,7 +119,13 @@ export async function keptPageJson(env: Env, values: PageValues, viewer: boolean
   // An empty room costs no more to read than to check; keeping it would only push out rooms with messages.
   if (rows.length) keep(key, fresh);
   const own = new Map(rows.flatMap((row) => (row.party === null ? [] : [[row.id, row.party] as const])));
-  return pageOf(fresh, values.pageSize, reader, viewer, own) ?? pageJson(env, values, pageShape(viewer));
+  return masked(pageOf(fresh, values.pageSize, reader, viewer, own) ?? (await pageJson(env, values, pageShape(viewer))), values, reader, viewer);
+}
+
+/** The page with the reader's muted words applied (README Decisions "Muted words"): per reader, after the kept rows. */
+function masked(page: string, values: PageValues, reader: Reader | undefined, viewer: boolean): string {
+  if (!viewer || !reader?.mutedWords) return page;
+  return maskPageJson(page, values.viewerNo, JSON.parse(reader.mutedWords) as string[]);
 }
 
 /** The reader and, in the same round trip when they have any, their own messages among `mine` as they see them. */

@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../../contract/chat";
+import { maskPageJson, mutedPhrasesOf } from "../social/muted-words";
 import { keptPageJson } from "./chat-page-kept";
 import { pageJson, type PageValues } from "./chat-page-sql";
 import { assertRoomAccess, roomKind, type ChatMember } from "./chat.service";
@@ -36,8 +37,10 @@ export async function listMessagesJson(env: Env, projectCode: string, chatroomId
     before: Boolean(options.before),
     after: options.after !== undefined,
   };
+  // The kept page applies the reader's muted words itself (read in its one round trip); other pages read them beside.
   if (!shape.direct && !shape.byMember && !shape.before && !shape.after) return keptPageJson(env, values, shape.viewer);
-  return pageJson(env, values, shape);
+  const [page, phrases] = await Promise.all([pageJson(env, values, shape), mutedPhrasesOf(env, member?.memberId, values.at)]);
+  return maskPageJson(page, values.viewerNo, phrases);
 }
 
 /** The same page as objects, for callers that work with the messages (the room's replay, the last message). */

@@ -4,6 +4,7 @@ import { roomName } from "../../rooms/socket-auth";
 import type { Fanout } from "./chat.service";
 import type { StoredThread } from "./chat-view";
 import { latestNotificationId, unreadCounts } from "./chat.service";
+import { membersMuting, storedText } from "../social/muted-words";
 
 /**
  * After D1 holds the change, the rooms fan it out (architecture: D1 first, then the room by RPC).
@@ -31,8 +32,25 @@ function roomsOf(stored: Fanout["stored"]) {
   return rooms;
 }
 
+/** Members whose muted words are in the text: the rooms send them the item without it (README Decisions "Muted words"). */
+async function mutedFor(env: Env, projectCode: string, text: string, authorId: string) {
+  try {
+    return await membersMuting(env, projectCode, text, authorId);
+  } catch (error) {
+    // Fail closed for the muted: without the list, every socket gets a reload and reads its own page.
+    console.warn(JSON.stringify({ level: "warn", message: "muted words lookup failed", error: String(error) }));
+    return null;
+  }
+}
+
 export async function publishMessage(env: Env, projectCode: string, fanout: Fanout, kind: "new" | "edited" = "new") {
-  for (const id of roomsOf(fanout.stored)) await safely("message", async () => room(env, projectCode, id).publishMessage(fanout, kind));
+  const muted = await mutedFor(env, projectCode, storedText(fanout.stored), fanout.stored.memberId);
+  if (!muted) {
+    for (const id of roomsOf(fanout.stored)) await publishReload(env, projectCode, id);
+    return;
+  }
+  const withMuted = { ...fanout, mutedFor: muted };
+  for (const id of roomsOf(fanout.stored)) await safely("message", async () => room(env, projectCode, id).publishMessage(withMuted, kind));
   if (fanout.stored.toMemberId) await refreshInbox(env, projectCode, fanout.stored.toMemberId, fanout.stored.toMemberNo!);
 }
 
@@ -46,7 +64,12 @@ export async function publishReaction(env: Env, projectCode: string, stored: Fan
 }
 
 export async function publishThread(env: Env, projectCode: string, parent: Fanout["stored"], thread: StoredThread, threadCount: number, hiddenFrom: string[]) {
-  for (const id of roomsOf(parent)) await safely("thread", async () => room(env, projectCode, id).publishThread(parent, thread, threadCount, hiddenFrom));
+  const muted = await mutedFor(env, projectCode, thread.message, thread.memberId);
+  if (!muted) {
+    for (const id of roomsOf(parent)) await publishReload(env, projectCode, id);
+    return;
+  }
+  for (const id of roomsOf(parent)) await safely("thread", async () => room(env, projectCode, id).publishThread(parent, thread, threadCount, hiddenFrom, muted));
 }
 
 export async function publishReload(env: Env, projectCode: string, chatroomId: string) {

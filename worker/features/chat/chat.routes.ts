@@ -66,6 +66,8 @@ async function closedAuthor(env: Env, projectCode: string, memberNo: string | un
  * §7 Chat, readable without a session for the shared rooms and notes (§6: visitors may view notes).
  * The tenant comes from `?project=`; private messages are placeholders for a visitor.
  */
+const ShowMutedQuery = z.object({ showMuted: z.enum(["true", "false"]).optional() });
+
 export const chatPublic = new Hono<AppEnv>()
   .get("/sns/chatroom/messages/:id", validate("query", ProjectQuery), async (c) => {
     const project = parseProjectCode(c.req.valid("query").project);
@@ -86,9 +88,10 @@ export const chatPrivate = new Hono<AppEnv>()
   // ── messages (literal paths before `/sns/chatroom/:id/...`)
   .get("/sns/chatroom/unread-counts", async (c) => c.json(ok(await chat.unreadCounts(c.env, c.get("member")))))
   .get("/sns/chatroom/list", validate("query", ListQuery), async (c) => c.json(ok(await chat.chatList(c.env, c.get("member"), c.req.valid("query").pageSize))))
-  .get("/sns/chatroom/messages/:id", async (c) => {
+  // `showMuted=true`: "Show anyway" for a message or note hidden by one of the caller's muted words (README Decisions "Muted words").
+  .get("/sns/chatroom/messages/:id", validate("query", ShowMutedQuery), async (c) => {
     const member = c.get("member");
-    return c.json(ok(await chat.messageDetail(c.env, member.projectCode, parsed(IdParam, c.req.param("id")), member)));
+    return c.json(ok(await chat.messageDetail(c.env, member.projectCode, parsed(IdParam, c.req.param("id")), member, c.req.valid("query").showMuted === "true")));
   })
   .post("/sns/chatroom/messages/threads/:memberId", validate("json", ThreadBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));

@@ -1,4 +1,5 @@
 import { and, between, desc, eq, inArray, lt, not, sql, type SQLWrapper } from "drizzle-orm";
+import { maskMessage, mutedPhrasesOf } from "../social/muted-words";
 import { compiled } from "../../db/compiled";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
@@ -193,7 +194,7 @@ const lastReadQuery = (db: Db, memberId: string, readKey: string) =>
   db.select({ id: chatReads.lastReadId }).from(chatReads).where(and(eq(chatReads.memberId, memberId), eq(chatReads.chatroomId, readKey))).limit(1);
 
 /** One message the viewer may see (404 otherwise), with its threads. */
-export async function messageDetail(env: Env, projectCode: string, id: number, member: ChatMember | null) {
+export async function messageDetail(env: Env, projectCode: string, id: number, member: ChatMember | null, showMuted = false) {
   const stored = await loadStored(env, projectCode, id, member);
   const viewer = await viewerContext(env, member);
   if (viewer) viewer.lastReadId = await lastReadOf(env, viewer.memberId, readKeyFor(stored));
@@ -206,7 +207,8 @@ export async function messageDetail(env: Env, projectCode: string, id: number, m
     .orderBy(chatThreads.idChatMessageThread)
     .limit(500);
   message.threads = threadRows.map((t) => viewThread(storedThread(t.thread, t.profile, stored.memberId), viewer));
-  return message;
+  // README Decisions "Muted words": withheld for the viewer unless they asked for this message ("Show anyway").
+  return showMuted || !member ? message : maskMessage(message, member.memberNo, await mutedPhrasesOf(env, member.memberId));
 }
 
 function storedThread(row: typeof chatThreads.$inferSelect, profile: SummaryRow | null, noteAuthorId: string): StoredThread {
@@ -242,7 +244,8 @@ async function loadStored(env: Env, projectCode: string, id: number, member: Cha
 
 
 /** What the ChatRoom needs to fan a message out without asking D1 per socket. */
-export type Fanout = { stored: StoredMessage; hiddenFrom: string[] };
+/** `mutedFor`: members whose muted words are in the message, set by chat-publish.ts (README Decisions "Muted words"). */
+export type Fanout = { stored: StoredMessage; hiddenFrom: string[]; mutedFor?: string[] };
 
 /** Members who must never receive this sender's messages: blocked either way, or muting the sender. */
 async function hiddenFromSender(env: Env, senderId: string): Promise<string[]> {
@@ -725,6 +728,7 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
   const stored = new Map((await hydrateOnly(env, member.projectCode, lastRows)).map((s) => [s.idChatroomMessage, s]));
   const counts = await unreadCounts(env, member);
   const waiting = await waitingOn(env, member.memberId, others);
+  const phrases = await mutedPhrasesOf(env, member.memberId, at);
   const entries: ChatListEntry[] = [];
   const lastByOther = new Map(rows.map((r) => [r.other, r.lastId]));
   for (const other of others) {
@@ -739,7 +743,7 @@ export async function chatList(env: Env, member: ChatMember, pageSize: number): 
       chatroomId,
       idConnection: connectionOf.get(other) ?? null,
       profile,
-      lastMessage: last ? viewMessage(last, viewer && { ...viewer, lastReadId: Number.MAX_SAFE_INTEGER }) : null,
+      lastMessage: last ? maskMessage(viewMessage(last, viewer && { ...viewer, lastReadId: Number.MAX_SAFE_INTEGER }), member.memberNo, phrases) : null,
       unread: counts.byChatroom[chatroomId] ?? 0,
       waiting: waiting.has(other),
     });

@@ -11,6 +11,7 @@ import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { visibleTarget } from "./members";
 import { posterState, postingRefusal } from "./posting-rules";
+import { maskEntry, mutedPhrasesOf } from "./muted-words";
 import { notBlockedWith, notMutedBy } from "./visibility";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
@@ -25,14 +26,42 @@ const entryColumns = {
   readAt: guestbookEntries.readAt,
 };
 
-async function toEntries(env: Env, member: SessionMember, rows: Row[]): Promise<GuestbookEntry[]> {
-  const summaries = await profileSummaries(env, member.projectCode, rows.flatMap((r) => [r.authorMemberId, r.ownerMemberId]), await viewerFor(env, member.memberId));
+/** Entries as the member sees them: another's entry with one of their muted words comes without its text unless `reveal`. */
+async function toEntries(env: Env, member: SessionMember, rows: Row[], reveal = false): Promise<GuestbookEntry[]> {
+  const [summaries, phrases] = await Promise.all([
+    profileSummaries(env, member.projectCode, rows.flatMap((r) => [r.authorMemberId, r.ownerMemberId]), await viewerFor(env, member.memberId)),
+    reveal || !rows.some((r) => r.authorMemberId !== member.memberId) ? [] : mutedPhrasesOf(env, member.memberId),
+  ]);
   return rows.flatMap((r) => {
     const profile = summaries.get(r.authorMemberId);
     const owner = summaries.get(r.ownerMemberId);
     if (!profile || !owner) return [];
-    return [{ idGuestbook: r.idGuestbook, message: r.message, timelog: iso(r.createdAt)!, profile, ownerMemberNo: owner.simpleCode, read: r.readAt != null }];
+    const entry = { idGuestbook: r.idGuestbook, message: r.message, timelog: iso(r.createdAt)!, profile, ownerMemberNo: owner.simpleCode, read: r.readAt != null };
+    return [maskEntry(entry, member.memberNo, phrases)];
   });
+}
+
+/**
+ * "Show anyway" (README Decisions "Muted words"): one entry with its text, for its owner or author; an author blocked
+ * either way with the viewer, or another tenant's entry, is not found.
+ */
+export async function revealGuestbookEntry(env: Env, member: SessionMember, idGuestbook: number): Promise<GuestbookEntry> {
+  const row = await getDb(env)
+    .select(entryColumns)
+    .from(guestbookEntries)
+    .where(
+      and(
+        eq(guestbookEntries.idGuestbook, idGuestbook),
+        eq(guestbookEntries.projectCode, member.projectCode),
+        or(eq(guestbookEntries.ownerMemberId, member.memberId), eq(guestbookEntries.authorMemberId, member.memberId)),
+        notBlockedWith(member.memberId, guestbookEntries.authorMemberId),
+        notBlockedWith(member.memberId, guestbookEntries.ownerMemberId),
+      ),
+    )
+    .get();
+  const [entry] = row ? await toEntries(env, member, [row], true) : [];
+  if (!entry) throw new AppError("notFound");
+  return entry;
 }
 
 /** Entries in my guestbook that I may see: authors blocked either way or muted by me are hidden. */

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, not, or, sql } from "drizzle-orm";
+import { hasMutedWord, mutedPhrasesOf } from "./muted-words";
 import { getDb } from "../../db/client";
 import { flamePasses, follows, guestbookEntries, notifications, socialSettings } from "../../db/schema";
 import type { NotificationType } from "../../contract/notifications";
@@ -51,6 +52,8 @@ export async function listNotifications(env: Env, member: SessionMember, pageSiz
     return { type: r.type, params, actor: r.actorMemberId ? (actors.get(r.actorMemberId) ?? null) : null };
   });
   const targets = await notificationTargets(env, member, parsed, parsed.map((p) => p.actor));
+  // README Decisions "Muted words": a guestbook excerpt with one of the member's muted words is withheld.
+  const phrases = parsed.some((p) => typeof p.params.excerpt === "string") ? await mutedPhrasesOf(env, member.memberId, at) : [];
   const items = slice.map((r, i) => {
     const { params, actor } = parsed[i]!;
     return {
@@ -58,7 +61,7 @@ export async function listNotifications(env: Env, member: SessionMember, pageSiz
       type: r.type as NotificationType,
       actorMemberNo: actor?.simpleCode ?? null,
       actor,
-      params: shownParams(r.type, params),
+      params: shownParams(r.type, hasMutedWord(params.excerpt as string | undefined, phrases) ? { ...params, excerpt: "" } : params),
       target: targets[i] ?? null,
       dateAdd: iso(r.createdAt)!,
       read: r.readAt != null,
