@@ -31,6 +31,8 @@ const broken: [string, Record<string, string | undefined>][] = [
   ["SEAL_SECRET missing", { SEAL_SECRET: undefined }],
   ["SEAL_SECRET empty", { SEAL_SECRET: "" }],
   ["SEAL_SECRET too short", { SEAL_SECRET: short }],
+  ["SIGNAL_SECRET missing", { SIGNAL_SECRET: undefined }],
+  ["SIGNAL_SECRET too short", { SIGNAL_SECRET: short }],
   // Web push (README Configuration): the VAPID pair and subject, checked for shape too.
   ["VAPID_PRIVATE_KEY missing", { VAPID_PRIVATE_KEY: undefined }],
   ["VAPID_PUBLIC_KEY not a P-256 point", { VAPID_PUBLIC_KEY: "x".repeat(64) }],

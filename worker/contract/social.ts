@@ -30,8 +30,9 @@ export const SAFETY_DURATION_MS: Record<SafetyDuration, number | null> = {
 };
 
 export const TargetBody = z.object({ targetMemberNo: MemberNo });
-export const BlockBody = z.object({ targetMemberNo: MemberNo, duration: SafetyDuration.default("forever") });
-export const MuteBody = BlockBody;
+export const MuteBody = z.object({ targetMemberNo: MemberNo, duration: SafetyDuration.default("forever") });
+/** A block may also block new accounts this person makes (README Decisions "Block evasion and per-item reports"). */
+export const BlockBody = MuteBody.extend({ alsoNewAccounts: z.boolean().default(false) });
 export const ReportBody = z.object({ targetMemberNo: MemberNo, reason: z.string().trim().max(500).default("") });
 export const MemberNoParam = z.object({ memberNo: MemberNo });
 
@@ -57,7 +58,7 @@ export const ReadNotificationsBody = z.object({ ids: z.array(z.number().int().po
 export type FollowInfo = { memberNo: string; following: boolean; followedBy: boolean; followers: number; followingCount: number };
 export type ListItem = { profile: ProfileSummary; dateAdd: string };
 export type Page<T> = { items: T[]; next: number | null };
-export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };
+export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null; alsoNewAccounts: boolean };
 export type MuteItem = { idMute: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };
 export type BlockCount = { memberNo: string; count: number; indicators: number };
 export type GuestbookEntry = {

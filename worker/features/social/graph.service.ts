@@ -31,6 +31,7 @@ import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { friendStatusOf } from "./relationship";
 import { findMember, visibleTarget } from "./members";
 import { notBlockedWith } from "./visibility";
+import { watchStatements } from "./block-evasion";
 import { addMark, weighReports } from "../moderation/moderation.service";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
@@ -247,7 +248,7 @@ const expiryFor = (duration: SafetyDuration, at: number) => {
  * allowed (it never reveals their block). Then the §4 community thresholds: at 5 live blocks the target's
  * avatar gets the image graphic check, at 10 the profile is marked unqualified.
  */
-export async function block(ctx: Ctx, projectCode: string, memberNo: string, duration: SafetyDuration) {
+export async function block(ctx: Ctx, projectCode: string, memberNo: string, duration: SafetyDuration, alsoNewAccounts = false) {
   const { env, member } = ctx;
   const target = await findMember(env, projectCode, memberNo, member.memberId);
   if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
@@ -260,12 +261,14 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   const [row] = await db.batch([
     db
       .insert(blocks)
-      .values({ projectCode, memberId: me, targetMemberId: them, createdAt: at, expiresAt })
-      .onConflictDoUpdate({ target: [blocks.memberId, blocks.targetMemberId], set: { expiresAt, createdAt: at } })
+      .values({ projectCode, memberId: me, targetMemberId: them, createdAt: at, expiresAt, alsoNewAccounts })
+      .onConflictDoUpdate({ target: [blocks.memberId, blocks.targetMemberId], set: { expiresAt, createdAt: at, alsoNewAccounts } })
       .returning({ idBlock: blocks.idBlock }),
     db.delete(follows).where(pair(follows.memberId, follows.targetMemberId)),
     db.delete(favourites).where(pair(favourites.memberId, favourites.targetMemberId)),
     db.delete(friendships).where(pair(friendships.requesterId, friendships.addresseeId)),
+    // The last choice counts: on, the blocked account's signal hashes are remembered; off, forgotten (block-evasion.ts).
+    ...watchStatements(env, projectCode, me, them, alsoNewAccounts, at),
   ]);
   // Presence both ways: neither sees the other come and go from now on.
   ctx.waitUntil(refreshPresence(env, projectCode, [me, them]));
@@ -279,7 +282,7 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   } else if (count >= BLOCK_IMAGE_CHECK_AT) {
     ctx.waitUntil(checkAvatar(env, them));
   }
-  return { idBlock: row[0]!.idBlock, memberNo: target.memberNo, expiresAt: iso(expiresAt), count, indicators: Math.min(count, BLOCK_INDICATORS) };
+  return { idBlock: row[0]!.idBlock, memberNo: target.memberNo, expiresAt: iso(expiresAt), alsoNewAccounts, count, indicators: Math.min(count, BLOCK_INDICATORS) };
 }
 
 async function blockCountOf(env: Env, memberId: string, at = Date.now()) {
@@ -309,12 +312,12 @@ export async function checkAvatar(env: Env, memberId: string) {
 export async function blockList(env: Env, member: SessionMember, pageSize: number, before?: number): Promise<Page<BlockItem>> {
   const at = Date.now();
   const rows = await getDb(env)
-    .select({ id: blocks.idBlock, otherId: blocks.targetMemberId, createdAt: blocks.createdAt, expiresAt: blocks.expiresAt })
+    .select({ id: blocks.idBlock, otherId: blocks.targetMemberId, createdAt: blocks.createdAt, expiresAt: blocks.expiresAt, alsoNewAccounts: blocks.alsoNewAccounts })
     .from(blocks)
     .where(and(eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode), liveAt(at)(blocks.expiresAt), before ? lt(blocks.idBlock, before) : undefined))
     .orderBy(desc(blocks.idBlock))
     .limit(pageSize + 1);
-  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idBlock: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt) }));
+  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idBlock: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt), alsoNewAccounts: r.alsoNewAccounts }));
 }
 
 /** Only the blocker lifts a block; anyone else's block id is 404. */
@@ -324,6 +327,8 @@ export async function unblock(env: Env, member: SessionMember, idBlock: number) 
     .where(and(eq(blocks.idBlock, idBlock), eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode)))
     .returning({ idBlock: blocks.idBlock, targetMemberId: blocks.targetMemberId });
   if (deleted.length === 0) throw new AppError("notFound");
+  // A lifted block remembers nothing of the blocked account's signals.
+  await watchStatements(env, member.projectCode, member.memberId, deleted[0]!.targetMemberId, false, Date.now())[0].run();
   await refreshPresence(env, member.projectCode, [member.memberId, deleted[0]!.targetMemberId]);
   return { idBlock, unblocked: true };
 }

@@ -109,7 +109,7 @@ export const socialPrivate = new Hono<AppEnv>()
   })
   .post("/core/blocks", social("block"), validate("json", BlockBody), async (c) => {
     const body = c.req.valid("json");
-    return c.json(ok(await graph.block(ctxOf(c), tenant(c), body.targetMemberNo, body.duration)));
+    return c.json(ok(await graph.block(ctxOf(c), tenant(c), body.targetMemberNo, body.duration, body.alsoNewAccounts)));
   })
   .delete("/core/blocks/:idBlock", social("block"), validate("param", IdBlockParam), async (c) => c.json(ok(await graph.unblock(c.env, c.get("member"), c.req.valid("param").idBlock))))
   // ── mutes and reports ──
