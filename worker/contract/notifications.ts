@@ -15,6 +15,8 @@ export const NotificationType = z.enum([
   "messageRequest",
   // A moderation outcome for the member it affects (params: outcome, until, idAction, appealable).
   "moderation",
+  // A report the member made was decided (params: outcome "upheld" or "dismissed"); the operator stays unnamed.
+  "reportOutcome",
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 

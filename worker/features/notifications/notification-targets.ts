@@ -26,6 +26,7 @@ const SHOWN_PARAMS: Record<NotificationType, readonly string[]> = {
   aiImageReady: [],
   submember: ["event"],
   moderation: ["outcome", "until", "idAction", "appealable"],
+  reportOutcome: ["outcome"],
 };
 
 export function shownParams(type: string, params: Record<string, unknown>): Record<string, unknown> {

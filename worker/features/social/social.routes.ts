@@ -126,7 +126,8 @@ export const socialPrivate = new Hono<AppEnv>()
   )
   .post("/core/reports", social("report"), validate("json", ReportBody), async (c) => {
     const body = c.req.valid("json");
-    return c.json(ok(await graph.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason)));
+    const item = body.kind && body.itemId ? { kind: body.kind, itemId: body.itemId } : null;
+    return c.json(ok(await graph.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason, item)));
   })
   // ── posting rules: what the member's composers show before sending (README Decisions "Posting rules")
   .get("/core/posting-status", async (c) => c.json(ok(await postingStatus(c.env, c.get("member").memberId))))
