@@ -101,10 +101,21 @@ export function watchStatements(env: Env, projectCode: string, memberId: string,
   if (!on) return [forget] as const;
   return [
     forget,
-    db.run(sql`insert into evasion_watches (project_code, member_id, blocked_member_id, hash, created_at)
-      select distinct ${projectCode}, ${memberId}, ${blockedMemberId}, s.hash, ${at} from account_signals s
-      where s.member_id = ${blockedMemberId} and s.project_code = ${projectCode}
-      on conflict do nothing`),
+    db
+      .insert(evasionWatches)
+      .select(
+        db
+          .selectDistinct({
+            projectCode: sql`${projectCode}`.as("project_code"),
+            memberId: sql`${memberId}`.as("member_id"),
+            blockedMemberId: sql`${blockedMemberId}`.as("blocked_member_id"),
+            hash: accountSignals.hash,
+            createdAt: sql`${at}`.as("created_at"),
+          })
+          .from(accountSignals)
+          .where(and(eq(accountSignals.memberId, blockedMemberId), eq(accountSignals.projectCode, projectCode))) as never,
+      )
+      .onConflictDoNothing(),
   ] as const;
 }
 
