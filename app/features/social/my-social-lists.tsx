@@ -128,6 +128,8 @@ export function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnbloc
       <span className="person-meta" suppressHydrationWarning>
         {unblock.armed ? t("block.confirmUnblock") : item.expiresAt ? t("lists.until", { date: format.dateTime(item.expiresAt) }) : t("duration.forever")}
       </span>
+      {/* README Decisions "Block evasion and per-item reports": the blocker sees the choice is on. */}
+      {item.alsoNewAccounts && <span className="person-meta">{t("reporting:alsoNewAccountsOn")}</span>}
     </li>
   );
 }
