@@ -20,8 +20,8 @@ describe("per-item reports and block evasion at phone size", () => {
     const [me, author, op] = [await apiSignUpPoster(), await apiSignUpPoster(), await apiSignUp()];
     localSql(`insert into operators (project_code, member_id, created_at) values ('SMP', '${op.memberId}', ${Date.now()})`);
     const stamp = Date.now();
-    for (const text of [`one bad line ${stamp}`, `one fine line ${stamp}`]) {
-      expect((await apiCall(author, "POST", `/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${author.memberId}`, { message: text, requestId: `report-e2e-${text}` })).status).toBe(200);
+    for (const [i, text] of [`one bad line ${stamp}`, `one fine line ${stamp}`].entries()) {
+      expect((await apiCall(author, "POST", `/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${author.memberId}`, { message: text, requestId: `report-e2e-${i}-${stamp}` })).status).toBe(200);
     }
 
     const { page, context, consoleErrors } = await newPage(browser, { viewport: "phone" });
