@@ -6,7 +6,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 const current = existsSync(".dev.vars") ? readFileSync(".dev.vars", "utf8") : "";
 const value = (name) => current.match(new RegExp(`^\\s*${name}\\s*=\\s*(\\S*)`, "m"))?.[1] ?? "";
 
-const SECRETS = ["JWT_SECRET", "SEAL_SECRET"];
+const SECRETS = ["JWT_SECRET", "SEAL_SECRET", "SIGNAL_SECRET"];
 const fresh = {};
 for (const name of SECRETS) if (value(name).length < 32) fresh[name] = randomBytes(32).toString("hex");
 

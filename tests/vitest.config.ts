@@ -23,7 +23,7 @@ export default defineConfig(async () => {
         wrangler: { configPath: path.join(root, "wrangler.toml") },
         miniflare: {
           // Home lists read on every call, so a test sees its own writes at once (tests/api/home-lists.test.ts keeps them).
-          bindings: { TEST_MIGRATIONS: migrations, JWT_SECRET: "test-secret-for-vitest-only-0123456789abcdef", SEAL_SECRET: "seal-secret-for-vitest-only-0123456789abcdef", ...TEST_VAPID, HOME_LISTS_TTL_SECONDS: "0", CHAT_PAGE_TTL_SECONDS: "0" },
+          bindings: { TEST_MIGRATIONS: migrations, JWT_SECRET: "test-secret-for-vitest-only-0123456789abcdef", SEAL_SECRET: "seal-secret-for-vitest-only-0123456789abcdef", SIGNAL_SECRET: "signal-secret-for-vitest-only-0123456789abcdef", ...TEST_VAPID, HOME_LISTS_TTL_SECONDS: "0", CHAT_PAGE_TTL_SECONDS: "0" },
         },
       }),
     ],

@@ -19,6 +19,7 @@ interface __BaseEnv_Env {
 	CHAT_PAGE_TTL_SECONDS: string;
 	JWT_SECRET: string;
 	SEAL_SECRET: string;
+	SIGNAL_SECRET: string;
 	VAPID_PUBLIC_KEY: string;
 	VAPID_PRIVATE_KEY: string;
 	VAPID_SUBJECT: string;
@@ -52,6 +53,7 @@ declare namespace Cloudflare {
 		CHAT_PAGE_TTL_SECONDS: string;
 		JWT_SECRET: string;
 		SEAL_SECRET: string;
+		SIGNAL_SECRET: string;
 		VAPID_PUBLIC_KEY: string;
 		VAPID_PRIVATE_KEY: string;
 		VAPID_SUBJECT: string;
@@ -80,6 +82,7 @@ declare namespace Cloudflare {
 		CHAT_PAGE_TTL_SECONDS: string;
 		JWT_SECRET: string;
 		SEAL_SECRET: string;
+		SIGNAL_SECRET: string;
 		VAPID_PUBLIC_KEY: string;
 		VAPID_PRIVATE_KEY: string;
 		VAPID_SUBJECT: string;
@@ -94,7 +97,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "APP_ENV" | "DEFAULT_PROJECT" | "AI_PROVIDER" | "MAIL_FROM" | "PUBLIC_ORIGIN" | "HOME_LISTS_TTL_SECONDS" | "CHAT_PAGE_TTL_SECONDS" | "JWT_SECRET" | "SEAL_SECRET" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "APP_ENV" | "DEFAULT_PROJECT" | "AI_PROVIDER" | "MAIL_FROM" | "PUBLIC_ORIGIN" | "HOME_LISTS_TTL_SECONDS" | "CHAT_PAGE_TTL_SECONDS" | "JWT_SECRET" | "SEAL_SECRET" | "SIGNAL_SECRET" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -71,6 +71,10 @@ function CaseCard({ project, item }: { project: string; item: ModerationCase }) 
       </div>
       {item.reports.length > 0 && <p>{t("reports", { count: item.reports.length, weight: weight(item.reportWeight) })}</p>}
       {item.marks > 0 && <p>{t("marks", { count: item.marks, weight: weight(item.markWeight) })}</p>}
+      {/* Other accounts sharing a sign-in signal (README Decisions "Block evasion and per-item reports"): numbers only. */}
+      {item.relatedAccounts.count > 0 && (
+        <p>{t("reporting:related", { count: item.relatedAccounts.count, memberNos: item.relatedAccounts.memberNos.map((no) => `#${no}`).join(", ") })}</p>
+      )}
       {item.reports.length > 0 && (
         <ul className="stack">
           {item.reports.map((r, i) => (

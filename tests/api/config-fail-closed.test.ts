@@ -31,6 +31,8 @@ const broken: [string, Record<string, string | undefined>][] = [
   ["SEAL_SECRET missing", { SEAL_SECRET: undefined }],
   ["SEAL_SECRET empty", { SEAL_SECRET: "" }],
   ["SEAL_SECRET too short", { SEAL_SECRET: short }],
+  ["SIGNAL_SECRET missing", { SIGNAL_SECRET: undefined }],
+  ["SIGNAL_SECRET too short", { SIGNAL_SECRET: short }],
   // Web push (README Configuration): the VAPID pair and subject, checked for shape too.
   ["VAPID_PRIVATE_KEY missing", { VAPID_PRIVATE_KEY: undefined }],
   ["VAPID_PUBLIC_KEY not a P-256 point", { VAPID_PUBLIC_KEY: "x".repeat(64) }],
@@ -96,12 +98,12 @@ describe("without its secrets the worker", () => {
     expect(configured.status).toBe(200);
   });
 
-  it("runs normally with both secrets of 32 characters or more", async () => {
+  it("runs normally with its secrets of 32 characters or more", async () => {
     expect(configProblems(env)).toEqual([]);
     const vapid = { VAPID_PUBLIC_KEY: base.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: base.VAPID_PRIVATE_KEY, VAPID_SUBJECT: base.VAPID_SUBJECT };
-    expect(configProblems({ JWT_SECRET: "j".repeat(32), SEAL_SECRET: "s".repeat(32), ...vapid })).toEqual([]);
-    expect(configProblems({ JWT_SECRET: "j".repeat(31), SEAL_SECRET: "s".repeat(32), ...vapid })).toEqual(["JWT_SECRET is shorter than 32 characters"]);
-    expect(configProblems(undefined)).toHaveLength(5);
+    expect(configProblems({ JWT_SECRET: "j".repeat(32), SEAL_SECRET: "s".repeat(32), SIGNAL_SECRET: "h".repeat(32), ...vapid })).toEqual([]);
+    expect(configProblems({ JWT_SECRET: "j".repeat(31), SEAL_SECRET: "s".repeat(32), SIGNAL_SECRET: "h".repeat(32), ...vapid })).toEqual(["JWT_SECRET is shorter than 32 characters"]);
+    expect(configProblems(undefined)).toHaveLength(6);
     expect((await fetchWith(env, "/api/v7/public/health")).status).toBe(200);
   });
 });

@@ -31,6 +31,11 @@ export type ModerationCase = {
   /** ISO end of a running suspension; null when none or indefinite (see `suspendedIndefinitely`). */
   suspendedUntil: string | null;
   suspendedIndefinitely: boolean;
+  /**
+   * Other accounts of the tenant sharing a sign-in signal hash with this member (block-evasion.ts): how many (up to
+   * RELATED_LIMIT) and their member numbers. Never an address, a device id or a hash.
+   */
+  relatedAccounts: { count: number; memberNos: string[] };
 };
 
 export type ModerationAppeal = {

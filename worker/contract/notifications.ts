@@ -17,6 +17,8 @@ export const NotificationType = z.enum([
   "moderation",
   // Someone asks to follow a member who approves followers (README Decisions "Approve followers").
   "followRequest",
+  // A report the member made was decided (params: outcome "upheld" or "dismissed"); the operator stays unnamed.
+  "reportOutcome",
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 

@@ -32,9 +32,24 @@ export const SAFETY_DURATION_MS: Record<SafetyDuration, number | null> = {
 };
 
 export const TargetBody = z.object({ targetMemberNo: MemberNo });
-export const BlockBody = z.object({ targetMemberNo: MemberNo, duration: SafetyDuration.default("forever") });
-export const MuteBody = BlockBody;
-export const ReportBody = z.object({ targetMemberNo: MemberNo, reason: z.string().trim().max(500).default("") });
+export const MuteBody = z.object({ targetMemberNo: MemberNo, duration: SafetyDuration.default("forever") });
+/** A block may also block new accounts this person makes (README Decisions "Block evasion and per-item reports"). */
+export const BlockBody = MuteBody.extend({ alsoNewAccounts: z.boolean().default(false) });
+/**
+ * §7 report {targetMemberNo, reason}; optionally one item of that member's (README Decisions "Block evasion and
+ * per-item reports"): `kind` "chat" (a chat message or note, by idChatroomMessage) or "guestbook" (by idGuestbook),
+ * both or neither.
+ */
+export const ReportKind = z.enum(["chat", "guestbook"]);
+export type ReportKind = z.infer<typeof ReportKind>;
+export const ReportBody = z
+  .object({
+    targetMemberNo: MemberNo,
+    reason: z.string().trim().max(500).default(""),
+    kind: ReportKind.optional(),
+    itemId: z.number().int().positive().optional(),
+  })
+  .refine((body) => (body.kind === undefined) === (body.itemId === undefined), { message: "kind and itemId go together", path: ["itemId"] });
 export const MemberNoParam = z.object({ memberNo: MemberNo });
 
 /** §5: the guestbook message is text; trimmed, non-empty. */
@@ -79,7 +94,7 @@ export type FollowInfo = {
 };
 export type ListItem = { profile: ProfileSummary; dateAdd: string };
 export type Page<T> = { items: T[]; next: number | null };
-export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };
+export type BlockItem = { idBlock: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null; alsoNewAccounts: boolean };
 export type MuteItem = { idMute: number; profile: ProfileSummary; dateAdd: string; expiresAt: string | null };
 export type BlockCount = { memberNo: string; count: number; indicators: number };
 export type GuestbookEntry = {

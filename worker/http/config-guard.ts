@@ -5,10 +5,10 @@ import type { AppEnv } from "./types";
 
 /**
  * Secrets the worker cannot run without (README Configuration): `JWT_SECRET` signs socket tickets and Bearer tokens,
- * `SEAL_SECRET` seals keyed albums' seeds. A key derived from an empty or short secret protects nothing, so the
+ * `SEAL_SECRET` seals keyed albums' seeds, `SIGNAL_SECRET` keys the sign-in signal hashes (block-evasion.ts). A key derived from an empty or short secret protects nothing, so the
  * worker does not run on one.
  */
-export const REQUIRED_SECRETS = ["JWT_SECRET", "SEAL_SECRET"] as const;
+export const REQUIRED_SECRETS = ["JWT_SECRET", "SEAL_SECRET", "SIGNAL_SECRET"] as const;
 export const MIN_SECRET_LENGTH = 32;
 /**
  * Web push (README Configuration): the VAPID key pair (RFC 8292) as base64url — the public key an uncompressed P-256

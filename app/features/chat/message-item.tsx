@@ -1,3 +1,4 @@
+import { ReportItemButton } from "../social/report-item-dialog";
 import { AlertDialog, Dialog } from "radix-ui";
 import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
@@ -282,6 +283,10 @@ export const MessageItem = memo(function MessageItem({
             <button type="button" className="chat-action link-button" onClick={() => setConfirmDelete(true)}>
               {t("common:delete")}
             </button>
+          )}
+          {/* Another member's message (not a private one meant for others) may be reported: it disappears for me. */}
+          {!own && viewerNo !== null && !message.placeholder && !message.pending && (
+            <ReportItemButton kind="chat" itemId={message.idChatroomMessage} memberNo={message.memberNo} name={name} onReported={() => onRemoved(message.idChatroomMessage)} />
           )}
         </div>
       )}

@@ -1,3 +1,4 @@
+import { ReportItemButton } from "../social/report-item-dialog";
 import { AlertDialog, Switch } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -159,6 +160,12 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
             {t("common:delete")}
           </button>
+        </div>
+      )}
+      {/* A note may be reported by another member: it disappears for them (README Decisions "Block evasion and per-item reports"). */}
+      {session && !own && !note.placeholder && (
+        <div className="row chat-actions">
+          <ReportItemButton kind="chat" itemId={note.idChatroomMessage} memberNo={note.memberNo} name={note.nickname || note.memberNo} className="button" onReported={back} />
         </div>
       )}
       {confirmDelete && (

@@ -1,3 +1,4 @@
+import { ReportItemButton } from "./report-item-dialog";
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -73,6 +74,7 @@ function GuestbookEntryCard({ entry, onDeleted }: { entry: GuestbookEntry; onDel
           <button type="button" className="button button-danger" aria-label={t("guestbook.delete", { name })} onClick={() => void remove()}>
             {t("common:delete")}
           </button>
+          <ReportItemButton kind="guestbook" itemId={entry.idGuestbook} memberNo={entry.profile.simpleCode} name={name} className="button" onReported={onDeleted} />
         </div>
       </div>
     </li>

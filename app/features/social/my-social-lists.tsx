@@ -129,6 +129,13 @@ export function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnbloc
       <span className="person-name">{name}</span>
       <span className="person-meta" suppressHydrationWarning>
         {unblock.armed ? t("block.confirmUnblock") : item.expiresAt ? t("lists.until", { date: format.dateTime(item.expiresAt) }) : t("duration.forever")}
+        {/* README Decisions "Block evasion and per-item reports": the blocker sees the choice is on (under the duration, so the name keeps its room). */}
+        {item.alsoNewAccounts && (
+          <>
+            <br />
+            {t("reporting:alsoNewAccountsOn")}
+          </>
+        )}
       </span>
     </li>
   );

@@ -31,6 +31,7 @@ const VIEWS: Record<NotificationType, (props: ViewProps) => React.ReactNode> = {
   messageRequest: ({ name }) => <Text k="notification.messageRequest" values={{ name }} />,
   moderation: ModerationText,
   followRequest: ({ name }) => <FollowRequestText name={name} />,
+  reportOutcome: ReportOutcomeText,
 };
 
 /** Controls a notification offers beside opening it (kept outside the link: no button inside an anchor). */
@@ -84,6 +85,12 @@ function ModerationText({ item }: ViewProps) {
   const until = typeof item.params.until === "string" ? item.params.until : null;
   const key = outcome === "suspended" && !until ? "notice.suspendedIndefinitely" : `notice.${outcome}`;
   return <span className="notice-text">{t(key, { until: until ? format.dateTime(until) : "" })}</span>;
+}
+
+/** A report the member made was decided: upheld or dismissed, nothing about who decided or how. */
+function ReportOutcomeText({ item }: ViewProps) {
+  const { t } = useTranslation("reporting");
+  return <span className="notice-text">{t(item.params.outcome === "upheld" ? "outcome.upheld" : "outcome.dismissed")}</span>;
 }
 
 /** A suspension or takedown may be appealed once (409611 after). */

@@ -97,9 +97,11 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
     }
   }
 
+  // README Decisions "Block evasion and per-item reports": the block may also cover new accounts this person makes.
+  const [alsoNewAccounts, setAlsoNewAccounts] = useState(false);
   // §4: the first tap arms for 3 s; a second tap inside the window creates the block and warns.
   const blockControl = useTwoStep(async () => {
-    const body = await api<{ idBlock: number; expiresAt: string | null; count: number }>("/private/core/blocks", { body: { targetMemberNo: memberNo, duration } });
+    const body = await api<{ idBlock: number; expiresAt: string | null; count: number }>("/private/core/blocks", { body: { targetMemberNo: memberNo, duration, alsoNewAccounts } });
     if (!isOk(body)) return fail(body);
     setBlocking({ idBlock: body.info.idBlock, expiresAt: body.info.expiresAt });
     setCount(body.info.count);
@@ -194,6 +196,12 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
             </select>
           </label>
         </div>
+        {!blocking && (
+          <label className="social-row">
+            <input type="checkbox" checked={alsoNewAccounts} onChange={(event) => setAlsoNewAccounts(event.target.checked)} />
+            <span>{t("reporting:alsoNewAccounts")}</span>
+          </label>
+        )}
         <div className="social-row">
           {blocking ? (
             <button type="button" className={`button${unblockControl.armed ? " block-armed" : ""}`} onClick={() => void unblockControl.tap()}>

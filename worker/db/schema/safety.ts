@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * A block is total and two-way: neither member sees the other anywhere.
@@ -13,6 +13,8 @@ export const blocks = sqliteTable(
     targetMemberId: text("target_member_id").notNull(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at"),
+    /** Migration 0032: the blocker also blocks new accounts sharing this member's signals (block-evasion.ts). */
+    alsoNewAccounts: integer("also_new_accounts", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     // Member ids are globally unique, so the pair indexes need no project prefix.
@@ -51,4 +53,52 @@ export const mutedWords = sqliteTable(
     expiresAt: integer("expires_at"),
   },
   (t) => [uniqueIndex("muted_words_member_phrase").on(t.memberId, t.phraseNorm), index("muted_words_project").on(t.projectCode, t.expiresAt)],
+);
+
+/**
+ * Migration 0032: sign-in signals as HMAC-SHA-256 under SIGNAL_SECRET (tenant, kind, value), never the raw address or
+ * device id; purged SIGNAL_LIFETIME after last seen (retention.ts).
+ */
+export const accountSignals = sqliteTable(
+  "account_signals",
+  {
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    kind: text("kind", { enum: ["address", "device"] }).notNull(),
+    hash: text("hash").notNull(),
+    firstSeenAt: integer("first_seen_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.memberId, t.kind, t.hash] }),
+    index("account_signals_hash").on(t.projectCode, t.hash),
+    index("account_signals_seen").on(t.lastSeenAt),
+  ],
+);
+
+/** Migration 0032: a blocked account's signal hashes, remembered for a blocker who chose "also new accounts". */
+export const evasionWatches = sqliteTable(
+  "evasion_watches",
+  {
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    blockedMemberId: text("blocked_member_id").notNull(),
+    hash: text("hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.blockedMemberId, t.hash] }), index("evasion_watches_hash").on(t.projectCode, t.hash)],
+);
+
+/** Migration 0032: one reported item hidden from its reporter only, until an operator decides. */
+export const reportHides = sqliteTable(
+  "report_hides",
+  {
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    kind: text("kind", { enum: ["chat", "guestbook"] }).notNull(),
+    itemId: integer("item_id").notNull(),
+    targetMemberId: text("target_member_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.kind, t.itemId] })],
 );

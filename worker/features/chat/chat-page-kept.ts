@@ -4,7 +4,7 @@ import { flatBatch } from "../../db/flat-batch";
 import { getDb, type Db } from "../../db/client";
 import { chatCardVersions, chatRoomVersions, profiles } from "../../db/schema";
 import { maskPageJson, mutedPhrasesSql } from "../social/muted-words";
-import { hiddenFromSql } from "../social/visibility";
+import { hiddenFromSql, reportedChatSql } from "../social/visibility";
 import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
 import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
 
@@ -23,7 +23,7 @@ import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
  * again (with the reader's own messages in the same statement). So messages and cards are always current, and the
  * last access on other members' cards is at most that old; the reader's own rows are read on each call, so their
  * cards may show a newer last access than the kept rows' for the same member.
- * A reader with HIDDEN_LIMIT or more hidden members, or whose hidden members took more than the spare rows, gets the
+ * A reader with HIDDEN_LIMIT or more hidden members (or reported messages), or whose hidden members took more than the spare rows, gets the
  * page read with every rule in SQL. Measured (tests/bench): the page SQL was ~2 ms of the call's workerd time.
  */
 
@@ -69,7 +69,7 @@ export function chatPageTtlMs(env: Env): number {
   return ttlMsFromEnv(env.CHAT_PAGE_TTL_SECONDS, DEFAULT_TTL_SECONDS);
 }
 
-type Reader = Versions & { hidden: string; canSee: number | null; safeMode: number | null; strangerMedia: string | null; mutedWords: string };
+type Reader = Versions & { hidden: string; reported: string; canSee: number | null; safeMode: number | null; strangerMedia: string | null; mutedWords: string };
 
 /**
  * The room's and the cards' versions and, for a member, who is hidden from them, whether they see avatars (§6) and
@@ -84,6 +84,8 @@ function readerSelect(db: Db, v: PageValues) {
       version: sql<number>`coalesce((select ${r.version} from ${r} where ${and(eq(r.projectCode, v.projectCode), eq(r.chatroomId, v.chatroomId))}), 0)`.as("version"),
       cardVersion: sql<number>`coalesce((select ${c.version} from ${c} where ${eq(c.projectCode, v.projectCode)}), 0)`.as("card_version"),
       hidden: sql<string>`${hiddenFromSql(v.viewerId, v.at, HIDDEN_LIMIT)}`.as("hidden"),
+      // Messages the reader reported (migration 0032): the kept rows are shared, so they drop out here, per reader.
+      reported: sql<string>`${reportedChatSql(v.viewerId, HIDDEN_LIMIT)}`.as("reported"),
       canSee: sql<number | null>`(select ${profiles.avator} <> '' and ${profiles.qualify} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("can_see"),
       safeMode: sql<number | null>`(select ${profiles.safeMode} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("safe_mode"),
       strangerMedia: sql<string | null>`(select ${profiles.strangerMedia} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("stranger_media"),
@@ -181,7 +183,8 @@ function keep(key: string, kept: Kept) {
  */
 function pageOf(kept: Kept, pageSize: number, reader: Reader | undefined, viewer: boolean, own: ReadonlyMap<number, string>): string | null {
   const hidden = new Set<string>(viewer && reader ? (JSON.parse(reader.hidden) as string[]) : []);
-  if (!reader || hidden.size >= HIDDEN_LIMIT) return null;
+  const reported = new Set<number>(viewer && reader ? (JSON.parse(reader.reported) as number[]) : []);
+  if (!reader || hidden.size >= HIDDEN_LIMIT || reported.size >= HIDDEN_LIMIT) return null;
   // Stranger media (stranger-media.ts): "everyone" shrouds every other card, as safe mode does; "notFollowed" depends
   // on whom the reader follows, which the kept rows do not know: that reader's page is read with every rule in SQL.
   if (viewer && reader.strangerMedia === "notFollowed") return null;
@@ -191,7 +194,7 @@ function pageOf(kept: Kept, pageSize: number, reader: Reader | undefined, viewer
   const page: string[] = [];
   for (const row of kept.rows) {
     if (page.length === pageSize) break;
-    if (hidden.has(row.memberId)) continue;
+    if (hidden.has(row.memberId) || reported.has(row.id)) continue;
     page.push(own.get(row.id) ?? (!canSee ? withoutAvatars(row) : shrouded ? withRenditions(row) : row.shown));
   }
   if (page.length < pageSize && kept.full) return null;

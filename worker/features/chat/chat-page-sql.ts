@@ -7,7 +7,7 @@ import { isoSql } from "../../db/row-json";
 import { chatMessages, profiles } from "../../db/schema";
 import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
 import { jsonBool, summaryColumnsAs, summaryViewSqlFrom } from "../profiles/profile-summary";
-import { notBlockedWith, notMutedBy } from "../social/visibility";
+import { notBlockedWith, notMutedBy, notReportedBy } from "../social/visibility";
 import { keptIn } from "../../lib/kept";
 import { strangerBlursSql } from "../profiles/stranger-media";
 
@@ -74,7 +74,9 @@ function limitedOf(db: Db, v: PageValues, shape: PageShape) {
   const conditions: SQL[] = [party ? sql`+${m.projectCode} = ${v.projectCode}` : eq(m.projectCode, v.projectCode), eq(m.deleted, false)];
   if (party) conditions.push(sql`(${m.memberId} = ${v.viewerId} or ${m.toMemberId} = ${v.viewerId})`);
   // Not blocked either way, not muted by the viewer (a window leaves these to its reader).
-  if (shape.viewer && shape.output !== "window") conditions.push(notBlockedWith(v.viewerId, m.memberId, v.at), notMutedBy(v.viewerId, m.memberId, v.at));
+  if (shape.viewer && shape.output !== "window") {
+    conditions.push(notBlockedWith(v.viewerId, m.memberId, v.at), notMutedBy(v.viewerId, m.memberId, v.at), notReportedBy(v.viewerId, "chat", m.idChatroomMessage));
+  }
   if (shape.direct) {
     // A conversation: the pair's one-to-one room plus private messages between them in any room.
     conditions.push(

@@ -46,7 +46,7 @@ import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";
 import { profileSummaries, profileSummariesQuery, profileSummaryColumns, summaryRows, toViewer as toSummaryViewer, viewerRowQuery, type SummaryRow, type ViewerRow } from "../profiles/profile-summary";
 import { assertCanPost, postableSql, postingRefusal } from "../social/posting-rules";
-import { isBlockedBetween, notBlockedWith, notMutedBy } from "../social/visibility";
+import { isBlockedBetween, isReportedBy, notBlockedWith, notMutedBy } from "../social/visibility";
 import { filteredSender } from "../notifications/sender-filter";
 import { answersTheOther, waitingOn } from "./conversation-starts";
 import { refreshPhotoCommentCount } from "./photo-comment-counts";
@@ -195,6 +195,8 @@ const lastReadQuery = (db: Db, memberId: string, readKey: string) =>
 
 /** One message the viewer may see (404 otherwise), with its threads. */
 export async function messageDetail(env: Env, projectCode: string, id: number, member: ChatMember | null, showMuted = false) {
+  // A note the member reported is gone for them (README Decisions "Block evasion and per-item reports").
+  if (member && (await isReportedBy(env, member.memberId, "chat", id))) throw new AppError("notFound");
   const stored = await loadStored(env, projectCode, id, member);
   const viewer = await viewerContext(env, member);
   if (viewer) viewer.lastReadId = await lastReadOf(env, viewer.memberId, readKeyFor(stored));
@@ -226,6 +228,16 @@ function storedThread(row: typeof chatThreads.$inferSelect, profile: SummaryRow 
 
 const readKeyFor = (s: Pick<StoredMessage, "memberNo" | "toMemberNo" | "chatroomId">) =>
   s.toMemberNo ? directChatroomId(s.memberNo, s.toMemberNo) : s.chatroomId;
+
+/**
+ * The author of a message `member` may see and report: in the tenant, not deleted, in a room they may reach, not
+ * blocked either way, and, when private, written by or to them (anyone else sees only a placeholder). Else 404.
+ */
+export async function reportableMessage(env: Env, projectCode: string, id: number, member: ChatMember): Promise<{ memberId: string }> {
+  const stored = await loadStored(env, projectCode, id, member);
+  if (viewMessage(stored, toViewer(member, undefined)).placeholder) throw new AppError("notFound");
+  return { memberId: stored.memberId };
+}
 
 /** A message by id within the tenant that the viewer may reach (room access, blocks): else 404. */
 async function loadStored(env: Env, projectCode: string, id: number, member: ChatMember | null): Promise<StoredMessage> {

@@ -24,6 +24,7 @@ import { operatorGrantAiRoom, operatorSetHolder } from "../social/flame.service"
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { isDeletedCode } from "../../lib/ids";
 import { keptIn } from "../../lib/kept";
+import { relatedAccounts } from "../social/block-evasion";
 
 type Member = { memberId: string; projectCode: string };
 
@@ -231,7 +232,7 @@ export async function queue(env: Env, operator: Member): Promise<ModerationQueue
       .where(and(eq(moderationActions.projectCode, p), eq(moderationActions.appealStatus, "open")))
       .limit(200),
   ]);
-  const cases = new Map<string, Omit<ModerationCase, "profile">>();
+  const cases = new Map<string, Omit<ModerationCase, "profile" | "relatedAccounts">>();
   const caseOf = (id: string) =>
     keptIn(cases, id, () => ({ reports: [], reportWeight: 0, marks: 0, markWeight: 0, suspendedUntil: null, suspendedIndefinitely: false }));
   for (const r of reportRows) {
@@ -245,9 +246,11 @@ export async function queue(env: Env, operator: Member): Promise<ModerationQueue
     Object.assign(caseOf(s.targetId), { suspendedUntil: s.until >= SUSPENDED_INDEFINITELY ? null : iso(s.until), suspendedIndefinitely: s.until >= SUSPENDED_INDEFINITELY });
   }
   const ids = [...new Set([...cases.keys(), ...appealRows.map((a) => a.targetMemberId)])];
-  const cards = await profileSummaries(env, p, ids, await viewerFor(env, operator.memberId));
+  const [cards, related] = await Promise.all([profileSummaries(env, p, ids, await viewerFor(env, operator.memberId)), relatedAccounts(env, p, [...cases.keys()])]);
   return {
-    cases: [...cases.entries()].flatMap(([id, c]) => (cards.get(id) ? [{ profile: cards.get(id)!, ...c }] : [])),
+    cases: [...cases.entries()].flatMap(([id, c]) =>
+      cards.get(id) ? [{ profile: cards.get(id)!, ...c, relatedAccounts: related.get(id) ?? { count: 0, memberNos: [] } }] : [],
+    ),
     appeals: appealRows.flatMap((a): ModerationAppeal[] =>
       cards.get(a.targetMemberId) && (a.action === "suspend" || a.action === "takedown")
         ? [{ idAction: a.idAction, action: a.action, until: iso(a.until), appeal: a.appeal ?? "", appealedAt: iso(a.appealedAt)!, profile: cards.get(a.targetMemberId)! }]
@@ -277,6 +280,15 @@ export async function decide(env: Env, operator: Member, memberNo: string, body:
       .insert(moderationActions)
       .values({ projectCode: operator.projectCode, targetMemberId: target.memberId, operatorId: operator.memberId, action, createdAt: at })
       .returning({ idAction: moderationActions.idAction });
+  // Reporters whose open reports this decision closes are told the outcome (README Decisions "Block evasion and
+  // per-item reports"); read before the reports close.
+  const reporters =
+    body.action === "lift"
+      ? []
+      : await db
+          .select({ memberId: reports.memberId })
+          .from(reports)
+          .where(and(eq(reports.targetMemberId, target.memberId), eq(reports.projectCode, operator.projectCode), eq(reports.status, "open")));
   let idAction: number;
   if (body.action === "suspend") {
     await closeReports("upheld").run();
@@ -309,6 +321,8 @@ export async function decide(env: Env, operator: Member, memberNo: string, body:
     idAction = inserted[0]!.idAction;
     await tell(env, operator.projectCode, target.memberId, "lifted", idAction, null, false);
   }
+  const outcome = body.action === "dismiss" ? "dismissed" : "upheld";
+  for (const r of reporters) await notify(env, { projectCode: operator.projectCode, memberId: r.memberId, type: "reportOutcome", params: { outcome } });
   return resultOf(env, target, body.action, idAction);
 }
 

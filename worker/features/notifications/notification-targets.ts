@@ -27,6 +27,7 @@ const SHOWN_PARAMS: Record<NotificationType, readonly string[]> = {
   submember: ["event"],
   moderation: ["outcome", "until", "idAction", "appealable"],
   followRequest: [],
+  reportOutcome: ["outcome"],
 };
 
 export function shownParams(type: string, params: Record<string, unknown>): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { forgetSignals } from "../social/block-evasion";
 import { and, eq, isNull } from "drizzle-orm";
 import { is } from "drizzle-orm";
 import { SQLiteTable, getTableConfig } from "drizzle-orm/sqlite-core";
@@ -301,7 +302,7 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
     const { sql, params } = query.toSQL();
     return env.DB.prepare(sql).bind(...params);
   };
-  await env.DB.batch([...erasures(env, member), ...[wipe, mail, retire, endSessions].map(prepared), ...cleanup]);
+  await env.DB.batch([...erasures(env, member), ...[wipe, mail, retire, endSessions, ...forgetSignals(env, member.memberId)].map(prepared), ...cleanup]);
   await endMemberSockets(env, member.projectCode, member.memberId);
 
   for (let i = 0; i < mediaKeys.length; i += 1000) await env.MEDIA.delete(mediaKeys.slice(i, i + 1000));

@@ -1,6 +1,7 @@
 import { and, isNotNull, lt, lte, or } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { chatReminders, keywordSearches, mailOutbox, otpCodes, passwordResets, sessions } from "../../db/schema";
+import { accountSignals, chatReminders, evasionWatches, keywordSearches, mailOutbox, otpCodes, passwordResets, sessions } from "../../db/schema";
+import { SIGNAL_LIFETIME } from "../social/block-evasion";
 import { DAY, utcDate } from "../../lib/time";
 
 /** How long the local mail outbox keeps a message (reset links live an hour, codes five minutes). */
@@ -26,5 +27,8 @@ export async function purgeExpired(env: Env, at: number) {
     db.delete(chatReminders).where(lt(chatReminders.remindAt, Date.parse(`${today}T00:00:00.000Z`))),
     // A member counts once per keyword per UTC day (market search); past days' rows only say who searched what.
     db.delete(keywordSearches).where(lt(keywordSearches.day, today)),
+    // Sign-in signal hashes (block-evasion.ts) last seen SIGNAL_LIFETIME ago, and watches remembered that long ago.
+    db.delete(accountSignals).where(lte(accountSignals.lastSeenAt, at - SIGNAL_LIFETIME)),
+    db.delete(evasionWatches).where(lte(evasionWatches.createdAt, at - SIGNAL_LIFETIME)),
   ]);
 }

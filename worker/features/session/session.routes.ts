@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { deleteCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { ok } from "../../contract/envelope";
 import {
   ChangePasswordBody,
@@ -14,15 +14,18 @@ import {
   TicketBody,
   type SessionInfo,
 } from "../../contract/session";
-import { rateLimit, rateLimitAddress } from "../../http/rate-limit";
+import { clientAddress, rateLimit, rateLimitAddress } from "../../http/rate-limit";
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE, recordSignals } from "../social/block-evasion";
+import { randomString } from "../../lib/crypto";
 import { parseProjectCode, requireSelf } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as session from "./session.service";
 
 /** Login and sign-up also set the HttpOnly cookie so any client that signs in can render private pages. */
-function setSessionCookies(c: Context<AppEnv>, info: SessionInfo) {
+async function setSessionCookies(c: Context<AppEnv>, info: SessionInfo) {
   const secure = new URL(c.req.url).protocol === "https:";
+  await keepSignals(c, info, secure);
   setCookie(c, SESSION_COOKIE, `${info.memberId}.${info.token}`, {
     httpOnly: true,
     sameSite: "Lax",
@@ -31,6 +34,19 @@ function setSessionCookies(c: Context<AppEnv>, info: SessionInfo) {
     expires: new Date(info.expire),
   });
   if (info.language) setCookie(c, LANGUAGE_COOKIE, info.language, { sameSite: "Lax", secure, path: "/", maxAge: 365 * 86400 });
+}
+
+/**
+ * README Decisions "Block evasion and per-item reports": the address and a first-party random device id (set here on
+ * the browser's first sign-up or login) are kept only as keyed hashes (block-evasion.ts).
+ */
+async function keepSignals(c: Context<AppEnv>, info: SessionInfo, secure: boolean) {
+  let deviceId = getCookie(c, DEVICE_COOKIE) ?? "";
+  if (!/^[A-Za-z0-9]{32}$/.test(deviceId)) {
+    deviceId = randomString(32);
+    setCookie(c, DEVICE_COOKIE, deviceId, { httpOnly: true, sameSite: "Lax", secure, path: "/", maxAge: DEVICE_COOKIE_MAX_AGE });
+  }
+  await recordSignals(c.env, info.projectCode, info.memberId, { address: clientAddress(c), deviceId });
 }
 
 export const sessionPublic = new Hono<AppEnv>()
@@ -44,7 +60,7 @@ export const sessionPublic = new Hono<AppEnv>()
       password: body.password,
       referralCode: body.referralCode,
     });
-    setSessionCookies(c, info);
+    await setSessionCookies(c, info);
     return c.json(ok(info));
   })
   .post("/core/members/:project", validate("json", SignUpBody), async (c) => {
@@ -53,7 +69,7 @@ export const sessionPublic = new Hono<AppEnv>()
     await rateLimitAddress(c, "signup");
     await rateLimit(c.env.RL_SIGNUP, `signup:${projectCode}:${body.username}`);
     const info = await session.signUp(c.env, { projectCode, email: body.username, password: body.password });
-    setSessionCookies(c, info);
+    await setSessionCookies(c, info);
     return c.json(ok(info));
   })
   .post("/core/sessions/:project", validate("json", LoginBody), async (c) => {
@@ -62,7 +78,7 @@ export const sessionPublic = new Hono<AppEnv>()
     await rateLimitAddress(c, "login");
     await rateLimit(c.env.RL_LOGIN, `login:${projectCode}:${body.username}`);
     const info = await session.login(c.env, { projectCode, email: body.username, password: body.password });
-    setSessionCookies(c, info);
+    await setSessionCookies(c, info);
     return c.json(ok(info));
   })
   .post("/core/members/:project/forget/password", validate("json", ForgetPasswordBody), async (c) => {

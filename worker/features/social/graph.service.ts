@@ -3,7 +3,8 @@ import { closeDirectRoom } from "../../rooms/end-sessions";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
-import { blocks, favourites, followRequests, follows, friendships, mutes, profiles, reports } from "../../db/schema";
+import { blocks, favourites, followRequests, follows, friendships, guestbookEntries, mutes, profiles, reportHides, reports } from "../../db/schema";
+import { reportableMessage } from "../chat/chat.service";
 import { mediaKeyFromUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import {
@@ -17,6 +18,7 @@ import {
   type FriendStatus,
   type ListItem,
   type MuteItem,
+  type ReportKind,
   type Page,
   type SafetyDuration,
 } from "../../contract/social";
@@ -32,6 +34,7 @@ import { friendStatusOf } from "./relationship";
 import { findMember, visibleTarget } from "./members";
 import { notBlockedWith } from "./visibility";
 import { connectionsOpenSql } from "./connections-visibility";
+import { watchStatements } from "./block-evasion";
 import { addMark, weighReports } from "../moderation/moderation.service";
 import { approvesFollowers, requestFollow } from "./follow-requests.service";
 
@@ -263,7 +266,7 @@ const expiryFor = (duration: SafetyDuration, at: number) => {
  * allowed (it never reveals their block). Then the §4 community thresholds: at 5 live blocks the target's
  * avatar gets the image graphic check, at 10 the profile is marked unqualified.
  */
-export async function block(ctx: Ctx, projectCode: string, memberNo: string, duration: SafetyDuration) {
+export async function block(ctx: Ctx, projectCode: string, memberNo: string, duration: SafetyDuration, alsoNewAccounts = false) {
   const { env, member } = ctx;
   const target = await findMember(env, projectCode, memberNo, member.memberId);
   if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
@@ -276,13 +279,15 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   const [row] = await db.batch([
     db
       .insert(blocks)
-      .values({ projectCode, memberId: me, targetMemberId: them, createdAt: at, expiresAt })
-      .onConflictDoUpdate({ target: [blocks.memberId, blocks.targetMemberId], set: { expiresAt, createdAt: at } })
+      .values({ projectCode, memberId: me, targetMemberId: them, createdAt: at, expiresAt, alsoNewAccounts })
+      .onConflictDoUpdate({ target: [blocks.memberId, blocks.targetMemberId], set: { expiresAt, createdAt: at, alsoNewAccounts } })
       .returning({ idBlock: blocks.idBlock }),
     db.delete(follows).where(pair(follows.memberId, follows.targetMemberId)),
     db.delete(followRequests).where(pair(followRequests.memberId, followRequests.targetMemberId)),
     db.delete(favourites).where(pair(favourites.memberId, favourites.targetMemberId)),
     db.delete(friendships).where(pair(friendships.requesterId, friendships.addresseeId)),
+    // The last choice counts: on, the blocked account's signal hashes are remembered; off, forgotten (block-evasion.ts).
+    ...watchStatements(env, projectCode, me, them, alsoNewAccounts, at),
   ]);
   // Presence both ways: neither sees the other come and go from now on.
   ctx.waitUntil(refreshPresence(env, projectCode, [me, them]));
@@ -296,7 +301,7 @@ export async function block(ctx: Ctx, projectCode: string, memberNo: string, dur
   } else if (count >= BLOCK_IMAGE_CHECK_AT) {
     ctx.waitUntil(checkAvatar(env, them));
   }
-  return { idBlock: row[0]!.idBlock, memberNo: target.memberNo, expiresAt: iso(expiresAt), count, indicators: Math.min(count, BLOCK_INDICATORS) };
+  return { idBlock: row[0]!.idBlock, memberNo: target.memberNo, expiresAt: iso(expiresAt), alsoNewAccounts, count, indicators: Math.min(count, BLOCK_INDICATORS) };
 }
 
 async function blockCountOf(env: Env, memberId: string, at = Date.now()) {
@@ -326,12 +331,12 @@ export async function checkAvatar(env: Env, memberId: string) {
 export async function blockList(env: Env, member: SessionMember, pageSize: number, before?: number): Promise<Page<BlockItem>> {
   const at = Date.now();
   const rows = await getDb(env)
-    .select({ id: blocks.idBlock, otherId: blocks.targetMemberId, createdAt: blocks.createdAt, expiresAt: blocks.expiresAt })
+    .select({ id: blocks.idBlock, otherId: blocks.targetMemberId, createdAt: blocks.createdAt, expiresAt: blocks.expiresAt, alsoNewAccounts: blocks.alsoNewAccounts })
     .from(blocks)
     .where(and(eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode), liveAt(at)(blocks.expiresAt), before ? lt(blocks.idBlock, before) : undefined))
     .orderBy(desc(blocks.idBlock))
     .limit(pageSize + 1);
-  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idBlock: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt) }));
+  return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idBlock: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt), alsoNewAccounts: r.alsoNewAccounts }));
 }
 
 /** Only the blocker lifts a block; anyone else's block id is 404. */
@@ -341,6 +346,8 @@ export async function unblock(env: Env, member: SessionMember, idBlock: number) 
     .where(and(eq(blocks.idBlock, idBlock), eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode)))
     .returning({ idBlock: blocks.idBlock, targetMemberId: blocks.targetMemberId });
   if (deleted.length === 0) throw new AppError("notFound");
+  // A lifted block remembers nothing of the blocked account's signals.
+  await watchStatements(env, member.projectCode, member.memberId, deleted[0]!.targetMemberId, false, Date.now())[0].run();
   await refreshPresence(env, member.projectCode, [member.memberId, deleted[0]!.targetMemberId]);
   return { idBlock, unblocked: true };
 }
@@ -401,10 +408,19 @@ export async function muteList(env: Env, member: SessionMember, pageSize: number
  * target's posting for a while, weighing only established reporters (README Decisions "Moderation").
  * A member who blocked you cannot be found.
  */
-export async function report(env: Env, projectCode: string, member: SessionMember, memberNo: string, reason: string) {
+export async function report(
+  env: Env,
+  projectCode: string,
+  member: SessionMember,
+  memberNo: string,
+  reason: string,
+  item: { kind: ReportKind; itemId: number } | null = null,
+) {
   const target = await findMember(env, projectCode, memberNo, member.memberId);
   if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
   if (target.blockedEitherWay && !target.iBlocked) throw new AppError("notFound");
+  // An item must be the target's and one the reporter can see now; anything else is "not found".
+  if (item && (await reportedItemAuthor(env, projectCode, member, item)) !== target.memberId) throw new AppError("notFound");
   const at = Date.now();
   const written = await getDb(env)
     .insert(reports)
@@ -415,6 +431,17 @@ export async function report(env: Env, projectCode: string, member: SessionMembe
       setWhere: sql`${reports.status} <> 'open'`,
     })
     .returning({ id: reports.idReport });
+  if (item) {
+    // One item reported: only it disappears, for the reporter only (README Decisions "Block evasion and per-item
+    // reports"); the member's other content stays. Others still see it until an operator decides.
+    await getDb(env)
+      .insert(reportHides)
+      .values({ projectCode, memberId: member.memberId, kind: item.kind, itemId: item.itemId, targetMemberId: target.memberId, createdAt: at })
+      .onConflictDoNothing()
+      .run();
+    if (written.length) await weighReports(env, projectCode, target.memberId, at);
+    return { memberNo: target.memberNo, reported: true, hidden: true, kind: item.kind, itemId: item.itemId };
+  }
   // Reporting hides at once, for the reporter only (README Decisions "Safety controls"): the report is also the
   // reporter's own lasting mute, so every surface that honours mutes (chat pages and kept pages, threads, socket
   // frames, guestbook, notifications, home) leaves the reported member's content out for them. Others still see it
@@ -427,4 +454,16 @@ export async function report(env: Env, projectCode: string, member: SessionMembe
   // A repeat of a report still open changes nothing, so it weighs nothing again (README "Moderation instead of mob rule").
   if (written.length) await weighReports(env, projectCode, target.memberId, at);
   return { memberNo: target.memberNo, reported: true, hidden: true };
+}
+
+/** The author of a reported item the reporter can see (chat: reportableMessage; guestbook: an entry in their own guestbook). */
+async function reportedItemAuthor(env: Env, projectCode: string, member: SessionMember, item: { kind: ReportKind; itemId: number }): Promise<string> {
+  if (item.kind === "chat") return (await reportableMessage(env, projectCode, item.itemId, member)).memberId;
+  const row = await getDb(env)
+    .select({ authorId: guestbookEntries.authorMemberId })
+    .from(guestbookEntries)
+    .where(and(eq(guestbookEntries.idGuestbook, item.itemId), eq(guestbookEntries.projectCode, projectCode), eq(guestbookEntries.ownerMemberId, member.memberId)))
+    .get();
+  if (!row) throw new AppError("notFound");
+  return row.authorId;
 }

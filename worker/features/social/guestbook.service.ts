@@ -12,7 +12,7 @@ import type { SessionMember } from "../session/session.service";
 import { visibleTarget } from "./members";
 import { posterState, postingRefusal } from "./posting-rules";
 import { maskEntry, mutedPhrasesOf } from "./muted-words";
-import { notBlockedWith, notMutedBy } from "./visibility";
+import { notBlockedWith, notMutedBy, notReportedBy } from "./visibility";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
 type Row = { idGuestbook: number; ownerMemberId: string; authorMemberId: string; message: string; createdAt: number; readAt: number | null };
@@ -71,6 +71,7 @@ const visibleToOwner = (member: SessionMember, at: number) =>
     eq(guestbookEntries.projectCode, member.projectCode),
     notBlockedWith(member.memberId, guestbookEntries.authorMemberId, at),
     notMutedBy(member.memberId, guestbookEntries.authorMemberId, at),
+    notReportedBy(member.memberId, "guestbook", guestbookEntries.idGuestbook),
   );
 
 /** My guestbook, newest first. Reading a page marks its entries read (the unread badge clears). */
@@ -117,6 +118,7 @@ export async function guestbookHistory(env: Env, projectCode: string, member: Se
           and(eq(guestbookEntries.ownerMemberId, them), eq(guestbookEntries.authorMemberId, me)),
         ),
         eq(guestbookEntries.projectCode, projectCode),
+        notReportedBy(me, "guestbook", guestbookEntries.idGuestbook),
         before ? lt(guestbookEntries.idGuestbook, before) : undefined,
       ),
     )

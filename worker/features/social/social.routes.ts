@@ -130,7 +130,7 @@ export const socialPrivate = new Hono<AppEnv>()
   })
   .post("/core/blocks", social("block"), validate("json", BlockBody), async (c) => {
     const body = c.req.valid("json");
-    return c.json(ok(await graph.block(ctxOf(c), tenant(c), body.targetMemberNo, body.duration)));
+    return c.json(ok(await graph.block(ctxOf(c), tenant(c), body.targetMemberNo, body.duration, body.alsoNewAccounts)));
   })
   .delete("/core/blocks/:idBlock", social("block"), validate("param", IdBlockParam), async (c) => c.json(ok(await graph.unblock(c.env, c.get("member"), c.req.valid("param").idBlock))))
   // ── mutes and reports ──
@@ -147,7 +147,8 @@ export const socialPrivate = new Hono<AppEnv>()
   )
   .post("/core/reports", social("report"), validate("json", ReportBody), async (c) => {
     const body = c.req.valid("json");
-    return c.json(ok(await graph.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason)));
+    const item = body.kind && body.itemId ? { kind: body.kind, itemId: body.itemId } : null;
+    return c.json(ok(await graph.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason, item)));
   })
   // ── posting rules: what the member's composers show before sending (README Decisions "Posting rules")
   .get("/core/posting-status", async (c) => c.json(ok(await postingStatus(c.env, c.get("member").memberId))))

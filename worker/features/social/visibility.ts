@@ -66,3 +66,25 @@ export async function isMutedBy(env: Env, muter: string, target: string, at = Da
     and (expires_at is null or expires_at > ${at})`);
   return (row?.n ?? 0) > 0;
 }
+
+/**
+ * SQL condition: the viewer has not reported the item `kind` with the id in `idColumn` (report_hides, migration 0032):
+ * a reported item disappears for its reporter at once, and for nobody else (README Decisions "Block evasion and
+ * per-item reports").
+ */
+export function notReportedBy(viewerMemberId: string | SQLWrapper | null | undefined, kind: "chat" | "guestbook", idColumn: SQLWrapper): SQL {
+  if (!viewerMemberId) return sql`1 = 1`;
+  return sql`not exists (select 1 from report_hides h where h.member_id = ${viewerMemberId} and h.kind = ${kind} and h.item_id = ${idColumn})`;
+}
+
+/** A JSON array of up to `limit` chat message ids the viewer reported (for the kept chat pages, as `hiddenFromSql`). */
+export function reportedChatSql(viewerMemberId: SQLWrapper | string, limit: number): SQL {
+  return sql`(select json_group_array(item_id) from (select h.item_id from report_hides h where h.member_id = ${viewerMemberId} and h.kind = 'chat'
+    limit ${sql.raw(String(limit))}))`;
+}
+
+/** True when `memberId` reported the item (its page answers "not found" to them). */
+export async function isReportedBy(env: Env, memberId: string, kind: "chat" | "guestbook", itemId: number): Promise<boolean> {
+  const row = await getDb(env).get<{ n: number }>(sql`select count(*) as n from report_hides where member_id = ${memberId} and kind = ${kind} and item_id = ${itemId}`);
+  return (row?.n ?? 0) > 0;
+}
