@@ -136,6 +136,9 @@ export const errors = {
   chatPrivateImageRequired: { code: "400706", status: 400, message: "Images in private messages must be uploaded as private images" },
   chatPrivateImageInPublic: { code: "400707", status: 400, message: "A private image can only be sent in a private message" },
   chatPrivateImageNotOwned: { code: "400708", status: 400, message: "The image must be your own private upload, not yet sent" },
+
+  // end-to-end keys (README Decisions "Verifiable end-to-end keys")
+  e2eTooManyDevices: { code: "409731", status: 409, message: "Too many devices hold your message keys: remove one in Settings first" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

@@ -15,6 +15,7 @@ import { chatPrivate, chatPublic } from "../features/chat/chat.routes";
 import { privacyPrivate } from "../features/privacy/privacy.routes";
 import { moderationPrivate } from "../features/moderation/moderation.routes";
 import { quietHoursPrivate } from "../features/notifications/quiet-hours";
+import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -50,7 +51,9 @@ const privateApi = new Hono<AppEnv>()
   .route("/", mediaPrivate)
   .route("/", chatPrivate)
   // Quiet hours for web push (README Decisions "Push that reaches a closed app").
-  .route("/", quietHoursPrivate);
+  .route("/", quietHoursPrivate)
+  // End-to-end encryption devices (README Decisions "Verifiable end-to-end keys").
+  .route("/", e2eDevicesPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)
