@@ -853,11 +853,11 @@ export const privateRoutes: Record<string, RouteCase> = {
   // End-to-end devices: every route acts on the session's own devices (another member registers or lists their own;
   // removing someone else's device id is not found).
   "GET /private/sns/e2e-devices": { request: () => ({}), ...anyMember },
-  "PUT /private/sns/e2e-devices/:deviceId": { request: async () => ({ params: { deviceId: "matrixDevice0000001" }, body: await testDeviceKeys() }), ...anyMember },
+  "PUT /private/sns/e2e-devices/:deviceId": { request: async () => ({ params: { deviceId: "matrixDevice0000000001" }, body: await testDeviceKeys() }), ...anyMember },
   "DELETE /private/sns/e2e-devices/:deviceId": {
     request: async (f) => {
       const as = await f.fresh();
-      const deviceId = `matrix${crypto.randomUUID().replace(/-/g, "")}`;
+      const deviceId = `matrix${crypto.randomUUID().replace(/-/g, "")}`.slice(0, 22);
       expectOk(await call("PUT", `/private/sns/e2e-devices/${deviceId}`, { as, body: await testDeviceKeys() }));
       return { as, params: { deviceId } };
     },

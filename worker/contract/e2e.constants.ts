@@ -3,8 +3,8 @@
 /** At most this many devices (browsers) per member hold end-to-end keys; a message is wrapped for each of them. */
 export const E2E_MAX_DEVICES = 10;
 
-/** A device id as the browser picks it: 16 random bytes in base64url (22 characters); up to 64 accepted. */
-export const E2E_DEVICE_ID = /^[A-Za-z0-9_-]{16,64}$/;
+/** A device id as the browser picks it: 16 random bytes in base64url, unpadded (22 characters). */
+export const E2E_DEVICE_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /** One of the caller's own devices (owner-only list: the name is never shown to anyone else). */
 export type E2eOwnDevice = { deviceId: string; name: string; encryptionKey: string; signingKey: string; dateAdd: string };

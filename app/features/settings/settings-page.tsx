@@ -11,6 +11,7 @@ import { LanguageSection } from "./language-section";
 import { PasswordSection } from "./password-section";
 import { QuietHoursSection } from "./quiet-hours-section";
 import { SafetyLists } from "./safety-lists";
+import { E2eDevicesSection } from "./e2e-devices-section";
 import "./settings.css";
 
 export type SettingsData = {
@@ -39,6 +40,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <QuietHoursSection memberId={data.profile.memberId} />
       <ContactSection initial={data.contact} />
       <InviteSection projectCode={projectCode} referral={data.referral} />
+      <E2eDevicesSection />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>
