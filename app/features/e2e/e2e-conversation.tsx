@@ -27,11 +27,9 @@ const verifiedKey = (memberId: string, peerNo: string) => `e2eVerified:${memberI
 async function readKeys(peerNo: string): Promise<KeyState & { encryptFor?: Parameters<typeof encryptText>[3] }> {
   const session = readSession();
   if (!session) return { status: "noKeys" };
-  const [check, peer, own] = await Promise.all([
-    ensureDeviceRegistered(session.memberId).catch(() => null),
-    devicesOf(peerNo, { fresh: true }),
-    devicesOf(session.memberNo, { fresh: true }),
-  ]);
+  // Our own listing is read after this browser's device is (re-)registered, so it counts in the number.
+  const check = await ensureDeviceRegistered(session.memberId).catch(() => null);
+  const [peer, own] = await Promise.all([devicesOf(peerNo, { fresh: true }), devicesOf(session.memberNo, { fresh: true })]);
   if (!check || !peer || !own || peer.devices.length === 0) return { status: "noKeys" };
   const groups = await safetyNumber({ memberNo: session.memberNo, devices: own.devices }, { memberNo: peerNo, devices: peer.devices });
   const peerSet = await keySetId(peer.devices);
