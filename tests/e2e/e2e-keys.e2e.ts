@@ -133,5 +133,5 @@ describe("e2e keys journey", () => {
     expect([...pa.consoleErrors, ...pb.consoleErrors]).toEqual([]);
     await pa.context.close();
     await pb.context.close();
-  });
+  }, 240_000); // two members, several reloads and D1 reads through wrangler: longer than one default journey
 });
