@@ -939,6 +939,18 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { params: { idGuestbook: String(await lastId("select id_guestbook as id from guestbook_entries where author_member_id = ?", writer.memberId)) } };
     },
   },
+  // End-to-end devices: every route acts on the session's own devices (another member registers or lists their own;
+  // removing someone else's device id is not found).
+  "GET /private/sns/e2e-devices": { request: () => ({}), ...anyMember },
+  "PUT /private/sns/e2e-devices/:deviceId": { request: async () => ({ params: { deviceId: "matrixDevice0000000001" }, body: await testDeviceKeys() }), ...anyMember },
+  "DELETE /private/sns/e2e-devices/:deviceId": {
+    request: async (f) => {
+      const as = await f.fresh();
+      const deviceId = `matrix${crypto.randomUUID().replace(/-/g, "")}`.slice(0, 22);
+      expectOk(await call("PUT", `/private/sns/e2e-devices/${deviceId}`, { as, body: await testDeviceKeys() }));
+      return { as, params: { deviceId } };
+    },
+  },
 };
 
 
@@ -1084,4 +1096,20 @@ export async function buildFixture(): Promise<Fixture> {
     },
     secrets: [...secrets, owner.email, owner.token],
   };
+}
+
+let deviceKeys: Promise<{ name: string; encryptionKey: string; signingKey: string }> | undefined;
+/** Real public keys for an end-to-end device (the server imports both before storing them); made once per file. */
+export function testDeviceKeys() {
+  deviceKeys ??= (async () => {
+    const b64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
+    const rsa = (await crypto.subtle.generateKey({ name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, ["encrypt", "decrypt"])) as CryptoKeyPair;
+    const ec = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    return {
+      name: "Matrix browser",
+      encryptionKey: b64((await crypto.subtle.exportKey("spki", rsa.publicKey)) as ArrayBuffer),
+      signingKey: b64((await crypto.subtle.exportKey("spki", ec.publicKey)) as ArrayBuffer),
+    };
+  })();
+  return deviceKeys;
 }

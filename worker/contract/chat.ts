@@ -2,6 +2,7 @@ import { z } from "zod";
 import { numeric } from "./common";
 import type { ProfileSummary } from "./profile-summary";
 import { CHAT_PAGE_SIZE } from "./chat.constants";
+import { E2E_DEVICE_ID, E2E_MAX_DEVICES } from "./e2e.constants";
 export * from "./chat.constants";
 
 export const ChatroomId = z.string().regex(/^[A-Za-z0-9-]{3,64}$/, "Invalid chatroom id");
@@ -25,16 +26,26 @@ export const ImagePayload = z.object({ type: z.literal("img"), src: MediaSrc });
  * in the message, so only those who may see the message (not a private message's placeholder) can restore it.
  */
 export const EncodedImagePayload = z.object({ type: z.literal("encodedImage"), src: MediaSrc, key: z.string().regex(/^[0-9a-f]{64}$/, "Invalid image key") });
+const WrappedKey = z.string().regex(/^[A-Za-z0-9+/=]+$/).max(2048);
 /**
  * §7 encrypted private message: AES-GCM ciphertext, the AES key wrapped (RSA-OAEP) for each member number
  * that may read it (recipient and sender). The server stores and relays it, never the plaintext.
+ * README Decisions "Verifiable end-to-end keys": `deviceKeys` wraps the same key for every registered device of
+ * both members (member number → device id → wrapped key; `keys` stays for §7), and `senderDevice` + `sig` are the
+ * sending device and its ECDSA P-256 signature, which the receiving browser verifies (SECURITY.md).
  */
 export const EncryptedPayload = z.object({
   type: z.literal("encrypted"),
   alg: z.literal("RSA-OAEP-256+A256GCM"),
   iv: z.string().regex(/^[A-Za-z0-9+/=]{16,32}$/),
   data: z.string().regex(/^[A-Za-z0-9+/=]+$/).max(24_000),
-  keys: z.record(z.string().regex(/^\d{1,12}$/), z.string().regex(/^[A-Za-z0-9+/=]+$/).max(2048)).refine((k) => Object.keys(k).length >= 1 && Object.keys(k).length <= 2),
+  keys: z.record(z.string().regex(/^\d{1,12}$/), WrappedKey).refine((k) => Object.keys(k).length >= 1 && Object.keys(k).length <= 2),
+  deviceKeys: z
+    .record(z.string().regex(/^\d{1,12}$/), z.record(z.string().regex(E2E_DEVICE_ID), WrappedKey).refine((d) => Object.keys(d).length <= E2E_MAX_DEVICES))
+    .refine((k) => Object.keys(k).length <= 2)
+    .optional(),
+  senderDevice: z.string().regex(E2E_DEVICE_ID).optional(),
+  sig: z.string().regex(/^[A-Za-z0-9+/=]{1,200}$/).optional(),
 });
 export const Payload = z.discriminatedUnion("type", [TextPayload, EmojiPayload, ImagePayload, EncodedImagePayload, EncryptedPayload]);
 export type Payload = z.infer<typeof Payload>;

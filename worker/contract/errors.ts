@@ -141,6 +141,8 @@ export const errors = {
   connectionsHidden: { code: "403621", status: 403, message: "This member keeps their connections private" },
   // muted words (README Decisions "Muted words")
   mutedWordsFull: { code: "409631", status: 409, message: "You can mute at most 100 words or phrases; remove one first" },
+  // end-to-end keys (README Decisions "Verifiable end-to-end keys")
+  e2eTooManyDevices: { code: "409731", status: 409, message: "Too many devices hold your message keys: remove one in Settings first" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

@@ -19,6 +19,7 @@ import { connectionsVisibilityPrivate } from "../features/social/connections-vis
 import { requestsFiltersPrivate } from "../features/chat/requests-filters";
 import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
 import { mutedWordsPrivate } from "../features/social/muted-words.routes";
+import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -62,7 +63,9 @@ const privateApi = new Hono<AppEnv>()
   // Stranger media stays blurred: the owner's setting and the per-item avatar reveal (stranger-media.routes.ts).
   .route("/", strangerMediaPrivate)
   // Muted words (README Decisions "Muted words").
-  .route("/", mutedWordsPrivate);
+  .route("/", mutedWordsPrivate)
+  // End-to-end encryption devices (README Decisions "Verifiable end-to-end keys").
+  .route("/", e2eDevicesPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

@@ -8,7 +8,7 @@ import { UploadProgress } from "../../components/upload-progress";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { uploadWithProgress } from "../../lib/upload";
-import { encryptText, publicKeyOf, publishPublicKey } from "./chat-crypto";
+import { useE2eConversation } from "../e2e/e2e-conversation";
 import { MessageItem } from "./message-item";
 import { useChatRoom, type LocalMessage } from "./use-chat-room";
 
@@ -29,7 +29,8 @@ const PAINT_STEP = 24;
 
 /**
  * A chatroom conversation: messages (live), the send box (Enter sends, empty text is not sent), image send.
- * One-to-one rooms encrypt for the peer when both have published keys (§7).
+ * One-to-one rooms encrypt end to end for every device of both members, or ask first (README Decisions
+ * "Verifiable end-to-end keys").
  */
 export function ChatConversation({
   projectCode,
@@ -66,6 +67,7 @@ export function ChatConversation({
   const [imageProgress, setImageProgress] = useState<number | null>(null);
   // §5/§6: posts need a qualifying avatar (one-to-one rooms only the sending rules); the reminder shows first.
   const posting = usePostingStatus(DIRECT_CHATROOM.test(chatroomId) ? "send" : "post");
+  const e2e = useE2eConversation(peerMemberNo ?? null, chatroomId);
   const visible = filter ? room.messages.filter(filter) : room.messages;
   const [limit, setLimit] = useState(FIRST_PAINT);
   const shown = visible.length > limit ? visible.slice(-limit) : visible;
@@ -99,11 +101,10 @@ export function ChatConversation({
     const session = readSession();
     let sent = false;
     if (peerMemberNo && session) {
-      const [mine, theirs] = await Promise.all([publishPublicKey(session.memberId).catch(() => null), publicKeyOf(peerMemberNo)]);
-      if (mine && theirs) {
-        const payload = await encryptText(message, { [peerMemberNo]: theirs, [session.memberNo]: mine.publicKey });
-        sent = await deliver({ message: "", payload, preview: message });
-      } else sent = await deliver({ message });
+      // No silent downgrade: without the recipient's keys the member chooses; null means they cancelled.
+      const outcome = await e2e.prepare(message).catch(() => null);
+      if (outcome && "payload" in outcome) sent = await deliver({ message: "", payload: outcome.payload, preview: message });
+      else if (outcome) sent = await deliver({ message });
     } else sent = await deliver({ message });
     if (!sent) setText(message);
     setBusy(false);
@@ -135,6 +136,7 @@ export function ChatConversation({
           {t("reconnecting")}
         </p>
       )}
+      {e2e.ui}
       <ol className="chat-list" ref={listRef} aria-label={t("messages")} aria-live="polite">
         {!room.loaded && <li className="muted">{t("common:loading")}</li>}
         {room.loaded && visible.length === 0 && <li className="empty-state">{t("noMessages")}</li>}

@@ -1,96 +1,92 @@
 import type { Payload } from "../../../worker/contract/chat";
-import { api } from "../../lib/api";
-import { backgroundApi } from "../../lib/realtime";
+import { devicesOf, ECDSA, ensureDeviceRegistered, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "../e2e/device-keys";
 
 /**
- * §7 encrypted private messages. Each browser holds an RSA-OAEP key pair; the private key is a
- * non-extractable CryptoKey kept in IndexedDB (never leaves the browser), the public key is published on
- * the profile. A message gets a fresh AES-GCM key, wrapped for the recipient and for the sender.
+ * §7 encrypted private messages, README Decisions "Verifiable end-to-end keys" (protocol in SECURITY.md). A message
+ * gets a fresh AES-256-GCM key; that key is wrapped (RSA-OAEP/SHA-256) for every listed device of both members
+ * (`deviceKeys`) and, for §7 clients, for each member's profile key (`keys`). The sending device signs (ECDSA P-256,
+ * SHA-256) a canonical encoding of room, sender, device, iv, ciphertext and every wrapped key; a reader shows the
+ * text only when that signature verifies against the sender's listed device.
  */
-const DB_NAME = "velvet-keys";
-const STORE = "keys";
-type StoredKeys = { privateKey: CryptoKey; publicKey: string };
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
+type Recipient = { memberNo: string; publicKey: string | null; devices: E2ePublicDevice[] };
 
-const toBase64 = (bytes: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+/** Re-exported for the shell: registers this browser's device (and §7 profile key) once the page has settled. */
+export const publishPublicKey = (memberId: string) => ensureDeviceRegistered(memberId);
 
-function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
+const sorted = (record: Record<string, string>) => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** The exact bytes signed: a JSON array of strings and sorted pairs, so both sides build the same text. */
+export function signedBytes(payload: Omit<EncryptedPayload, "sig">, chatroomId: string, senderNo: string): Uint8Array<ArrayBuffer> {
+  const devices = Object.entries(payload.deviceKeys ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([memberNo, wrapped]) => [memberNo, sorted(wrapped)]);
+  const canonical = ["velvet-e2e-sig-v1", chatroomId, senderNo, payload.senderDevice ?? "", payload.alg, payload.iv, payload.data, sorted(payload.keys), devices];
+  return new TextEncoder().encode(JSON.stringify(canonical));
 }
 
-async function idb<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest): Promise<T> {
-  const db = await openDb();
-  return new Promise((resolve, reject) => {
-    const request = run(db.transaction(STORE, mode).objectStore(STORE));
-    request.onsuccess = () => resolve(request.result as T);
-    request.onerror = () => reject(request.error);
-  });
+async function wrapFor(aes: CryptoKey, spki: string) {
+  const publicKey = await crypto.subtle.importKey("spki", fromBase64(spki), RSA, false, ["wrapKey"]);
+  return toBase64(await crypto.subtle.wrapKey("raw", aes, publicKey, { name: "RSA-OAEP" }));
 }
 
-const RSA = { name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const;
-
-/** The member's key pair in this browser, created on first use. */
-export async function ensureKeyPair(memberId: string): Promise<StoredKeys> {
-  const existing = await idb<StoredKeys | undefined>("readonly", (s) => s.get(memberId));
-  if (existing?.privateKey && existing.publicKey) return existing;
-  const pair = (await crypto.subtle.generateKey(RSA, true, ["encrypt", "decrypt", "wrapKey", "unwrapKey"])) as CryptoKeyPair;
-  const publicKey = toBase64(await crypto.subtle.exportKey("spki", pair.publicKey));
-  // Re-import the private key as non-extractable before storing it.
-  const pkcs8 = await crypto.subtle.exportKey("pkcs8", pair.privateKey);
-  const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, RSA, false, ["decrypt", "unwrapKey"]);
-  const keys = { privateKey, publicKey };
-  await idb("readwrite", (s) => s.put(keys, memberId));
-  return keys;
-}
-
-/** Publishes this browser's public key on the profile when it is not the published one yet. */
-export async function publishPublicKey(memberId: string) {
-  const keys = await ensureKeyPair(memberId);
-  const flag = `publishedKey:${memberId}`;
-  if (localStorage.getItem(flag) === keys.publicKey.slice(-32)) return keys;
-  const body = await backgroundApi(`/private/core/profiles/${memberId}`, { method: "PATCH", body: { publicKey: keys.publicKey } });
-  if (body.returnCode === "000000") localStorage.setItem(flag, keys.publicKey.slice(-32));
-  return keys;
-}
-
-/** A recipient's published key, or null (then the message goes as plain private text). */
-export async function publicKeyOf(memberNo: string): Promise<string | null> {
-  const body = await api<{ publicKey: string | null }>(`/private/sns/public-keys/${memberNo}`);
-  return "info" in body ? body.info.publicKey : null;
-}
-
-export async function encryptText(text: string, recipients: Record<string, string>): Promise<EncryptedPayload> {
+/** Encrypts and signs `text` from this browser's device for every device of `members` (sender and recipient). */
+export async function encryptText(text: string, chatroomId: string, sender: { memberNo: string; device: LocalDevice }, members: Recipient[]): Promise<EncryptedPayload> {
   const aes = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"]);
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, aes, new TextEncoder().encode(text));
   const keys: Record<string, string> = {};
-  for (const [memberNo, spki] of Object.entries(recipients)) {
-    const publicKey = await crypto.subtle.importKey("spki", fromBase64(spki), RSA, false, ["wrapKey"]);
-    keys[memberNo] = toBase64(await crypto.subtle.wrapKey("raw", aes, publicKey, { name: "RSA-OAEP" }));
+  const deviceKeys: Record<string, Record<string, string>> = {};
+  for (const member of members) {
+    const wrapped: Record<string, string> = {};
+    for (const device of member.devices) wrapped[device.deviceId] = await wrapFor(aes, device.encryptionKey);
+    // Our own device is always included, even before the server lists it.
+    if (member.memberNo === sender.memberNo && !wrapped[sender.device.deviceId]) wrapped[sender.device.deviceId] = await wrapFor(aes, sender.device.publicKey);
+    deviceKeys[member.memberNo] = wrapped;
+    // §7 `keys` only ever wraps for a key the safety number covers (a listed device), never a bare profile key.
+    const listed = member.devices.find((d) => d.encryptionKey === member.publicKey) ?? member.devices[0];
+    const legacy = listed?.encryptionKey ?? (member.memberNo === sender.memberNo ? sender.device.publicKey : null);
+    if (legacy) keys[member.memberNo] = await wrapFor(aes, legacy);
   }
-  return { type: "encrypted", alg: "RSA-OAEP-256+A256GCM", iv: toBase64(iv), data: toBase64(data), keys };
+  const unsigned = { type: "encrypted" as const, alg: "RSA-OAEP-256+A256GCM" as const, iv: toBase64(iv), data: toBase64(data), keys, deviceKeys, senderDevice: sender.device.deviceId };
+  const sig = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, sender.device.signingPrivateKey, signedBytes(unsigned, chatroomId, sender.memberNo));
+  return { ...unsigned, sig: toBase64(sig) };
 }
 
-/** The plaintext, or null when this browser holds no key for it (§8: logged, not shown). */
-export async function decryptPayload(payload: EncryptedPayload, memberId: string, memberNo: string): Promise<string | null> {
-  const wrapped = payload.keys[memberNo];
-  const keys = await idb<StoredKeys | undefined>("readonly", (s) => s.get(memberId)).catch(() => undefined);
-  if (!wrapped || !keys) {
+/** Does the signature verify against the sender's listed device (read again once when the device is not listed)? */
+async function verified(payload: EncryptedPayload, chatroomId: string, senderNo: string) {
+  if (!payload.sig || !payload.senderDevice) return false;
+  const find = async (fresh: boolean) => (await devicesOf(senderNo, { fresh }))?.devices.find((d) => d.deviceId === payload.senderDevice);
+  const device = (await find(false)) ?? (await find(true));
+  if (!device) return false;
+  try {
+    const key = await crypto.subtle.importKey("spki", fromBase64(device.signingKey), ECDSA, false, ["verify"]);
+    return await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, fromBase64(payload.sig), signedBytes(payload, chatroomId, senderNo));
+  } catch {
+    return false;
+  }
+}
+
+export type Decrypted = { status: "ok"; text: string } | { status: "unverified" } | { status: "unavailable" };
+
+/**
+ * The plaintext when the sender's signature verifies and this browser holds a key for it. An unsigned or forged
+ * message is "unverified" (its text is never shown); no key here is "unavailable" (§8: logged, not shown).
+ */
+export async function decryptPayload(payload: EncryptedPayload, chatroomId: string, senderNo: string, memberId: string, memberNo: string): Promise<Decrypted> {
+  if (!(await verified(payload, chatroomId, senderNo))) return { status: "unverified" };
+  const device = await readLocalDevice(memberId);
+  const wrapped = (device?.deviceId && payload.deviceKeys?.[memberNo]?.[device.deviceId]) || payload.keys[memberNo];
+  if (!wrapped || !device?.privateKey) {
     console.info("chat: missing decryption key");
-    return null;
+    return { status: "unavailable" };
   }
   try {
-    const aes = await crypto.subtle.unwrapKey("raw", fromBase64(wrapped), keys.privateKey, { name: "RSA-OAEP" }, { name: "AES-GCM" }, false, ["decrypt"]);
+    const aes = await crypto.subtle.unwrapKey("raw", fromBase64(wrapped), device.privateKey, { name: "RSA-OAEP" }, { name: "AES-GCM" }, false, ["decrypt"]);
     const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(payload.iv) }, aes, fromBase64(payload.data));
-    return new TextDecoder().decode(plain);
+    return { status: "ok", text: new TextDecoder().decode(plain) };
   } catch {
     console.info("chat: missing decryption key");
-    return null;
+    return { status: "unavailable" };
   }
 }

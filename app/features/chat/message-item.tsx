@@ -4,13 +4,14 @@ import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
+import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
-import { decryptPayload } from "./chat-crypto";
+import { decryptPayload, type Decrypted } from "./chat-crypto";
 import { ChatImage } from "./encoded-image";
 import { MutedHidden, MuteWordsDialog } from "./muted-word-hidden";
 import type { LocalMessage } from "./use-chat-room";
@@ -24,21 +25,23 @@ export function MessageTime({ iso }: { iso: string }) {
 
 function EncryptedText({ message }: { message: ChatMessage }) {
   const { t } = useTranslation("chat");
-  const [text, setText] = useState<string | null | undefined>(undefined);
+  const [result, setResult] = useState<Decrypted | undefined>(undefined);
   useEffect(() => {
     const session = readSession();
-    if (!session || message.payload?.type !== "encrypted") return setText(null);
-    void decryptPayload(message.payload, session.memberId, session.memberNo).then(setText);
-  }, [message.payload]);
-  if (text === undefined) return <span className="muted">{t("decrypting")}</span>;
+    if (!session || message.payload?.type !== "encrypted") return setResult({ status: "unavailable" });
+    void decryptPayload(message.payload, message.chatroomId, message.memberNo, session.memberId, session.memberNo).then(setResult);
+  }, [message.payload, message.chatroomId, message.memberNo]);
+  if (result === undefined) return <span className="muted">{t("decrypting")}</span>;
+  // README Decisions "Verifiable end-to-end keys": a signature that does not verify never shows its text.
+  if (result.status === "unverified") return <span className="e2e-unverified">⚠ {t("e2e:unverified")}</span>;
   // §8: a missing decryption key is only logged; the member sees a neutral note.
-  if (text === null) return <span className="muted">🔒 {t("encryptedUnavailable")}</span>;
+  if (result.status === "unavailable") return <span className="muted">🔒 {t("encryptedUnavailable")}</span>;
   return (
     <span>
       <span role="img" aria-label={t("encrypted")} title={t("encrypted")}>
         🔒{" "}
       </span>
-      {text}
+      {result.text}
     </span>
   );
 }
@@ -226,6 +229,13 @@ export const MessageItem = memo(function MessageItem({
       ) : (
         <p className="chat-body">
           <Body message={message} onAcceptImage={acceptImage} onReveal={reveal} />
+          {/* A private message that went without end-to-end encryption says so (README Decisions "Verifiable end-to-end keys"). */}
+          {!message.placeholder && (message.isPrivate || DIRECT_CHATROOM.test(message.chatroomId)) && message.payload?.type !== "encrypted" && (
+            <span className="e2e-mark">
+              <br />
+              🔓 {t("e2e:notEncrypted")}
+            </span>
+          )}
         </p>
       )}
       {!message.placeholder && !message.pending && (

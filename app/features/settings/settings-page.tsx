@@ -16,6 +16,7 @@ import { RequestsFiltersSection } from "./requests-filters-section";
 import { SafetyLists } from "./safety-lists";
 import { FollowApprovalSection } from "./follow-approval-section";
 import { StrangerMediaSection } from "./stranger-media-section";
+import { E2eDevicesSection } from "./e2e-devices-section";
 import "./settings.css";
 
 export type SettingsData = {
@@ -49,6 +50,7 @@ export function SettingsPage({ projectCode, data }: { projectCode: string; data:
       <RequestsFiltersSection />
       <StrangerMediaSection memberId={data.profile.memberId} />
       <MutedWordsSection />
+      <E2eDevicesSection />
       <SafetyLists blocks={data.blocks} mutes={data.mutes} />
       <PrivacyControls projectCode={projectCode} />
     </main>

@@ -226,3 +226,26 @@ export const memberFilters = sqliteTable("member_filters", {
   inNotifications: integer("in_notifications", { mode: "boolean" }).notNull().default(true),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * End-to-end encryption devices (migration 0033, README Decisions "Verifiable end-to-end keys"): the public keys of
+ * each browser that holds a member's keys. Private keys never leave the browser. At most E2E_MAX_DEVICES per member.
+ */
+export const e2eDevices = sqliteTable(
+  "e2e_devices",
+  {
+    idDevice: integer("id_device").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    /** Chosen by the browser (random, base64url), stable across re-registration. */
+    deviceId: text("device_id").notNull(),
+    /** From the user agent or given by the member; shown to its owner only. */
+    name: text("name").notNull(),
+    /** SPKI, base64: RSA-OAEP (SHA-256) public key that message keys are wrapped for. */
+    encryptionKey: text("encryption_key").notNull(),
+    /** SPKI, base64: ECDSA P-256 public key that verifies this device's message signatures. */
+    signingKey: text("signing_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("e2e_devices_member_device").on(t.memberId, t.deviceId)],
+);

@@ -5,6 +5,8 @@ import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";
 import { privateMediaKeyFromUrl } from "../../contract/media";
 import { bindChatImageStatement, forgetChatImageStatement, ownUnsentChatImage } from "./chat-media";
+import { publicDevicesOf } from "../e2e/e2e-devices";
+import type { PublicKeysAnswer } from "../../contract/e2e.constants";
 import { inJson } from "../../db/in-list";
 import { insertWhere } from "../../db/insert-where";
 import {
@@ -941,12 +943,15 @@ export async function latestNotificationId(env: Env, memberId: string) {
   return row?.id ?? 0;
 }
 
-/** A member's public key for encrypted private messages (§7), or null. */
-export async function publicKeyOf(env: Env, member: ChatMember, memberNo: string) {
+/** A member's public key for encrypted private messages (§7), or null, and their end-to-end devices (e2e-devices.ts). */
+export async function publicKeyOf(env: Env, member: ChatMember, memberNo: string): Promise<PublicKeysAnswer> {
   const target = await memberByNo(env, member.projectCode, memberNo);
   if (target.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, target.memberId))) throw new AppError("notFound");
-  const row = await getDb(env).select({ publicKey: profiles.publicKey }).from(profiles).where(eq(profiles.memberId, target.memberId)).get();
-  return { memberNo, publicKey: row?.publicKey ?? null };
+  const [row, devices] = await Promise.all([
+    getDb(env).select({ publicKey: profiles.publicKey }).from(profiles).where(eq(profiles.memberId, target.memberId)).get(),
+    publicDevicesOf(env, { memberId: target.memberId, projectCode: member.projectCode }),
+  ]);
+  return { memberNo, publicKey: row?.publicKey ?? null, devices };
 }
 
 export { viewMessage, viewThread };

@@ -1,0 +1,179 @@
+import { AlertDialog, Switch } from "radix-ui";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Payload } from "../../../worker/contract/chat";
+import { readSession } from "../../lib/session-keys";
+import { encryptText } from "../chat/chat-crypto";
+import { devicesOf, ensureDeviceRegistered, REREGISTERED_FLAG } from "./device-keys";
+import { keySetId, safetyNumber } from "./safety-number";
+import "./e2e.css";
+
+/**
+ * The end-to-end side of a one-to-one conversation (README Decisions "Verifiable end-to-end keys"): the safety
+ * number both members compare, a "Mark as verified" switch kept in this browser only (the server must not be
+ * trusted with it), a notice when the contact's keys differ from what this browser saw last, and the choices
+ * before a message goes out unencrypted or to keys that changed after verification.
+ */
+type Ask = { kind: "downgrade" | "changed"; resolve: (go: boolean) => void };
+type KeyState =
+  | { status: "loading" }
+  | { status: "noKeys" }
+  | { status: "ready"; groups: string[]; peerSet: string; changed: boolean; verified: boolean; wasVerified: boolean };
+
+const seenKey = (memberId: string, peerNo: string) => `e2eSeen:${memberId}:${peerNo}`;
+const verifiedKey = (memberId: string, peerNo: string) => `e2eVerified:${memberId}:${peerNo}`;
+
+/** What the keys look like now, against what this browser remembers (first sight is remembered, not flagged). */
+async function readKeys(peerNo: string): Promise<KeyState & { encryptFor?: Parameters<typeof encryptText>[3] }> {
+  const session = readSession();
+  if (!session) return { status: "noKeys" };
+  // Our own listing is read after this browser's device is (re-)registered, so it counts in the number.
+  const check = await ensureDeviceRegistered(session.memberId).catch(() => null);
+  const [peer, own] = await Promise.all([devicesOf(peerNo, { fresh: true }), devicesOf(session.memberNo, { fresh: true })]);
+  if (!check || !peer || !own || peer.devices.length === 0) return { status: "noKeys" };
+  const groups = await safetyNumber({ memberNo: session.memberNo, devices: own.devices }, { memberNo: peerNo, devices: peer.devices });
+  const peerSet = await keySetId(peer.devices);
+  const seen = localStorage.getItem(seenKey(session.memberId, peerNo));
+  if (!seen) localStorage.setItem(seenKey(session.memberId, peerNo), peerSet);
+  const verifiedAs = localStorage.getItem(verifiedKey(session.memberId, peerNo));
+  return {
+    status: "ready",
+    groups,
+    peerSet,
+    changed: Boolean(seen && seen !== peerSet),
+    verified: verifiedAs === groups.join(""),
+    wasVerified: Boolean(verifiedAs && verifiedAs !== groups.join("")),
+    encryptFor: [own, peer],
+  };
+}
+
+export function useE2eConversation(peerNo: string | null, chatroomId: string) {
+  const { t } = useTranslation("e2e");
+  const [keys, setKeys] = useState<KeyState>({ status: "loading" });
+  const [ask, setAsk] = useState<Ask | null>(null);
+  const [reregistered, setReregistered] = useState(false);
+  const alive = useRef(true);
+
+  const refresh = useCallback(async () => {
+    if (!peerNo) return null;
+    const next = await readKeys(peerNo);
+    if (alive.current) {
+      setKeys(next);
+      setReregistered(sessionStorage.getItem(REREGISTERED_FLAG) === "true");
+    }
+    return next;
+  }, [peerNo]);
+
+  useEffect(() => {
+    alive.current = true;
+    void refresh();
+    return () => {
+      alive.current = false;
+    };
+  }, [refresh]);
+
+  const confirm = (kind: Ask["kind"]) => new Promise<boolean>((resolve) => setAsk({ kind, resolve }));
+
+  /** The payload to send: encrypted and signed, `plain` after the member chose so, or null (cancelled). */
+  async function prepare(text: string): Promise<{ payload: Payload } | { plain: true } | null> {
+    const session = readSession();
+    const now = await refresh().catch(() => null);
+    if (!session || !now || now.status !== "ready" || !now.encryptFor) return (await confirm("downgrade")) ? { plain: true } : null;
+    if (now.wasVerified && !(await confirm("changed"))) return null;
+    const check = await ensureDeviceRegistered(session.memberId);
+    return { payload: await encryptText(text, chatroomId, { memberNo: session.memberNo, device: check.device }, now.encryptFor) };
+  }
+
+  function acknowledge() {
+    const session = readSession();
+    if (!session || !peerNo || keys.status !== "ready") return;
+    localStorage.setItem(seenKey(session.memberId, peerNo), keys.peerSet);
+    setKeys({ ...keys, changed: false });
+  }
+
+  function setVerified(on: boolean) {
+    const session = readSession();
+    if (!session || !peerNo || keys.status !== "ready") return;
+    if (on) {
+      localStorage.setItem(verifiedKey(session.memberId, peerNo), keys.groups.join(""));
+      localStorage.setItem(seenKey(session.memberId, peerNo), keys.peerSet);
+    } else localStorage.removeItem(verifiedKey(session.memberId, peerNo));
+    setKeys({ ...keys, verified: on, wasVerified: false, changed: on ? false : keys.changed });
+  }
+
+  const answer = (send: boolean) => {
+    ask?.resolve(send);
+    setAsk(null);
+  };
+  const ui = peerNo ? (
+    <div className="e2e-panel">
+      {reregistered && (
+        <p className="e2e-notice" role="status">
+          {t("reregistered")}{" "}
+          <button type="button" className="link-button" onClick={() => {
+              sessionStorage.removeItem(REREGISTERED_FLAG);
+              setReregistered(false);
+            }}
+          >
+            {t("ok")}
+          </button>
+        </p>
+      )}
+      {keys.status === "ready" && keys.changed && (
+        <p className="e2e-notice e2e-notice-warn" role="alert">
+          {t("keysChanged")}{" "}
+          <button type="button" className="link-button" onClick={acknowledge}>
+            {t("ok")}
+          </button>
+        </p>
+      )}
+      {keys.status === "noKeys" && <p className="e2e-notice muted">{t("noSafetyNumber")}</p>}
+      {keys.status === "ready" && (
+        <details className="e2e-safety">
+          <summary>
+            {keys.verified ? `✓ ${t("verified")}` : `🔒 ${t("encryptedOn")}`} · {t("safetyTitle")}
+          </summary>
+          <p className="muted">{t("safetyHint")}</p>
+          <p className="e2e-safety-number" role="group" aria-label={t("safetyTitle")}>
+            {keys.groups.map((group, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a group is its place in the number; two groups may be equal
+              <span key={i}>{group}</span>
+            ))}
+          </p>
+          <div className="e2e-row">
+            <label htmlFor={`e2e-verified-${peerNo}`}>{t("markVerified")}</label>
+            <Switch.Root id={`e2e-verified-${peerNo}`} className="e2e-switch" checked={keys.verified} onCheckedChange={setVerified}>
+              <Switch.Thumb className="e2e-switch-thumb" />
+            </Switch.Root>
+          </div>
+        </details>
+      )}
+      {ask && (
+        <AlertDialog.Root
+          open
+          onOpenChange={(open) => {
+            if (!open) answer(false);
+          }}
+        >
+          <AlertDialog.Portal>
+            <AlertDialog.Overlay className="dialog-overlay" />
+            <AlertDialog.Content className="dialog">
+              <AlertDialog.Title className="dialog-title">{t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}</AlertDialog.Title>
+              <AlertDialog.Description className="dialog-body">{t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}</AlertDialog.Description>
+              <div className="dialog-actions">
+                <AlertDialog.Cancel className="button" onClick={() => answer(false)}>
+                  {t("common:cancel")}
+                </AlertDialog.Cancel>
+                <AlertDialog.Action className="button button-danger" onClick={() => answer(true)}>
+                  {t("sendAnyway")}
+                </AlertDialog.Action>
+              </div>
+            </AlertDialog.Content>
+          </AlertDialog.Portal>
+        </AlertDialog.Root>
+      )}
+    </div>
+  ) : null;
+
+  return { ui, prepare };
+}

@@ -1,0 +1,91 @@
+import { AlertDialog } from "radix-ui";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { E2eOwnDevice } from "../../../worker/contract/e2e.constants";
+import { isOk } from "../../../worker/contract/envelope";
+import { useToast } from "../../components/toast";
+import { useFormat } from "../../i18n/use-format";
+import { api } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { readSession } from "../../lib/session-keys";
+import { ensureDeviceRegistered } from "../e2e/device-keys";
+import "../e2e/e2e.css";
+
+/**
+ * The member's devices that hold end-to-end message keys (README Decisions "Verifiable end-to-end keys"): name and
+ * date added, this browser marked, each removable. Opening it also checks that this browser is still listed.
+ */
+export function E2eDevicesSection() {
+  const { t } = useTranslation("e2e");
+  const toast = useToast();
+  const format = useFormat();
+  const [devices, setDevices] = useState<E2eOwnDevice[] | null>(null);
+  const [mine, setMine] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<E2eOwnDevice | null>(null);
+
+  async function load() {
+    const body = await api<E2eOwnDevice[]>("/private/sns/e2e-devices");
+    if (isOk(body)) setDevices(body.info);
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once on mount; `load` only reads the list again
+  useEffect(() => {
+    const session = readSession();
+    void (async () => {
+      if (session) {
+        const check = await ensureDeviceRegistered(session.memberId).catch(() => null);
+        if (check) setMine(check.device.deviceId);
+      }
+      await load();
+    })();
+  }, []);
+
+  async function remove(device: E2eOwnDevice) {
+    setRemoving(null);
+    const body = await api(`/private/sns/e2e-devices/${device.deviceId}`, { method: "DELETE" });
+    if (!isOk(body)) return toast(errorText(t, body), "error");
+    toast(t("removed"), "delete");
+    await load();
+  }
+
+  return (
+    <section className="card" aria-labelledby="settings-e2e-devices">
+      <h2 id="settings-e2e-devices">{t("devicesTitle")}</h2>
+      <p className="settings-row-hint">{t("devicesHint")}</p>
+      {devices?.length === 0 && <p className="muted">{t("noDevices")}</p>}
+      <ul className="e2e-devices">
+        {devices?.map((device) => (
+          <li key={device.deviceId}>
+            <span>
+              {device.name}
+              {device.deviceId === mine && <strong> · {t("thisDevice")}</strong>}
+              <span className="settings-row-hint">
+                {t("added", { date: format.date(device.dateAdd, "date") })}
+              </span>
+            </span>
+            <button type="button" className="button" aria-label={t("removeNamed", { name: device.name })} onClick={() => setRemoving(device)}>
+              {t("remove")}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {removing && (
+        <AlertDialog.Root open onOpenChange={(open) => !open && setRemoving(null)}>
+          <AlertDialog.Portal>
+            <AlertDialog.Overlay className="dialog-overlay" />
+            <AlertDialog.Content className="dialog">
+              <AlertDialog.Title className="dialog-title">{t("removeTitle")}</AlertDialog.Title>
+              <AlertDialog.Description className="dialog-body">{t("removeBody")}</AlertDialog.Description>
+              <div className="dialog-actions">
+                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
+                <AlertDialog.Action className="button button-danger" onClick={() => void remove(removing)}>
+                  {t("remove")}
+                </AlertDialog.Action>
+              </div>
+            </AlertDialog.Content>
+          </AlertDialog.Portal>
+        </AlertDialog.Root>
+      )}
+    </section>
+  );
+}
