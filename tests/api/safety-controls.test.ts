@@ -37,7 +37,7 @@ describe("remove a follower without blocking", () => {
     const profile = await call("GET", `/private/core/actions/${me.memberNo}`, { as: fan });
     expect(profile.status).toBe(200);
 
-    // They may follow again (no "approve followers" gate yet).
+    // They may follow again (this member does not approve followers; see approve-followers.test.ts for the gate).
     expect(expectOk(await call("POST", `/private/core/follows/${me.memberNo}`, { as: fan })).following).toBe(true);
     expect((await followers(me)).sort()).toEqual([fan.memberNo, other.memberNo].sort());
   });
