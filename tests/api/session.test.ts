@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { verifyOtp, type SessionMember } from "../../worker/features/session/session.service";
-import type { AppError } from "../../worker/http/app-error";
+import type { AppError } from "../../worker/lib/app-error";
 import { call, expectFailure, expectOk, fetchWorker, login, signUp, uniqueEmail } from "../support/client";
 
 describe("envelope and routing", () => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { moveCoins } from "../../worker/features/coins/coins.service";
-import type { AppError } from "../../worker/http/app-error";
+import type { AppError } from "../../worker/lib/app-error";
 import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
 import { block, grantCoins, mcoin, member } from "./market-support";
 

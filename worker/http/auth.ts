@@ -5,7 +5,7 @@ import { SESSION_COOKIE } from "../contract/session";
 import { memberFromSessionId, memberFromTokenHash, ticketClaim, type SessionMember } from "../features/session/session.service";
 import { guardsAvailable, sessionClaims, withSessionGuard } from "../features/session/session-guard";
 import { sha256Hex } from "../lib/crypto";
-import { AppError } from "./app-error";
+import { AppError } from "../lib/app-error";
 import type { AppEnv } from "./types";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { errors } from "../contract/errors";
 import { SUCCESS_CODE, type Failure } from "../contract/envelope";
-import { AppError } from "./app-error";
+import { AppError } from "../lib/app-error";
 import type { AppEnv } from "./types";
 
 function failure(c: Context<AppEnv>, entry: { code: string; status: number; message: string }, extra?: Partial<Failure>) {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "./app-error";
+import { AppError } from "../lib/app-error";
 import type { AppEnv } from "./types";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's whole job

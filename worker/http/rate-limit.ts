@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { AppError } from "./app-error";
+import { AppError } from "../lib/app-error";
 import type { AppEnv } from "./types";
 
 /** Refuse with 429 in the envelope when the Workers rate-limit binding says no. */

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { AppError } from "./app-error";
+import { AppError } from "../lib/app-error";
 import type { AppEnv } from "./types";
 
 const PROJECT_CODE = /^[A-Za-z]{3}$/;

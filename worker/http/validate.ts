@@ -1,7 +1,7 @@
 import { validator } from "hono/validator";
 import type { ValidationTargets } from "hono";
 import type { z } from "zod";
-import { AppError } from "./app-error";
+import { AppError } from "../lib/app-error";
 
 /** JSON bodies above this are refused (413) whatever their fields: no route needs more, uploads are multipart. */
 export const MAX_JSON_BYTES = 1024 * 1024;

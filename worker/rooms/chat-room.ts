@@ -2,7 +2,7 @@ import { Server, type Connection, type ConnectionContext, type WSMessage } from 
 import { errors } from "../contract/errors";
 import { ClientEvent, type ServerEvent } from "../contract/realtime";
 import { SOCKET_CLOSE } from "../contract/session.constants";
-import { AppError } from "../http/app-error";
+import { AppError } from "../lib/app-error";
 import { roomKind, sendMessage, type Fanout } from "../features/chat/chat.service";
 import { sessionHoldsSockets } from "../features/session/session.service";
 import { visibleTarget } from "../features/social/members";

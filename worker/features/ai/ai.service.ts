@@ -2,7 +2,7 @@ import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { aiImages } from "../../db/schema";
 import { AI_RATE, isAsciiPrompt, type AiImage } from "../../contract/ai";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import type { SessionMember } from "../session/session.service";
 import { randomString } from "../../lib/crypto";
 import { iso, now } from "../../lib/time";

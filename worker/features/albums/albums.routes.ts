@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ALBUM_UNLOCK_SECONDS, CreateAlbumBody, CreatePhotoBody, GrantBody, IdAlbumParam, IdPhotoParam, UnlockBody, albumUnlockCookie } from "../../contract/albums";
 import { MemberNo, numeric } from "../../contract/common";
 import { ok } from "../../contract/envelope";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { closedTo } from "../profiles/profile-access";
 import { clientAddress, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode } from "../../http/tenant";

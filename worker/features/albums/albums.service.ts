@@ -4,7 +4,7 @@ import { albumGrants, albumKeyAttempts, albumPhotos, albumUploads, albums, profi
 import type { Album, AlbumAccess, AlbumGrant, AlbumListItem, Photo, UploadedFile } from "../../contract/albums";
 import { ALBUM_KEY_BUDGET, ALBUM_KEY_MIN_LENGTH, ALBUM_KEY_WINDOW_MS } from "../../contract/albums.constants";
 import { mediaKeyFromUrl, mediaUrl, privateMediaKeyFromUrl } from "../../contract/media";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { hashPassword, verifyPassword } from "../../lib/crypto";
 import { scramblePixels, seedToHex } from "../../contract/scramble";

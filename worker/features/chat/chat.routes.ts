@@ -23,7 +23,7 @@ import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { okJsonText } from "../../http/envelope";
 import { closedTo } from "../profiles/profile-access";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { limitPerMember, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";

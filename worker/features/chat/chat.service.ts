@@ -42,7 +42,7 @@ import {
   type Reminder,
   type UnreadCounts,
 } from "../../contract/chat";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { iso, utcDate, DAY } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notify } from "../notifications/notify";

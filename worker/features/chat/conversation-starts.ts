@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { MessagePermission } from "../../contract/chat";
 import { getDb } from "../../db/client";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { chatMessageRequests } from "../../db/schema";
 import { findMember } from "../social/members";
 import { acceptsDirectly, type ChatMember } from "./chat.service";

@@ -6,7 +6,7 @@ import { PageQuery } from "../../contract/social";
 import { DEFAULT_REQUESTS_FILTERS, RequestsFiltersBody, type DeclinedEverything, type RequestsFilters } from "../../contract/requests-filters";
 import { getDb } from "../../db/client";
 import { chatMessageRequests, friendships, memberFilters, members, notifications } from "../../db/schema";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { limitPerMember } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { ok } from "../../contract/envelope";
 import { TransferBody, TransferListQuery } from "../../contract/market";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { requireSelf } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { sha256Hex } from "../../lib/crypto";
 import { iso } from "../../lib/time";
 import type { CoinInfo, TransferResult, WalletTransfer } from "../../contract/market";

@@ -4,7 +4,7 @@ import { getDb } from "../../db/client";
 import { e2eDevices } from "../../db/schema";
 import { E2E_MAX_DEVICES, E2eDeviceBody, E2eDeviceIdParam, type E2eDeviceInput, type E2eOwnDevice, type E2ePublicDevice } from "../../contract/e2e";
 import { ok } from "../../contract/envelope";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 

@@ -10,7 +10,7 @@ import { validate } from "../../http/validate";
 import * as market from "./market.service";
 import { closedTo } from "../profiles/profile-access";
 import { connectionsHiddenFrom } from "../social/connections-visibility";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 
 const ProjectMember = z.object({ project: z.string(), memberNo: MemberNo });
 const ProjectOnly = z.object({ project: z.string() });

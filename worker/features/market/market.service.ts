@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { nicknameContains } from "../profiles/nickname-search";
 import { getDb } from "../../db/client";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { DAY, iso, utcDate } from "../../lib/time";
 import { randomString } from "../../lib/crypto";
 import {

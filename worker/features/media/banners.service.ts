@@ -4,7 +4,7 @@ import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema"
 import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { closedTo } from "../profiles/profile-access";
 import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";

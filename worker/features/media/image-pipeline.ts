@@ -1,6 +1,6 @@
 import type { MediaKind } from "../../contract/media";
 import { MAX_IMAGE_PIXELS, mediaUrl } from "../../contract/media";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { contentHash, randomString } from "../../lib/crypto";
 import { blurredRendition } from "../../lib/blur-rendition";
 import { cropPixels, decodeImage, encodeJpeg, encodePng, resizePixels, type Pixels } from "./codecs";

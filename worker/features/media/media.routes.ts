@@ -5,7 +5,7 @@ import { IdParam, MemberNo, pageSize } from "../../contract/common";
 import { BannerRatingBody, BannerSizeBody, NewBannerBody, UploadKind, type UploadInfo } from "../../contract/profiles";
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { closedTo, seenAsVisitor } from "../profiles/profile-access";
 import { requireSession } from "../../http/auth";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { MAX_UPLOAD_BYTES } from "./image-pipeline";

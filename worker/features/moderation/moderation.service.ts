@@ -16,7 +16,7 @@ import {
   type ModerationOutcome,
   type ModerationQueue,
 } from "../../contract/moderation";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { contentHash } from "../../lib/crypto";
 import { HOUR, iso } from "../../lib/time";
 import { notify } from "../notifications/notify";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { parseProjectCode } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 

@@ -8,7 +8,7 @@ import { getDb } from "../../db/client";
 import * as schema from "../../db/schema";
 import { endMemberSockets } from "../../rooms/end-sessions";
 import { aiImages, albumPhotos, albumUploads, mailOutbox, mediaUploads, members, profiles, sessions } from "../../db/schema";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
 import { randomString, verifyPassword } from "../../lib/crypto";
 import { newDeletedCode } from "../../lib/ids";

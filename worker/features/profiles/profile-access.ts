@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { isDeletedCode } from "../../lib/ids";
 import type { Relationship } from "../social/relationship";
 import { avatarOf, type SummaryRow, type Viewer } from "./profile-summary";

@@ -14,7 +14,7 @@ import {
   ZODIAC_SIGNS,
   ZodiacQuery,
 } from "../../contract/profiles";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { limitPerMember, rateLimit, rateLimitAddress } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";

@@ -8,7 +8,7 @@ import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
 import type { LastBidding } from "../../contract/market";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { DELETED_CODE_PREFIX, isDeletedCode } from "../../lib/ids";
 import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";

@@ -6,7 +6,7 @@ import { profiles } from "../../db/schema";
 import { ok } from "../../contract/envelope";
 import { MemberNo } from "../../contract/common";
 import { StrangerMediaBody, type AvatarReveal, type StrangerMedia } from "../../contract/stranger-media";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { requireSelf } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";

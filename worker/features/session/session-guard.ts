@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { now } from "../../lib/time";
 import type { SessionMember } from "./session.service";
 import { IsolateCache } from "../../lib/isolate-cache";

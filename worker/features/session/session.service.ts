@@ -4,7 +4,7 @@ import { getDb } from "../../db/client";
 import { members, otpCodes, passwordResets, personalChatrooms, profiles, sessions } from "../../db/schema";
 import { personalRoomRow } from "../chat/photo-comment-counts";
 import type { ReferralInfo, SessionInfo } from "../../contract/session";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomString, sha256Hex, timingSafeEqualHex, verifyPassword } from "../../lib/crypto";
 import { newMemberId, newMemberNo, newReferralCode, newSessionId, newSessionToken } from "../../lib/ids";
 import { DAY, MINUTE, now } from "../../lib/time";

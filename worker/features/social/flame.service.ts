@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { flamePasses, profiles, verificationRequests } from "../../db/schema";
 import type { FlameInfo } from "../../contract/social";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";

@@ -2,7 +2,7 @@ import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { followRequests, follows, profiles } from "../../db/schema";
 import type { FollowApproval, FollowInfo, FollowRequestItem, Page } from "../../contract/social";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
 import type { SessionMember } from "../session/session.service";

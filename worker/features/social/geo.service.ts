@@ -3,7 +3,7 @@ import ngeohash from "ngeohash";
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import type { GeolocationInfo, NearbyItem } from "../../contract/social";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { between, cellOf } from "./position-cell";

@@ -23,7 +23,7 @@ import {
   type SafetyDuration,
 } from "../../contract/social";
 import type { SessionMember } from "../session/session.service";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { decodeImage } from "../media/codecs";
 import { sniffImage } from "../media/image-sniff";

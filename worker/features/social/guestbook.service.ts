@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { guestbookEntries, members, profiles, socialSettings } from "../../db/schema";
 import type { GuestbookCounts, GuestbookEntry, Page } from "../../contract/social";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { iso } from "../../lib/time";
 import { sendMail } from "../../lib/mail";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 
 export type TargetMember = { memberId: string; memberNo: string; blockedEitherWay: boolean; iBlocked: boolean };
 

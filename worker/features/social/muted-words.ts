@@ -4,7 +4,7 @@ import { MUTED_WORDS_MAX, type MutedWord, type MutedWordInput } from "../../cont
 import { SAFETY_DURATION_MS } from "../../contract/social";
 import { getDb } from "../../db/client";
 import { mutedWords } from "../../db/schema";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 
 /**

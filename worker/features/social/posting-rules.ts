@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { members, profiles } from "../../db/schema";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { errors, type ErrorName } from "../../contract/errors";
 import { SUSPENDED_INDEFINITELY } from "../../contract/moderation.constants";
 import type { PostingStatus } from "../../contract/social";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { ok } from "../../contract/envelope";
 import { ConfirmMissionBody, CreateTaskBody, IdMissionParam, IdTaskParam, MissionIdBody, SaveMissionBody, TaskListQuery } from "../../contract/tasks";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";

@@ -2,7 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { missions, profiles, tasks } from "../../db/schema";
 import { TASK_PREVIEW_CHARS, type Mission, type MissionStatus, type Task, type TaskPage } from "../../contract/tasks";
-import { AppError } from "../../http/app-error";
+import { AppError } from "../../lib/app-error";
 import type { SessionMember } from "../session/session.service";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";

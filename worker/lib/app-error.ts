@@ -1,6 +1,9 @@
 import { errors, type ErrorName } from "../contract/errors";
 
-/** The one error type routes throw; `onError` turns it into the §7 envelope. */
+/**
+ * The one error type services, rooms and routes throw; http's `onError` turns it into the §7 envelope. It lives in
+ * lib/, below http/, so services and rooms import nothing from the HTTP layer.
+ */
 export class AppError extends Error {
   readonly entry: (typeof errors)[ErrorName];
   readonly issues?: { path: (string | number)[]; message: string; code?: string }[];
