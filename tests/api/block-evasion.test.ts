@@ -36,21 +36,31 @@ const sees = async (viewer: Member, other: Member) => (await call("GET", `/priva
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe("also block new accounts: the member", () => {
-  it("blocks a later account signing up from the blocked account's address, both ways, and lists the choice", async () => {
+  it("blocks a later account signing up in the blocked account's browser, both ways, and never names it to the member", async () => {
     const member = await signUpFrom({ ip: freshIp(), device: freshDevice() });
     const home = { ip: freshIp(), device: freshDevice() };
     const blocked = await signUpFrom(home);
     const blockedInfo = expectOk(await blockWith(member, blocked, true));
     expect(blockedInfo).toMatchObject({ memberNo: blocked.memberNo, alsoNewAccounts: true });
     await tick();
-    const again = await signUpFrom({ ip: home.ip });
+    const again = await signUpFrom({ ip: freshIp(), device: home.device });
     expect(await sees(member, again)).toBe(false);
     expect(await sees(again, member)).toBe(false);
-    // The blocked list shows the choice on the original block; the new account's block is an ordinary one.
+    // The blocked list shows the choice on the original block and never the new account: naming it would tell the
+    // member who the blocked person's other accounts are.
     const list = expectOk(await call("GET", "/private/core/blocks", { as: member })) as { items: { profile: { simpleCode: string }; alsoNewAccounts: boolean }[] };
-    const byNo = new Map(list.items.map((i) => [i.profile.simpleCode, i.alsoNewAccounts]));
-    expect(byNo.get(blocked.memberNo)).toBe(true);
-    expect(byNo.get(again.memberNo)).toBe(false);
+    expect(list.items.map((i) => [i.profile.simpleCode, i.alsoNewAccounts])).toEqual([[blocked.memberNo, true]]);
+    expect(JSON.stringify(list)).not.toContain(again.memberNo);
+  });
+
+  it("leaves alone a new account that only shares the blocked account's address (a household, a venue, a carrier)", async () => {
+    const member = await signUpFrom({ ip: freshIp() });
+    const home = { ip: freshIp(), device: freshDevice() };
+    const blocked = await signUpFrom(home);
+    expectOk(await blockWith(member, blocked, true));
+    await tick();
+    const housemate = await signUpFrom({ ip: home.ip, device: freshDevice() });
+    expect(await sees(member, housemate)).toBe(true);
   });
 
   it("blocks a later account that logs in with the blocked account's device, even from another address", async () => {

@@ -15,6 +15,8 @@ export const blocks = sqliteTable(
     expiresAt: integer("expires_at"),
     /** Migration 0032: the blocker also blocks new accounts sharing this member's signals (block-evasion.ts). */
     alsoNewAccounts: integer("also_new_accounts", { mode: "boolean" }).notNull().default(false),
+    /** Written by block evasion for a new account (migration 0034): never listed to the blocker. */
+    madeByEvasion: integer("made_by_evasion", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     // Member ids are globally unique, so the pair indexes need no project prefix.

@@ -68,7 +68,11 @@ export async function recordSignals(env: Env, projectCode: string, memberId: str
       .returning({ hash: accountSignals.hash, firstSeenAt: accountSignals.firstSeenAt }),
   );
   const written = await db.batch([first!, ...rest]);
-  const fresh = written.flat().filter((row) => row.firstSeenAt === at).map((row) => row.hash);
+  // Only a browser the blocked account used is evidence enough to block on its own: an address is shared by a
+  // household, an office, a venue or a carrier, whose other members must not be blocked (addresses still tell
+  // operators about related accounts).
+  const devices = new Set(hashes.filter((h) => h.kind === "device").map((h) => h.hash));
+  const fresh = written.flat().filter((row) => row.firstSeenAt === at && devices.has(row.hash)).map((row) => row.hash);
   if (fresh.length) await blockNewAccount(env, projectCode, memberId, fresh, at);
 }
 
@@ -76,12 +80,13 @@ export async function recordSignals(env: Env, projectCode: string, memberId: str
  * Every member whose live "also new accounts" block watches one of `hashes` blocks this account, when it was created
  * after that block and is neither the blocker nor the blocked account itself. One home for blocks: the row is the
  * same `blocks` row a member's own block writes (visibility.ts reads it), so it is total and two-way; the blocked
- * person is never told.
+ * person is never told, and the blocker is not either: the row is marked `made_by_evasion`, which the blocked list
+ * leaves out (naming the new account would tell the blocker who the blocked person's other accounts are).
  */
 async function blockNewAccount(env: Env, projectCode: string, memberId: string, hashes: string[], at: number) {
   await getDb(env).run(sql`
-    insert into blocks (project_code, member_id, target_member_id, created_at, expires_at, also_new_accounts)
-    select distinct w.project_code, w.member_id, ${memberId}, ${at}, b.expires_at, 0
+    insert into blocks (project_code, member_id, target_member_id, created_at, expires_at, also_new_accounts, made_by_evasion)
+    select distinct w.project_code, w.member_id, ${memberId}, ${at}, b.expires_at, 0, 1
     from evasion_watches w
     join blocks b on b.member_id = w.member_id and b.target_member_id = w.blocked_member_id and b.also_new_accounts = 1
       and (b.expires_at is null or b.expires_at > ${at})

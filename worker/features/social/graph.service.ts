@@ -333,7 +333,16 @@ export async function blockList(env: Env, member: SessionMember, pageSize: numbe
   const rows = await getDb(env)
     .select({ id: blocks.idBlock, otherId: blocks.targetMemberId, createdAt: blocks.createdAt, expiresAt: blocks.expiresAt, alsoNewAccounts: blocks.alsoNewAccounts })
     .from(blocks)
-    .where(and(eq(blocks.memberId, member.memberId), eq(blocks.projectCode, member.projectCode), liveAt(at)(blocks.expiresAt), before ? lt(blocks.idBlock, before) : undefined))
+    .where(
+      and(
+        eq(blocks.memberId, member.memberId),
+        eq(blocks.projectCode, member.projectCode),
+        // Blocks made by block evasion are never listed (block-evasion.ts).
+        eq(blocks.madeByEvasion, false),
+        liveAt(at)(blocks.expiresAt),
+        before ? lt(blocks.idBlock, before) : undefined,
+      ),
+    )
     .orderBy(desc(blocks.idBlock))
     .limit(pageSize + 1);
   return pageOf(env, member, rows, pageSize, (r) => r.id, (r, profile) => ({ idBlock: r.id, profile, dateAdd: iso(r.createdAt)!, expiresAt: iso(r.expiresAt), alsoNewAccounts: r.alsoNewAccounts }));
