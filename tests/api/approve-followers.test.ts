@@ -186,6 +186,12 @@ describe("non-approved members see only what a visitor sees", () => {
     expect(expectOk(await call("GET", `/private/sns/visitors/SMP/code/${me.memberNo}`, { as: stranger }))).toEqual([]);
     const nearby = (as: Member) => call("GET", "/private/core/geolocation/SMP/nearby?pageSize=50", { as });
     expect(expectOk(await nearby(stranger)).items.map((i: any) => i.profile.simpleCode)).not.toContain(me.memberNo);
+    // No way around it: the photo's reveal, a rating's answer and the avatar's stranger reveal give no original.
+    const idBanner = strangerPage.banners[0].idBanner as number;
+    expectFailure(await call("POST", `/private/core/banners/${idBanner}/reveal`, { as: stranger }), 404);
+    const rated = expectOk(await call("POST", "/private/sns/banner-ratings", { as: stranger, body: { idBanner, rating: 5 } }));
+    expect(rated.image).not.toBe(upload.url);
+    expectFailure(await call("POST", `/private/core/stranger-media/reveal/${me.memberNo}`, { as: stranger }), 404);
 
     // An accepted follower (from before approval) keeps the member's view: the cell, page views, footprints, originals.
     const followerView = expectOk(await view(follower, me));

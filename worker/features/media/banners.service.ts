@@ -5,7 +5,7 @@ import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../lib/app-error";
-import { closedTo } from "../profiles/profile-access";
+import { closedTo, seenAsVisitor } from "../profiles/profile-access";
 import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notBlockedWith, isBlockedBetween } from "../social/visibility";
@@ -214,7 +214,9 @@ export async function rateBanner(env: Env, member: { memberId: string; projectCo
     throw error;
   }
   const row = await db.select().from(banners).where(eq(banners.idBanner, idBanner)).get();
-  return toBanner(row!, await viewerFor(env, member.memberId));
+  // Rating answers the photo as the rater may see it: a visitor's rendition where the owner approves followers.
+  const asVisitor = await seenAsVisitor(env, member.projectCode, row!.memberNo, member.memberId);
+  return toBanner(row!, asVisitor ? null : await viewerFor(env, member.memberId));
 }
 
 /**
@@ -231,5 +233,7 @@ export async function revealBanner(env: Env, member: { memberId: string; project
   if (!banner || (banner.memberId !== member.memberId && (await isBlockedBetween(env, member.memberId, banner.memberId)))) throw new AppError("photoNotFound");
   // Ids are sequential: a closed member's photo is revealed only to those the profile opens to (profile-access.ts).
   if (banner.memberId !== member.memberId && (await closedTo(env, member.projectCode, banner.memberNo, member.memberId))) throw new AppError("photoNotFound");
+  // A member who approves followers is a visitor's sight to those not accepted (README "Approve followers"): no original.
+  if (await seenAsVisitor(env, member.projectCode, banner.memberNo, member.memberId)) throw new AppError("photoNotFound");
   return { idBanner: banner.idBanner, image: banner.image };
 }

@@ -12,6 +12,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { findMember } from "../social/members";
 import { avatarOf, summaryRows, viewerFor } from "./profile-summary";
+import { seenAsVisitor } from "./profile-access";
 
 /** The owner's setting (absent row cannot happen: every member has a profile; default 'off'). */
 export async function readStrangerMedia(env: Env, memberId: string): Promise<{ strangerMedia: StrangerMedia }> {
@@ -28,6 +29,8 @@ export async function revealAvatar(env: Env, member: { memberId: string; project
   // One's own avatar is never blurred by the rule; asking for it answers it as it is.
   const target = await findMember(env, member.projectCode, memberNo, member.memberId);
   if (target.blockedEitherWay) throw new AppError("notFound");
+  // A member who approves followers shows those not accepted only a visitor's rendition (README "Approve followers").
+  if (await seenAsVisitor(env, member.projectCode, memberNo, member.memberId)) throw new AppError("notFound");
   const [viewer, cards] = await Promise.all([viewerFor(env, member.memberId), summaryRows(env, member.projectCode, [target.memberId])]);
   const card = cards.get(target.memberId);
   if (!card || !viewer) throw new AppError("notFound");
