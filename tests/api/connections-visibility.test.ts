@@ -66,7 +66,7 @@ function expectOpen(seen: Awaited<ReturnType<typeof seenBy>>) {
 function expectHidden(seen: Awaited<ReturnType<typeof seenBy>>, viewer: Member) {
   const info = expectOk(seen.follow);
   // The counts are gone; the viewer's own edges stay (their heart still works).
-  expect(info).toEqual({ memberNo: owner.memberNo, following: viewer === fan, followedBy: false, followers: null, followingCount: null, connectionsHidden: true });
+  expect(info).toEqual({ memberNo: owner.memberNo, following: viewer === fan, followedBy: false, followStatus: viewer === fan ? "following" : "none", followers: null, followingCount: null, connectionsHidden: true });
   const list = expectOk(seen.subs);
   expect(list.subMembers).toEqual([]);
   expect(list.connectionsHidden).toBe(true);
@@ -191,5 +191,26 @@ describe("who sees my connections: what leaves the server", () => {
     expectOk(await call("POST", "/private/core/friends/request", { as: friend, body: { targetMemberNo: owner.memberNo } }));
     expectOk(await call("POST", "/private/core/friends/accept", { as: owner, body: { targetMemberNo: friend.memberNo } }));
     expectOpen(await seenBy(friend));
+  });
+});
+
+describe("hidden connections inside someone else's hierarchy tree", () => {
+  it("stops the tree below and above a member who hides them, while their own place in an open list stays", async () => {
+    const [top, middle, bottom, viewer] = [await signUp(), await signUp(), await signUp(), await signUp()];
+    for (const m of [top, middle]) await env.DB.prepare("update profiles set multi_gender = 1 where member_id = ?").bind(m.memberId).run();
+    expectOk(await call("POST", "/private/sns/sub-members/SMP/join", { as: middle, body: { masterMemberNo: top.memberNo } }));
+    expectOk(await call("POST", "/private/sns/sub-members/SMP/join", { as: bottom, body: { masterMemberNo: middle.memberNo } }));
+    expectOk(await setAudience(middle, "nobody"));
+    // From the top: the middle member is the top's sub-member (the top's list is open), the bottom one is not shown.
+    const down = JSON.stringify(expectOk(await call("GET", `/private/sns/hierarchy/SMP/${top.memberNo}`, { as: viewer })));
+    expect(down).toContain(middle.memberNo);
+    expect(down).not.toContain(bottom.memberNo);
+    // From the bottom: the middle member is the bottom's master (the bottom's connections are open); not the top.
+    const up = JSON.stringify(expectOk(await call("GET", `/private/sns/hierarchy/SMP/${bottom.memberNo}`, { as: viewer })));
+    expect(up).toContain(middle.memberNo);
+    expect(up).not.toContain(top.memberNo);
+    // The middle member sees their own tree whole.
+    const own = JSON.stringify(expectOk(await call("GET", `/private/sns/hierarchy/SMP/${top.memberNo}`, { as: middle })));
+    expect(own).toContain(bottom.memberNo);
   });
 });

@@ -24,6 +24,7 @@ import { profileSummaries, toProfileSummary, viewerFor, type Viewer } from "../p
 import { isBlockedBetween, notBlockedWith } from "../social/visibility";
 import { d1Batch } from "./d1-batch";
 import { notify } from "../notifications/notify";
+import { connectionsOpenSql } from "../social/connections-visibility";
 
 /** A listing stays open this long without bids; every bid restarts a shorter countdown (the bidding loop). */
 export const LISTING_TTL = 3 * DAY;
@@ -239,14 +240,18 @@ export async function hierarchy(env: Env, projectCode: string, memberNo: string,
   const edges = await db.all<{ id: string; parent: string; depth: number }>(sql`with recursive down(id, parent, depth) as (
       select member_id, master_member_id, 1 from submembers where project_code = ${projectCode} and master_member_id = ${root.memberId}
       union select s.member_id, s.master_member_id, down.depth + 1 from submembers s join down on s.master_member_id = down.id
-        where s.project_code = ${projectCode} and down.depth < ${TREE_DEPTH})
+        where s.project_code = ${projectCode} and down.depth < ${TREE_DEPTH}
+          -- A sub-member's own sub-members are their connections (README "Who sees my connections"): not below a hidden one.
+          and ${connectionsOpenSql(sql.raw("down.id"), viewerId)})
     select id, parent, depth from down
     where ${notBlockedWith(viewerId, sql.raw("down.id"))}
     order by depth limit ${TREE_NODES}`);
   const masters = await db.all<{ id: string; depth: number }>(sql`with recursive up(id, depth) as (
       select master_member_id, 1 from submembers where member_id = ${root.memberId} and project_code = ${projectCode}
       union select s.master_member_id, up.depth + 1 from submembers s join up on s.member_id = up.id
-        where s.project_code = ${projectCode} and up.depth < ${TREE_DEPTH})
+        where s.project_code = ${projectCode} and up.depth < ${TREE_DEPTH}
+          -- A master's own master is their connection: the chain stops above one who hides them.
+          and ${connectionsOpenSql(sql.raw("up.id"), viewerId)})
     select id, depth from up where ${notBlockedWith(viewerId, sql.raw("up.id"))} order by depth`);
   const viewer = await viewerFor(env, viewerId);
   const profiles = await profileSummaries(env, projectCode, [root.memberId, ...edges.map((e) => e.id), ...masters.map((m) => m.id)], viewer);
