@@ -163,7 +163,11 @@ function candidates(route: Pick<MountedRoute, "method" | "path">, name: string, 
     case "idBiddingLoop":
     case "idCharacter":
     case "idAction":
+    case "idMutedWord":
       return ["1"];
+    // A device id the planted members never registered (22 base64url characters): someone's or "not found".
+    case "deviceId":
+      return ["leakOracleDevice000001"];
     case "gender":
       return ["1"];
     case "lookFor":
@@ -425,13 +429,15 @@ describe("leak oracle: socket frames", () => {
 
 // ── approve followers (README Decisions "Approve followers"), appended ──
 
+// Planted before any test of the file (a top-level hook): the sweeps' writes spend the member viewer's follow budget.
+let a: import("../support/leak-plant").PlantedApprover;
+beforeAll(async () => {
+  // Imported here so the oracle's earlier lines stay as they were (appended section).
+  const { plantApprover } = await import("../support/leak-plant");
+  a = await plantApprover(io, p);
+}, 60_000);
+
 describe("leak oracle: a member who approves followers, as every viewer", () => {
-  let a: import("../support/leak-plant").PlantedApprover;
-  beforeAll(async () => {
-    // Imported here so the oracle's earlier lines stay as they were (appended section).
-    const { plantApprover } = await import("../support/leak-plant");
-    a = await plantApprover(io, p);
-  }, 60_000);
 
   /** Member parameters name the approver; every other parameter takes the oracle's usual values. */
   function approverFillings(route: Pick<MountedRoute, "method" | "path">, viewer: ViewerName): string[] {
