@@ -46,7 +46,12 @@ async function keepSignals(c: Context<AppEnv>, info: SessionInfo, secure: boolea
     deviceId = randomString(32);
     setCookie(c, DEVICE_COOKIE, deviceId, { httpOnly: true, sameSite: "Lax", secure, path: "/", maxAge: DEVICE_COOKIE_MAX_AGE });
   }
-  await recordSignals(c.env, info.projectCode, info.memberId, { address: clientAddress(c), deviceId });
+  // The session already exists: a failed signal write must not turn the sign-in into a 500 without its cookie.
+  try {
+    await recordSignals(c.env, info.projectCode, info.memberId, { address: clientAddress(c), deviceId });
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: "sign-in signals not kept", error: String(error) }));
+  }
 }
 
 export const sessionPublic = new Hono<AppEnv>()
