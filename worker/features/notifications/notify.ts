@@ -7,6 +7,8 @@ import type { NotificationItem, NotificationType } from "../../contract/notifica
 import { roomName } from "../../rooms/socket-auth";
 import { DAY } from "../../lib/time";
 import { isBlockedBetween, isMutedBy } from "../social/visibility";
+import { hasMutedWord, mutedPhrasesOf } from "../social/muted-words";
+import { shownParams } from "./notification-targets";
 import { isFilteredFor, scopeOf } from "./sender-filter";
 import { sendWebPush } from "./web-push";
 
@@ -56,7 +58,7 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
   let openSockets = 0;
   try {
     const inbox = await getServerByName(env.MemberInbox, roomName(notice.projectCode, notice.memberId));
-    openSockets = await inbox.deliver(item);
+    openSockets = await inbox.deliver(await liveItem(env, notice.memberId, item, createdAt));
   } catch (error) {
     // The row is stored; the member sees it on next load. Log, never fail the action that caused it.
     console.warn(JSON.stringify({ level: "warn", message: "inbox push failed", error: String(error) }));
@@ -73,6 +75,17 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
     }
   }
   return item;
+}
+
+/**
+ * The frame an open inbox gets: the parameters a page may show (as the list serves them), with a guestbook excerpt
+ * withheld when it holds one of the member's muted words (README Decisions "Muted words").
+ */
+async function liveItem(env: Env, memberId: string, item: NotificationItem, at: number): Promise<NotificationItem> {
+  const { params } = item;
+  const phrases = typeof params.excerpt === "string" ? await mutedPhrasesOf(env, memberId, at) : [];
+  const shown = hasMutedWord(params.excerpt as string | undefined, phrases) ? { ...params, excerpt: "" } : params;
+  return { ...item, params: shownParams(item.type, shown) };
 }
 
 async function notifiedSince(env: Env, notice: Notice, actorId: string, since: number) {
