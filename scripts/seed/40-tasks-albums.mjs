@@ -3,7 +3,7 @@
 // random seed sealed under SEAL_SECRET, as private media (/private-media, kind `keyed`).
 import { PhotonImage } from "@cf-wasm/photon/node";
 import { hashPassword } from "../../worker/lib/crypto.ts";
-import { scramblePixels } from "../../worker/lib/scramble.ts";
+import { scramblePixels } from "../../worker/contract/scramble.ts";
 import { newScrambleSeed, sealSeed } from "../../worker/features/albums/album-seal.ts";
 import { createRandom } from "./random.mjs";
 
