@@ -5,7 +5,8 @@ import { Link } from "react-router";
 export function VisitorBar({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("shell");
   return (
-    <section className="visitor-bar" aria-label={t("visitor.label")}>
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a page-level header is the banner landmark, which a label names
+    <header className="visitor-bar" aria-label={t("visitor.label")}>
       <Link to={`/${projectCode}/profiles`} className="visitor-bar-brand">
         {t("common:appName")}
       </Link>
@@ -18,6 +19,6 @@ export function VisitorBar({ projectCode }: { projectCode: string }) {
           {t("visitor.signUp")}
         </Link>
       </div>
-    </section>
+    </header>
   );
 }
