@@ -1,5 +1,3 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { PhotonImage } from "@cf-wasm/photon/node";
 import { md5 } from "js-md5";
 import type { Browser } from "playwright-core";
@@ -7,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { LANGUAGE_COOKIE } from "../../worker/contract/session.constants";
 import { apiSignUp, apiSignUpPoster, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { localRows } from "./support/local-api";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,13 +15,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const root = path.resolve(import.meta.dirname, "../..");
-/** Reads the stored row straight from the preview server's local D1 (what the server keeps at rest). */
-function storedRows(sql: string): Record<string, unknown>[] {
-  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql], { cwd: root, encoding: "utf8" });
-  return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]!.results;
-}
 
 /** A small real PNG for the image send. */
 function smallPng() {
@@ -61,7 +53,7 @@ describe("chat journey", () => {
 
     // Encrypted one-to-one message: B's shell publishes a public key once the page has settled (an idle
     // callback); until then a message to B would go as plain private text, so wait for the key.
-    await expect.poll(() => String(storedRows(`select public_key from profiles where member_id = '${b.memberId}'`)[0]?.public_key ?? ""), { timeout: 15_000 }).not.toBe("");
+    await expect.poll(() => String(localRows(`select public_key from profiles where member_id = '${b.memberId}'`)[0]?.public_key ?? ""), { timeout: 15_000 }).not.toBe("");
     await gotoHydrated(pa.page, `/smp/chatroom/${a.memberNo}/${b.memberNo}`);
     const secret = `our secret ${Date.now()}`;
     const dmBox = pa.page.getByLabel("Message", { exact: true });
@@ -73,7 +65,7 @@ describe("chat journey", () => {
     await pb.page.getByRole("link", { name: "Chats unread" }).waitFor({ state: "visible", timeout: 10_000 });
 
     // The server holds ciphertext only.
-    const rows = storedRows(`select message, payload from chat_messages where member_no = '${a.memberNo}' and chatroom_id = '${directChatroomId(a.memberNo, b.memberNo)}'`);
+    const rows = localRows(`select message, payload from chat_messages where member_no = '${a.memberNo}' and chatroom_id = '${directChatroomId(a.memberNo, b.memberNo)}'`);
     expect(rows).toHaveLength(1);
     expect(String(rows[0]!.message)).toBe("");
     expect(String(rows[0]!.payload)).not.toContain(secret);
@@ -143,7 +135,7 @@ describe("chat journey", () => {
     const a = (await apiSignUpPoster()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
     const b = (await apiSignUpPoster()) as Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
     const nickname = `Bea ${Date.now().toString(36)}`;
-    storedRows(`update profiles set nickname = '${nickname}' where member_id = '${b.memberId}'`);
+    localRows(`update profiles set nickname = '${nickname}' where member_id = '${b.memberId}'`);
     const pa = await newPage(browser);
     const pb = await newPage(browser);
     await loginThroughPage(pa.page, a.email, a.password);

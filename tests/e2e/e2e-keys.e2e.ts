@@ -1,11 +1,9 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { webcrypto } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directChatroomId } from "../../worker/contract/chat";
 import { apiSignUpPoster, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
-import { apiCall, localSql } from "./support/local-api";
+import { apiCall, localRows, localSql } from "./support/local-api";
 
 /**
  * Verifiable end-to-end keys (README Decisions "Verifiable end-to-end keys"; SECURITY.md "End-to-end encrypted private
@@ -21,13 +19,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const root = path.resolve(import.meta.dirname, "../..");
-/** Rows straight from the preview server's local D1 (what the server keeps at rest). */
-function storedRows(sql: string): Record<string, unknown>[] {
-  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql], { cwd: root, encoding: "utf8" });
-  return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]!.results;
-}
 
 const safetyDigits = async (page: Page) => {
   await page.locator(".e2e-safety summary").click();
@@ -73,7 +64,7 @@ describe("e2e keys journey", () => {
     await screenshot(pb.page, "e2e-keys-01-safety-number-phone");
 
     // D1 holds ciphertext, wrapped keys for both members' devices and a signature: never the text.
-    const rows = storedRows(`select message, payload from chat_messages where chatroom_id = '${directChatroomId(a.memberNo, b.memberNo)}'`);
+    const rows = localRows(`select message, payload from chat_messages where chatroom_id = '${directChatroomId(a.memberNo, b.memberNo)}'`);
     expect(rows).toHaveLength(1);
     expect(String(rows[0]!.message)).toBe("");
     expect(String(rows[0]!.payload)).not.toContain(secret);

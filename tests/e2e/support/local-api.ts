@@ -10,6 +10,13 @@ export function localSql(command: string) {
   execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", command], { cwd: root, stdio: "pipe" });
 }
 
+/** Rows straight from this run's local D1 (what the server keeps at rest), for journeys that check storage. */
+export function localRows(command: string): Record<string, unknown>[] {
+  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
+  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", command], { cwd: root, encoding: "utf8" });
+  return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]!.results;
+}
+
 export type Account = Awaited<ReturnType<typeof apiSignUp>>;
 
 /** A private API call as `member`, for set-up and checks beside what the page shows. */
