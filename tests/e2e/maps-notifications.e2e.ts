@@ -86,7 +86,8 @@ describe("maps and notifications journey", () => {
     await screenshot(s.page, "maps-01-nearby-zoom8-phone");
 
     // §9: 12 on a selected member (drawn at their cell), sized 30 + rank/10 px as a qualified avatar.
-    const marker = nearby.locator("path.map-member");
+    // Other journeys' members may be nearby too: this one is named by its member number.
+    const marker = nearby.locator(`path.map-member-${near.memberNo}`);
     await expect.poll(() => marker.count()).toBe(1);
     await marker.click();
     await expect.poll(() => zoomOf(map)).toBe("12");

@@ -114,7 +114,7 @@ describe("page rules journey (phone)", () => {
     const menu = item.locator("details.chat-react-menu");
     await menu.locator("summary").click();
     await item.getByRole("button", { name: "React with 🔥" }).click();
-    const chip = item.getByRole("button", { name: /Take back your 🔥/ });
+    const chip = item.getByRole("button", { name: /^🔥 \d+: take yours back$/ });
     await chip.waitFor();
     expect(await menu.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
     expect(await chip.getAttribute("aria-pressed")).toBe("true");

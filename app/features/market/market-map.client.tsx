@@ -49,8 +49,9 @@ export default function MarketMap({ items, origin, label }: { items: NearbyItem[
               center={[item.latitude, item.longitude]}
               // §9 size is the marker's diameter in px.
               radius={markerSize(item.profile, item.rank) / 2}
-              // A creation option (Leaflet reads it when drawing the path; pathOptions only restyle).
-              className="map-member"
+              // A creation option (Leaflet reads it when drawing the path; pathOptions only restyle). The member
+              // number names the marker for a page test among other members nearby.
+              className={`map-member map-member-${item.profile.simpleCode}`}
               pathOptions={{ color: "#e0559c", weight: selected?.profile.simpleCode === item.profile.simpleCode ? 4 : 2 }}
               eventHandlers={{ click: () => select(item) }}
             >
