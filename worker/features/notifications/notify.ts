@@ -8,7 +8,6 @@ import { roomName } from "../../rooms/socket-auth";
 import { DAY } from "../../lib/time";
 import { isBlockedBetween, isMutedBy } from "../social/visibility";
 import { hasMutedWord, mutedPhrasesOf } from "../social/muted-words";
-import { shownParams } from "./notification-targets";
 import { isFilteredFor, scopeOf } from "./sender-filter";
 import { sendWebPush } from "./web-push";
 
@@ -78,14 +77,13 @@ export async function notify(env: Env, notice: Notice): Promise<NotificationItem
 }
 
 /**
- * The frame an open inbox gets: the parameters a page may show (as the list serves them), with a guestbook excerpt
- * withheld when it holds one of the member's muted words (README Decisions "Muted words").
+ * The frame an open inbox gets: the item as stored (live pages act on its parameters, e.g. an AI image's id), with a
+ * guestbook excerpt withheld when it holds one of the member's muted words, as the list does (README "Muted words").
  */
 async function liveItem(env: Env, memberId: string, item: NotificationItem, at: number): Promise<NotificationItem> {
   const { params } = item;
   const phrases = typeof params.excerpt === "string" ? await mutedPhrasesOf(env, memberId, at) : [];
-  const shown = hasMutedWord(params.excerpt as string | undefined, phrases) ? { ...params, excerpt: "" } : params;
-  return { ...item, params: shownParams(item.type, shown) };
+  return hasMutedWord(params.excerpt as string | undefined, phrases) ? { ...item, params: { ...params, excerpt: "" } } : item;
 }
 
 async function notifiedSince(env: Env, notice: Notice, actorId: string, since: number) {
