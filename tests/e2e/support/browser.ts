@@ -107,6 +107,12 @@ export async function seriousA11yViolations(page: Page) {
     .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/**
+ * The console line a browser writes when the server refuses a socket caught mid-handshake by the session's end
+ * (logout elsewhere, password change, deletion): the refusal is the point, so journeys that end sessions allow it.
+ */
+export const isSessionEndRefusal = (error: string) => /WebSocket connection to .* failed: Connection closed before receiving a handshake response/.test(error);
+
 /** True when the page scrolls sideways (phones first: it must not). */
 export async function hasHorizontalOverflow(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
