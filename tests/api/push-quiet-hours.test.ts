@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, } from "vitest";
 import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
+import { recordPushes } from "../support/push-service";
 
 /**
  * Quiet hours for web push (README Decisions "Push that reaches a closed app"). The receiving side is the same local
@@ -18,18 +19,7 @@ async function browser(name: string) {
 }
 type Browser = Awaited<ReturnType<typeof browser>>;
 
-let received: string[] = [];
-beforeEach(() => {
-  received = [];
-  const realFetch = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    if (new URL(request.url).hostname !== "push.test") return realFetch(input, init);
-    received.push(request.url);
-    return new Response(null, { status: 201 });
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const pushes = recordPushes();
 
 const register = (as: Member, device: Browser) =>
   call("PUT", `/private/sns/notifications/source/${as.memberId}`, { as, body: { sourceKey: device.endpoint, subscription: device.subscription } });
@@ -40,8 +30,8 @@ const inbox = async (m: Member) => (await env.DB.prepare("select count(*) as n f
 const settle = () => new Promise((r) => setTimeout(r, 400));
 async function pushesTo(device: Browser, timeoutMs = 3000) {
   const until = Date.now() + timeoutMs;
-  while (Date.now() < until && !received.includes(device.endpoint)) await new Promise((r) => setTimeout(r, 25));
-  return received.filter((u) => u === device.endpoint).length;
+  while (Date.now() < until && !pushes.urls.includes(device.endpoint)) await new Promise((r) => setTimeout(r, 25));
+  return pushes.urls.filter((u) => u === device.endpoint).length;
 }
 
 /** The hour now in Tokyo (UTC+9, no daylight saving): windows are set around it, a few hours wide against clock ticks. */
@@ -59,7 +49,7 @@ describe("quiet hours for web push", () => {
     expect(expectOk(await call("GET", quietPath(owner), { as: owner }))).toEqual(inside);
     expectOk(await follow(fan, owner));
     await settle();
-    expect(received).toHaveLength(0);
+    expect(pushes.urls).toHaveLength(0);
     expect(await inbox(owner)).toBe(1);
 
     // The same window is not quiet in a zone where it is another time of day (UTC is 9 hours behind Tokyo).
@@ -77,7 +67,7 @@ describe("quiet hours for web push", () => {
     expectOk(await follow(fan, owner));
     expect(await pushesTo(device)).toBe(1);
 
-    received = [];
+    pushes.urls = [];
     expectOk(await setQuiet(owner, { enabled: true, ...around(-1, 2), timeZone: "Asia/Tokyo" }));
     expect(expectOk(await setQuiet(owner, { enabled: false }))).toEqual({ enabled: false });
     expect(expectOk(await call("GET", quietPath(owner), { as: owner }))).toEqual({ enabled: false });

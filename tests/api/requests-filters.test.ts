@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, } from "vitest";
 import { directChatroomId } from "../../worker/contract/chat";
 import { call, expectFailure, expectOk, signUp, withAvatar, type Member } from "../support/client";
+import { recordPushes } from "../support/push-service";
 import { openSocket, type TestSocket } from "../support/socket";
 
 /**
@@ -37,19 +38,7 @@ async function recipient() {
 }
 
 // ── a local push service (as in web-push.test.ts): every fetch to https://push.test is recorded, not sent ──
-type Received = { url: string };
-let received: Received[] = [];
-beforeEach(() => {
-  received = [];
-  const realFetch = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    if (new URL(request.url).hostname !== "push.test") return realFetch(input, init);
-    received.push({ url: request.url });
-    return new Response(null, { status: 201 });
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const pushes = recordPushes();
 
 const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 /** Registers a real browser key pair for `m`'s session; answers the endpoint pushes to this device go to. */
@@ -63,8 +52,8 @@ async function device(m: Member) {
 }
 async function pushesTo(endpoint: string, expected: number, timeoutMs = 3000) {
   const until = Date.now() + timeoutMs;
-  while (Date.now() < until && received.filter((r) => r.url === endpoint).length < expected) await new Promise((r) => setTimeout(r, 25));
-  return received.filter((r) => r.url === endpoint).length;
+  while (Date.now() < until && pushes.urls.filter((url) => url === endpoint).length < expected) await new Promise((r) => setTimeout(r, 25));
+  return pushes.urls.filter((url) => url === endpoint).length;
 }
 
 describe("the filters: the owner's alone", () => {
