@@ -227,4 +227,27 @@ describe("operators: related accounts on a report", () => {
     await env.DB.prepare("insert into operators (project_code, member_id, created_at) values (?, ?, ?)").bind("DEV", foreignOp.memberId, Date.now()).run();
     expectFailure(await call("GET", "/private/core/moderation/SMP/queue", { as: foreignOp }), 404);
   });
+
+  it("never names a reporter who shares a network or device with the reported member", async () => {
+    const op = await signUpFrom({ ip: freshIp() });
+    await env.DB.prepare("insert into operators (project_code, member_id, created_at) values (?, ?, ?)").bind("SMP", op.memberId, Date.now()).run();
+    const home = { ip: freshIp(), device: freshDevice() };
+    const target = await signUpFrom(home);
+    const housemate = await signUpFrom(home);
+    const marker = await signUpFrom(home);
+    const twin = await signUpFrom({ ip: home.ip });
+    expectOk(await call("POST", "/private/core/reports", { as: housemate, body: { targetMemberNo: target.memberNo, reason: "spam" } }));
+    await env.DB.prepare(
+      "insert into unqualified_reports (id_profile, reporter_id, created_at) select id_profile, ?, ? from profiles where member_id = ?",
+    )
+      .bind(marker.memberId, Date.now(), target.memberId)
+      .run();
+    const queue = expectOk(await call("GET", "/private/core/moderation/SMP/queue", { as: op })) as {
+      cases: { profile: { simpleCode: string }; relatedAccounts: { count: number; memberNos: string[] } }[];
+    };
+    const entry = queue.cases.find((c) => c.profile.simpleCode === target.memberNo)!;
+    expect(entry.relatedAccounts).toEqual({ count: 1, memberNos: [twin.memberNo] });
+    expect(JSON.stringify(queue)).not.toContain(housemate.memberNo);
+    expect(JSON.stringify(queue)).not.toContain(marker.memberNo);
+  });
 });

@@ -2,6 +2,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { accountSignals, evasionWatches, reportHides } from "../../db/schema";
 import { toHex } from "../../lib/crypto";
+import { keptIn } from "../../lib/kept";
 import { DAY } from "../../lib/time";
 
 /**
@@ -124,24 +125,31 @@ export function watchStatements(env: Env, projectCode: string, memberId: string,
   ] as const;
 }
 
-/** Other accounts of the tenant sharing a signal hash with each member (operators' "related accounts"). */
+/**
+ * Other accounts of the tenant sharing a signal hash with each member (operators' "related accounts"), at most
+ * RELATED_LIMIT names each with the true count. Anyone who reported or marked that member is left out: the queue never
+ * names reporters (SECURITY.md), and a reporter on the same network as the reported member would otherwise be named here.
+ */
 export async function relatedAccounts(env: Env, projectCode: string, memberIds: string[]): Promise<Map<string, { count: number; memberNos: string[] }>> {
   const out = new Map<string, { count: number; memberNos: string[] }>();
   if (!memberIds.length) return out;
-  const rows = await getDb(env).all<{ memberId: string; memberNo: string }>(sql`
-    select distinct s.member_id as memberId, p.simple_code as memberNo
-    from account_signals s join account_signals o on o.project_code = s.project_code and o.hash = s.hash and o.member_id <> s.member_id
-    join profiles p on p.member_id = o.member_id
-    where s.project_code = ${projectCode} and s.member_id in (${sql.join(memberIds.map((id) => sql`${id}`), sql`, `)})
-      and p.simple_code not like 'deleted-%'
-    order by p.simple_code limit ${memberIds.length * RELATED_LIMIT}`);
+  const rows = await getDb(env).all<{ memberId: string; memberNo: string; total: number }>(sql`
+    select memberId, memberNo, total from (
+      select memberId, memberNo, row_number() over (partition by memberId order by memberNo) as n, count(*) over (partition by memberId) as total
+      from (
+        select distinct s.member_id as memberId, p.simple_code as memberNo
+        from account_signals s join account_signals o on o.project_code = s.project_code and o.hash = s.hash and o.member_id <> s.member_id
+        join profiles p on p.member_id = o.member_id
+        where s.project_code = ${projectCode} and s.member_id in (${sql.join(memberIds.map((id) => sql`${id}`), sql`, `)})
+          and p.simple_code not like 'deleted-%'
+          and not exists (select 1 from reports r where r.target_member_id = s.member_id and r.member_id = o.member_id)
+          and not exists (
+            select 1 from unqualified_reports u join profiles tp on tp.id_profile = u.id_profile
+            where tp.member_id = s.member_id and u.reporter_id = o.member_id)))
+    where n <= ${RELATED_LIMIT}`);
   for (const row of rows) {
-    const entry = out.get(row.memberId) ?? { count: 0, memberNos: [] };
-    if (entry.count < RELATED_LIMIT) {
-      entry.count += 1;
-      entry.memberNos.push(row.memberNo);
-    }
-    out.set(row.memberId, entry);
+    const entry = keptIn(out, row.memberId, () => ({ count: row.total, memberNos: [] as string[] }));
+    entry.memberNos.push(row.memberNo);
   }
   return out;
 }
