@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { listMessagesJson } from "../../worker/features/chat/chat-page";
-import { containsPhrase, hasMutedWord, matchForm } from "../../worker/features/social/muted-words";
+import { containsPhrase, hasMutedWord, matchForm, membersMuting, MUTING_READ_LIMIT } from "../../worker/features/social/muted-words";
 import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
 import { eventually, verifiedMember } from "./social-support";
@@ -260,5 +260,22 @@ describe("where it acts", () => {
     expect(JSON.stringify(toMuter.events)).not.toContain("live frame");
     expect(JSON.stringify(toMuter.events)).not.toContain("thread ネタバレ");
     for (const s of [toMuter, toOther, toAuthor]) s.close();
+  });
+});
+
+describe("the live fan-out's lookup", () => {
+  it("names no one (so the rooms fail closed) when more phrases match than one read takes", async () => {
+    const author = await signUp();
+    const muter = await signUp();
+    expectOk(await addWord(muter, { phrase: "flood" }));
+    expect(await membersMuting(env, "SMP", "a flood of rain", author.memberId)).toEqual([muter.memberId]);
+    // A script of accounts muting a common phrase: more matching rows than the cap.
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
+       insert into muted_words (project_code, member_id, phrase, phrase_norm, created_at) select 'SMP', 'script-' || i, 'rain', 'rain', ? from n`,
+    )
+      .bind(MUTING_READ_LIMIT, Date.now())
+      .run();
+    expect(await membersMuting(env, "SMP", "a flood of rain", author.memberId)).toBeNull();
   });
 });

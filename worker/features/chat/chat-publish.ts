@@ -32,7 +32,10 @@ function roomsOf(stored: Fanout["stored"]) {
   return rooms;
 }
 
-/** Members whose muted words are in the text: the rooms send them the item without it (README Decisions "Muted words"). */
+/**
+ * Members whose muted words are in the text: the rooms send them the item without it (README Decisions "Muted words").
+ * Null when they cannot be named (a failed or capped lookup).
+ */
 async function mutedFor(env: Env, projectCode: string, text: string, authorId: string) {
   try {
     return await membersMuting(env, projectCode, text, authorId);

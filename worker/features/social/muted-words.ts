@@ -63,17 +63,23 @@ export async function mutedPhrasesOf(env: Env, memberId: string | null | undefin
 
 /**
  * The members of the tenant (but `authorId`) whose live phrases are in `text`: the rooms send them the item without
- * its text. SQL pre-selects phrases that occur anywhere in the text; the rule above decides.
+ * its text. SQL pre-selects phrases that occur anywhere in the text; the rule above decides. Null when more phrases
+ * match than one read takes (accounts muting common phrases could otherwise push a real member past the cap): the
+ * caller then fails closed, and every socket reads its own page.
  */
-export async function membersMuting(env: Env, projectCode: string, text: string | null | undefined, authorId: string, at = Date.now()): Promise<string[]> {
+export async function membersMuting(env: Env, projectCode: string, text: string | null | undefined, authorId: string, at = Date.now()): Promise<string[] | null> {
   if (!text) return [];
   const form = matchForm(text);
   const rows = await getDb(env).all<{ memberId: string; phrase: string }>(sql`
     select member_id as memberId, phrase_norm as phrase from ${mutedWords}
     where project_code = ${projectCode} and (expires_at is null or expires_at > ${at}) and member_id <> ${authorId} and instr(${form}, phrase_norm) > 0
-    limit 5000`);
+    limit ${MUTING_READ_LIMIT + 1}`);
+  if (rows.length > MUTING_READ_LIMIT) return null;
   return [...new Set(rows.filter((r) => containsPhrase(form, r.phrase)).map((r) => r.memberId))];
 }
+
+/** How many matching phrases one live fan-out reads before it gives up on naming the muted (see membersMuting). */
+export const MUTING_READ_LIMIT = 5000;
 
 // ── what leaves the server for a member with muted words ─────────────────────────────────────────
 
