@@ -221,6 +221,18 @@ describe("who may not see or trade", () => {
     expect(expectOk(await api("GET", buyer, P.edition("SMP", idEdition))).image).toBe("");
   });
 
+  it("a suspended or deleted seller's listing leaves the market and cannot be bought", async () => {
+    const seller = await member();
+    const buyer = await member();
+    const { idEdition } = await listedEdition(seller, 100);
+    await grantCoins(buyer, 10);
+    await env.DB.prepare("update members set status = 'suspended' where id = ?").bind(seller.memberId).run();
+    expect(expectOk(await api("GET", buyer, `${P.listed("SMP")}?pageSize=100`)).some((e: { idEdition: number }) => e.idEdition === idEdition)).toBe(false);
+    expectFailure(await api("POST", buyer, P.buy("SMP", idEdition), { amount: 100, requestId: rid() }), 409, "409392");
+    expect(await owner(idEdition)).toBe(seller.memberId);
+    expect(await mcoin(buyer.memberId)).toBe(10);
+  });
+
   it("needs a session", async () => {
     expectFailure(await call("GET", `/private${P.listed("SMP")}`), 401);
     expectFailure(await call("POST", `/private${P.mint("SMP")}`, { body: { idBanner: 1, editionSize: 1, requestId: rid() } }), 401);

@@ -111,8 +111,11 @@ export async function mine(env: Env, caller: Caller) {
   return toEditions(env, caller, await editionRows(env, caller, sql`e.owner_member_id = ${caller.memberId}`, sql`order by e.id_edition desc limit 500`));
 }
 
+/** Only a live account sells: a suspended or deleted member's listings leave the market (and cannot be bought). */
+const sellerActive = sql`exists (select 1 from members m where m.id = e.owner_member_id and m.status = 'active')`;
+
 export async function listed(env: Env, caller: Caller, pageSize: number) {
-  const rows = await editionRows(env, caller, sql`e.price is not null and e.owner_member_id <> ${caller.memberId}`, sql`order by e.listed_at desc, e.id_edition desc limit ${pageSize}`);
+  const rows = await editionRows(env, caller, sql`e.price is not null and e.owner_member_id <> ${caller.memberId} and ${sellerActive}`, sql`order by e.listed_at desc, e.id_edition desc limit ${pageSize}`);
   return toEditions(env, caller, rows);
 }
 
@@ -282,7 +285,7 @@ export async function buy(env: Env, caller: Caller, idEdition: number, body: { a
       select e.project_code, e.id_edition, e.listing_seq, e.owner_member_id, ${caller.memberId}, e.price, ${TRADE_GAS_AMOUNT}, ${body.requestId}, ${at}
       from collectible_editions e where e.id_edition = ${idEdition} and e.project_code = ${caller.projectCode}
         and e.price = ${body.amount} and e.owner_member_id <> ${caller.memberId}
-        and ${notBlockedWith(caller.memberId, sql`e.owner_member_id`, at)}
+        and ${notBlockedWith(caller.memberId, sql`e.owner_member_id`, at)} and ${sellerActive}
         and ${balanceSql(caller.memberId)} >= (e.price + ${TRADE_GAS_AMOUNT}) / 100`,
     sql`update collectible_editions set owner_member_id = ${caller.memberId}, price = null, listed_at = null
       where id_edition = (select t.id_edition ${stored}) and owner_member_id = (select t.seller_member_id ${stored})
@@ -294,8 +297,9 @@ export async function buy(env: Env, caller: Caller, idEdition: number, body: { a
   const trade = await findTrade(env, caller, body.requestId);
   if (trade) return buyResult(env, caller, trade, trade.createdAt !== at);
   // Nothing stored: someone else bought it first, it was re-priced or taken off sale, or the coins were spent meanwhile.
-  const now = await getDb(env).get<{ price: number | null; ownerId: string }>(sql`select price, owner_member_id as ownerId from collectible_editions where id_edition = ${idEdition}`);
-  if (!now || now.price === null || now.ownerId === caller.memberId) throw new AppError("collectibleNotForSale");
+  const now = await getDb(env).get<{ price: number | null; ownerId: string; active: number }>(sql`select e.price as price, e.owner_member_id as ownerId,
+    ${sellerActive} as active from collectible_editions e where e.id_edition = ${idEdition}`);
+  if (!now || now.price === null || now.ownerId === caller.memberId || !now.active) throw new AppError("collectibleNotForSale");
   if (now.price !== body.amount) throw new AppError("collectiblePriceChanged");
   throw new AppError("insufficientCoins");
 }
