@@ -65,6 +65,9 @@ export default [
 
       // settings (README Decisions "Settings in one place"): reached from My profile
       route("settings", "routes/settings.tsx"),
+      // collectibles and the daily lottery (README Decisions "Collectibles and the daily lottery"): reached from My profile
+      route("collectibles", "routes/collectibles.tsx"),
+      route("lottery", "routes/lottery.tsx"),
     ]),
   ]),
 

@@ -1,6 +1,7 @@
 import { liftExpiredSafety } from "./features/social/safety-jobs";
 import { freeIdleSubmembers, settleListings } from "./features/market/market.service";
 import { purgeExpired } from "./features/privacy/retention";
+import { runDueDraws } from "./features/collectibles/lottery.service";
 /** Cron trigger (wrangler.toml [triggers]): each feature's housekeeping job, run in turn. */
 export type ScheduledJob = (env: Env, at: number) => Promise<void>;
 
@@ -14,6 +15,8 @@ const jobs: ScheduledJob[] = [
   },
   // privacy: delete sessions, reset links, codes, outbox mail, reminders and search marks whose lifetime is over.
   purgeExpired,
+  // collectibles: draw each tenant's lottery for the days that have ended (README "Collectibles and the daily lottery").
+  runDueDraws,
 ];
 
 /** One job failing does not keep the others (the purge above all) from running; the run still fails after them. */

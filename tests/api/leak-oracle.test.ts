@@ -176,6 +176,11 @@ function candidates(route: Pick<MountedRoute, "method" | "path">, name: string, 
       return ["en"];
     case "file":
       return [`${p.tag}.png`];
+    // Collectibles and the daily lottery: the lowest edition (someone's or "not found") and today's draw of the tenant.
+    case "idEdition":
+      return ["1"];
+    case "drawDate":
+      return [new Date().toISOString().slice(0, 10)];
   }
   throw new Error(`leak oracle: no value for :${name} in ${route.method} ${route.path} — teach candidates() in tests/api/leak-oracle.test.ts`);
 }

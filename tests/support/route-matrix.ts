@@ -951,7 +951,80 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as, params: { deviceId } };
     },
   },
+  // Collectibles and the daily lottery (README Decisions "Collectibles and the daily lottery"): tenant-wide reads; writes
+  // act on the caller's own photo or edition (someone else's is not found); buying and entering are any member's own act.
+  "GET /private/sns/collectibles/:project/gas": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "GET /private/sns/collectibles/:project/mine": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "GET /private/sns/collectibles/:project/listed": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "GET /private/sns/collectibles/:project/history": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "GET /private/sns/collectibles/:project/editions/:idEdition": {
+    request: async (f) => ({ params: { project: "SMP", idEdition: String((await matrixEdition(f)).idEdition) } }),
+    ...tenantWide,
+  },
+  "POST /private/sns/collectibles/:project/mint": {
+    request: async (f) => {
+      const as = await f.fresh();
+      await matrixCoins(as, 5);
+      return { as, params: { project: "SMP" }, body: { idBanner: await matrixPhoto(as), editionSize: 2, requestId: `matrix-mint-${++sequence}` } };
+    },
+  },
+  "PUT /private/sns/collectibles/:project/editions/:idEdition/listing": {
+    request: async (f) => {
+      const { as, idEdition } = await matrixEdition(f);
+      return { as, params: { project: "SMP", idEdition: String(idEdition) }, body: { amount: 200 } };
+    },
+  },
+  "DELETE /private/sns/collectibles/:project/editions/:idEdition/listing": {
+    request: async (f) => {
+      const { as, idEdition } = await matrixEdition(f);
+      return { as, params: { project: "SMP", idEdition: String(idEdition) } };
+    },
+  },
+  "POST /private/sns/collectibles/:project/editions/:idEdition/buy": {
+    request: async (f) => {
+      const { idEdition } = await matrixEdition(f);
+      const as = await f.fresh();
+      await matrixCoins(as, 5);
+      return { as, params: { project: "SMP", idEdition: String(idEdition) }, body: { amount: 100, requestId: `matrix-buy-${++sequence}` } };
+    },
+    other: "allowed",
+  },
+  "GET /private/sns/lottery/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
+  "POST /private/sns/lottery/:project/entries": { request: async (f) => ({ as: await f.fresh(), params: { project: "SMP" }, body: {} }), other: "allowed", noBody: true },
+  "GET /private/sns/lottery/:project/draws/:drawDate": {
+    request: async (f) => {
+      expectOk(await call("GET", "/private/sns/lottery/SMP", { as: f.owner }));
+      return { params: { project: "SMP", drawDate: new Date().toISOString().slice(0, 10) } };
+    },
+    ...tenantWide,
+  },
 };
+
+/** M coins straight into the ledger (a balance to spend). */
+async function matrixCoins(m: Member, coins: number) {
+  await env.DB.prepare("insert into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at) values (?, ?, 'mcoin', ?, 'fixture', ?, ?)")
+    .bind(m.projectCode, m.memberId, coins, `fixture-${m.memberId}-${++sequence}`, Date.now())
+    .run();
+}
+/** A photo row as the banner API stores one. */
+async function matrixPhoto(m: Member) {
+  const row = await env.DB.prepare(
+    "insert into banners (project_code, member_id, member_no, image, pickable, width, height, blur_image, created_at) values (?, ?, ?, ?, 1, 48, 48, ?, ?) returning id_banner as id",
+  )
+    .bind(m.projectCode, m.memberId, m.memberNo, `/media/${m.projectCode}/${m.memberNo}/photo/matrix-${++sequence}.png`, `/media/${m.projectCode}/${m.memberNo}/blur/matrix-${sequence}.png`, Date.now())
+    .first<{ id: number }>();
+  return row!.id;
+}
+/** A fresh member's minted edition No. 1, listed for 1 M coin. */
+async function matrixEdition(f: Fixture) {
+  const as = await f.fresh();
+  await matrixCoins(as, 5);
+  const idBanner = await matrixPhoto(as);
+  const minted = expectOk(await call("POST", "/private/sns/collectibles/SMP/mint", { as, body: { idBanner, editionSize: 1, requestId: `matrix-edition-${++sequence}` } }));
+  const idEdition = minted.editions[0].idEdition as number;
+  expectOk(await call("PUT", `/private/sns/collectibles/SMP/editions/${idEdition}/listing`, { as, body: { amount: 100 } }));
+  return { as, idEdition };
+}
 
 
 // ── enumeration ──────────────────────────────────────────────────────────────────────────────

@@ -143,6 +143,13 @@ export const errors = {
   mutedWordsFull: { code: "409631", status: 409, message: "You can mute at most 100 words or phrases; remove one first" },
   // end-to-end keys (README Decisions "Verifiable end-to-end keys")
   e2eTooManyDevices: { code: "409731", status: 409, message: "Too many devices hold your message keys: remove one in Settings first" },
+  // collectibles and the daily lottery (README Decisions "Collectibles and the daily lottery")
+  collectibleAlreadyMinted: { code: "409391", status: 409, message: "This photo is already a collectible" },
+  collectibleNotForSale: { code: "409392", status: 409, message: "This edition is not for sale any more" },
+  collectiblePriceChanged: { code: "409393", status: 409, message: "The price changed; check it and confirm again" },
+  collectibleOwnEdition: { code: "400391", status: 400, message: "You already own this edition" },
+  collectibleRequestReused: { code: "409394", status: 409, message: "This request id was already used for something else" },
+  lotteryAlreadyEntered: { code: "409395", status: 409, message: "You have already entered today's draw" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

@@ -19,6 +19,8 @@ export const NotificationType = z.enum([
   "followRequest",
   // A report the member made was decided (params: outcome "upheld" or "dismissed"); the operator stays unnamed.
   "reportOutcome",
+  // The member's ticket won a daily draw (params: drawDate, coins); README Decisions "Collectibles and the daily lottery".
+  "lotteryWon",
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 

@@ -135,7 +135,7 @@ export type NotificationTarget =
   | { kind: "note"; idChatroomMessage: number }
   | { kind: "mission"; idMission: number }
   | { kind: "review"; idMission: number }
-  | { kind: "requests" | "guestbook" | "aiRoom" | "home" | "market" };
+  | { kind: "requests" | "guestbook" | "aiRoom" | "home" | "market" | "lottery" };
 /** A stored notification with its actor's profile; rendered per type in the viewer's language. */
 export type NotificationView = {
   idNotification: number;

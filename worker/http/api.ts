@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { sessionPrivate, sessionPublic } from "../features/session/session.routes";
 import { marketPrivate, marketPublic } from "../features/market/market.routes";
 import { coinsPrivate } from "../features/coins/coins.routes";
+import { collectiblesPrivate } from "../features/collectibles/collectibles.routes";
 import { profilesPrivate, profilesPublic } from "../features/profiles/profiles.routes";
 import { mediaPrivate, mediaPublic } from "../features/media/media.routes";
 import { socialPrivate } from "../features/social/social.routes";
@@ -65,7 +66,9 @@ const privateApi = new Hono<AppEnv>()
   // Muted words (README Decisions "Muted words").
   .route("/", mutedWordsPrivate)
   // End-to-end encryption devices (README Decisions "Verifiable end-to-end keys").
-  .route("/", e2eDevicesPrivate);
+  .route("/", e2eDevicesPrivate)
+  // Collectibles and the daily lottery (README Decisions "Collectibles and the daily lottery").
+  .route("/", collectiblesPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

@@ -208,6 +208,12 @@ export function MyProfile({
           <Link className="button" to={`/${projectCode}/settings`}>
             {t("settings:open")}
           </Link>
+          <Link className="button" to={`/${projectCode}/collectibles`}>
+            {t("collectibles:open")}
+          </Link>
+          <Link className="button" to={`/${projectCode}/lottery`}>
+            {t("collectibles:lottery.open")}
+          </Link>
           <button type="button" className="button" onClick={() => setShareOpen(true)}>
             {t("share.open")}
           </button>

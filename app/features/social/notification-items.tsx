@@ -32,6 +32,7 @@ const VIEWS: Record<NotificationType, (props: ViewProps) => React.ReactNode> = {
   moderation: ModerationText,
   followRequest: ({ name }) => <FollowRequestText name={name} />,
   reportOutcome: ReportOutcomeText,
+  lotteryWon: LotteryWonText,
 };
 
 /** Controls a notification offers beside opening it (kept outside the link: no button inside an anchor). */
@@ -91,6 +92,12 @@ function ModerationText({ item }: ViewProps) {
 function ReportOutcomeText({ item }: ViewProps) {
   const { t } = useTranslation("reporting");
   return <span className="notice-text">{t(item.params.outcome === "upheld" ? "outcome.upheld" : "outcome.dismissed")}</span>;
+}
+
+/** The member's ticket won a daily draw (README Decisions "Collectibles and the daily lottery"). */
+function LotteryWonText({ item }: ViewProps) {
+  const { t } = useTranslation("collectibles");
+  return <span className="notice-text">{t("lottery.won", { count: Number(item.params.coins ?? 0), date: String(item.params.drawDate ?? "") })}</span>;
 }
 
 /** A suspension or takedown may be appealed once (409611 after). */
@@ -155,6 +162,8 @@ export function targetHref(projectCode: string, target: NotificationTarget): str
       return `/${p}/market`;
     case "home":
       return `/${p}/home`;
+    case "lottery":
+      return `/${p}/lottery`;
   }
 }
 

@@ -28,6 +28,7 @@ const SHOWN_PARAMS: Record<NotificationType, readonly string[]> = {
   moderation: ["outcome", "until", "idAction", "appealable"],
   followRequest: [],
   reportOutcome: ["outcome"],
+  lotteryWon: ["drawDate", "coins"],
 };
 
 export function shownParams(type: string, params: Record<string, unknown>): Record<string, unknown> {
@@ -85,6 +86,8 @@ export async function notificationTargets(env: Env, member: SessionMember, rows:
         return row.params.action === "aiRoom" ? { kind: "aiRoom" } : { kind: "home" };
       case "aiImageReady":
         return { kind: "aiRoom" };
+      case "lotteryWon":
+        return { kind: "lottery" };
       case "messageRequest":
         return { kind: "requests" };
       case "privateMessage": {
