@@ -143,6 +143,11 @@ export const errors = {
   mutedWordsFull: { code: "409631", status: 409, message: "You can mute at most 100 words or phrases; remove one first" },
   // end-to-end keys (README Decisions "Verifiable end-to-end keys")
   e2eTooManyDevices: { code: "409731", status: 409, message: "Too many devices hold your message keys: remove one in Settings first" },
+  // card payments and card binding (README Decisions "Card payments")
+  cardPaymentsOff: { code: "404811", status: 404, message: "Card payments are not available" },
+  cardPackageUnknown: { code: "400811", status: 400, message: "There is no such coin package" },
+  cardWebhookInvalid: { code: "400812", status: 400, message: "The payment notification could not be verified" },
+  cardProviderFailed: { code: "502811", status: 502, message: "The payment provider could not be reached, please try again" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;
