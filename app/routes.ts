@@ -65,6 +65,8 @@ export default [
 
       // settings (README Decisions "Settings in one place"): reached from My profile
       route("settings", "routes/settings.tsx"),
+      // wallet (README Decisions "Card payments"): coins by card and saved cards, reached from the market's wallet
+      route("wallet", "routes/wallet.tsx"),
     ]),
   ]),
 

@@ -36,7 +36,7 @@ export default defineConfig(async () => {
     test: {
       root,
       include: ["tests/{api,rooms,unit}/**/*.test.ts"],
-      setupFiles: ["tests/support/apply-migrations.ts"],
+      setupFiles: ["tests/support/apply-migrations.ts", "tests/support/fake-stripe-setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

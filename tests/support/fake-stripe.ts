@@ -4,8 +4,6 @@
  * (`useFakeStripe`) and the browser journeys run it as a Node server (tests/e2e/support/fake-stripe-server.ts).
  * Webhooks are signed exactly like the provider's: `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.payload")>`.
  */
-import { afterEach, beforeEach, vi } from "vitest";
-
 export const FAKE_STRIPE_KEY = "sk_test_fake_provider_for_tests_only";
 export const FAKE_WEBHOOK_SECRET = "whsec_fake_provider_for_tests_only";
 
@@ -182,21 +180,21 @@ export class FakeStripe {
   }
 }
 
+/** The one fake behind https://stripe.test for every API test file (installed by tests/support/fake-stripe-setup.ts). */
+export const fakeStripe = new FakeStripe("https://stripe.test");
+
 /**
- * For an API test file: every fetch the worker makes to https://stripe.test is answered by a fresh FakeStripe
- * (the base the test config gives STRIPE_API_BASE); any other fetch goes through. Like tests/support/push-service.ts.
+ * Every fetch to https://stripe.test — the worker's provider calls (STRIPE_API_BASE in tests/vitest.config.ts) — is
+ * answered by `fakeStripe`; any other goes through. A plain wrapper, not a spy: files that spy on fetch (the push
+ * service) wrap it, and restoring their spies leaves it in place.
  */
-export function useFakeStripe() {
-  const holder = { fake: new FakeStripe("https://stripe.test") };
-  beforeEach(() => {
-    holder.fake = new FakeStripe("https://stripe.test");
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      if (new URL(request.url).hostname !== "stripe.test") return realFetch(input, init);
-      return holder.fake.handle(request);
-    });
-  });
-  afterEach(() => vi.restoreAllMocks());
-  return holder;
+export function installFakeStripe() {
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    return new URL(request.url).hostname === "stripe.test" ? fakeStripe.handle(request) : realFetch(input, init);
+  };
 }
+
+/** For an API test file: the fake (one per run; ids are unique, so files never see each other's objects). */
+export const useFakeStripe = () => ({ fake: fakeStripe });
