@@ -2,14 +2,13 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/test-entry";
 import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
-import { FAKE_WEBHOOK_SECRET, type SignedEvent, useFakeStripe } from "../support/fake-stripe";
+import { FAKE_WEBHOOK_SECRET, type SignedEvent, fakeStripe as fake } from "../support/fake-stripe";
 
 /**
  * Card payments and card binding (README Decisions "Card payments") against the local fake provider. Coins are
  * credited only by a verified webhook: signature with the webhook secret, timestamp within tolerance, once per event.
  */
-const stripe = useFakeStripe();
-
+// Every provider call of the worker reaches `fake` (tests/support/fake-stripe-setup.ts, tests/vitest.config.ts).
 const webhook = (signed: Pick<SignedEvent, "payload" | "signature">) =>
   call("POST", "/public/core/card/webhook", { body: signed.payload, headers: { "Stripe-Signature": signed.signature } });
 
@@ -29,7 +28,7 @@ async function checkout(m: Member, idPackage = "mcoin-10") {
 
 async function paid(m: Member, idPackage = "mcoin-10") {
   const started = await checkout(m, idPackage);
-  const signed = await stripe.fake.signed(stripe.fake.complete(started.sessionId));
+  const signed = await fake.signed(fake.complete(started.sessionId));
   expectOk(await webhook(signed));
   return { ...started, signed };
 }
@@ -42,10 +41,10 @@ describe("packages and checkout", () => {
     const started = await checkout(m, "mcoin-50");
     expect(started.url).toBe(`https://stripe.test/pay/${started.sessionId}`);
     // The provider was asked for the package's price, with our secret key, and returns to the configured origin.
-    const session = stripe.fake.sessions.get(started.sessionId)!;
+    const session = fake.sessions.get(started.sessionId)!;
     expect(session).toMatchObject({ mode: "payment", amount_total: 1200, currency: "usd" });
     expect(session.success_url).toBe(`${env.PUBLIC_ORIGIN}/smp/wallet?checkout=done`);
-    expect(stripe.fake.requests.every((r) => r.authorization === "Bearer sk_test_fake_provider_for_tests_only")).toBe(true);
+    expect(fake.requests.every((r) => r.authorization === "Bearer sk_test_fake_provider_for_tests_only")).toBe(true);
     // Started is not paid: no coins, the payment is pending.
     expect(await mcoin(m)).toBe(0);
     const payment = expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${started.idPayment}`, { as: m }));
@@ -59,7 +58,7 @@ describe("packages and checkout", () => {
     expectFailure(await call("POST", `/private/core/card/checkout/${m.memberId}`, { as: m, body: { idPackage: "mcoin-1000000" } }), 400, "400811");
     expectFailure(await call("POST", `/private/core/card/checkout/${m.memberId}`, { as: m, body: {} }), 400, "400000");
     const info = expectOk(await call("POST", `/private/core/card/checkout/${m.memberId}`, { as: m, body: { idPackage: "mcoin-10", coins: 999999, price: 1 } }));
-    const session = stripe.fake.sessions.get(new URL(info.url).pathname.split("/").pop()!)!;
+    const session = fake.sessions.get(new URL(info.url).pathname.split("/").pop()!)!;
     expect(session.amount_total).toBe(300);
     expect((await env.DB.prepare("select count(*) as n from card_payments where member_id = ?").bind(m.memberId).first<{ n: number }>())!.n).toBe(1);
   });
@@ -86,8 +85,8 @@ describe("webhook: coins only from a verified event", () => {
     const replay = expectOk(await webhook(signed));
     expect(replay).toMatchObject({ received: true, duplicate: true });
     // The provider's retry under a NEW event id for the same session: still once (the ledger's source key).
-    const session = stripe.fake.sessions.get((signed.event.data.object as { id: string }).id)!;
-    const again = await stripe.fake.signed(stripe.fake.event("checkout.session.completed", stripe.fake.sessionObject(session)));
+    const session = fake.sessions.get((signed.event.data.object as { id: string }).id)!;
+    const again = await fake.signed(fake.event("checkout.session.completed", fake.sessionObject(session)));
     expectOk(await webhook(again));
     expect(await mcoin(m)).toBe(10);
     expect(await ledger(m)).toHaveLength(1);
@@ -96,15 +95,15 @@ describe("webhook: coins only from a verified event", () => {
   it("refuses a bad signature, a tampered body, a missing header and a stale timestamp: 400, nothing credited", async () => {
     const m = await signUp();
     const started = await checkout(m);
-    const event = stripe.fake.complete(started.sessionId);
-    const good = await stripe.fake.signed(event);
-    const wrongSecret = await stripe.fake.signed(event, { secret: "whsec_someone_else" });
+    const event = fake.complete(started.sessionId);
+    const good = await fake.signed(event);
+    const wrongSecret = await fake.signed(event, { secret: "whsec_someone_else" });
     expectFailure(await webhook(wrongSecret), 400, "400812");
     expectFailure(await webhook({ payload: good.payload.replace('"amount_total": 300', '"amount_total": 30'), signature: good.signature }), 400, "400812");
     expectFailure(await call("POST", "/public/core/card/webhook", { body: good.payload }), 400, "400812");
     expectFailure(await webhook({ payload: good.payload, signature: "t=abc,v1=zz" }), 400, "400812");
     // Signed with the right secret but ten minutes ago (tolerance 300 s): a captured delivery replayed later.
-    const stale = await stripe.fake.signed(event, { secret: FAKE_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 600 });
+    const stale = await fake.signed(event, { secret: FAKE_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 600 });
     expectFailure(await webhook(stale), 400, "400812");
     expect(await mcoin(m)).toBe(0);
     expect(await env.DB.prepare("select 1 from card_events where event_id = ?").bind(event.id).first()).toBeNull();
@@ -116,7 +115,7 @@ describe("webhook: coins only from a verified event", () => {
   it("the return page's word credits nothing: only the webhook does", async () => {
     const m = await signUp();
     const started = await checkout(m);
-    stripe.fake.complete(started.sessionId);
+    fake.complete(started.sessionId);
     // The member is back (success redirect) but no webhook arrived: still pending, no coins.
     const payment = expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${started.idPayment}`, { as: m }));
     expect(payment.status).toBe("pending");
@@ -126,7 +125,7 @@ describe("webhook: coins only from a verified event", () => {
   it("credits nothing when the charged amount or currency is not the package's", async () => {
     const m = await signUp();
     const started = await checkout(m, "mcoin-120");
-    expectOk(await webhook(await stripe.fake.signed(stripe.fake.complete(started.sessionId, { amountTotal: 100 }))));
+    expectOk(await webhook(await fake.signed(fake.complete(started.sessionId, { amountTotal: 100 }))));
     expect(await mcoin(m)).toBe(0);
     expect(expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${started.idPayment}`, { as: m })).status).toBe("mismatch");
   });
@@ -135,10 +134,10 @@ describe("webhook: coins only from a verified event", () => {
     const buyer = await signUp();
     const thief = await signUp();
     const started = await checkout(buyer);
-    expectOk(await webhook(await stripe.fake.signed(stripe.fake.complete(started.sessionId, { metadata: { memberId: thief.memberId, projectCode: "SMP" } }))));
+    expectOk(await webhook(await fake.signed(fake.complete(started.sessionId, { metadata: { memberId: thief.memberId, projectCode: "SMP" } }))));
     expect(await mcoin(buyer)).toBe(10);
     expect(await mcoin(thief)).toBe(0);
-    const unknown = stripe.fake.event("checkout.session.completed", {
+    const unknown = fake.event("checkout.session.completed", {
       id: "cs_test_not_ours",
       object: "checkout.session",
       mode: "payment",
@@ -148,7 +147,7 @@ describe("webhook: coins only from a verified event", () => {
       payment_intent: "pi_not_ours",
       metadata: { memberId: thief.memberId },
     });
-    expectOk(await webhook(await stripe.fake.signed(unknown)));
+    expectOk(await webhook(await fake.signed(unknown)));
     expect(await mcoin(thief)).toBe(0);
   });
 });
@@ -179,7 +178,7 @@ describe("refunds", () => {
   it("a full refund debits the coins with a ledger row; replayed, it debits nothing more", async () => {
     const m = await signUp();
     const { idPayment, sessionId } = await paid(m, "mcoin-50");
-    const refund = await stripe.fake.signed(stripe.fake.refund(sessionId));
+    const refund = await fake.signed(fake.refund(sessionId));
     expectOk(await webhook(refund));
     expect(await mcoin(m)).toBe(0);
     expect((await ledger(m)).map((r) => [r.amount, r.reason])).toEqual([
@@ -187,7 +186,7 @@ describe("refunds", () => {
       [-50, "cardRefund"],
     ]);
     expect(expectOk(await webhook(refund)).duplicate).toBe(true);
-    expectOk(await webhook(await stripe.fake.signed(stripe.fake.refund(sessionId))));
+    expectOk(await webhook(await fake.signed(fake.refund(sessionId))));
     expect(await mcoin(m)).toBe(0);
     expect(await ledger(m)).toHaveLength(2);
     expect(expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${idPayment}`, { as: m }))).toMatchObject({
@@ -200,9 +199,9 @@ describe("refunds", () => {
   it("partial refunds debit their share, one ledger row each", async () => {
     const m = await signUp();
     const { sessionId } = await paid(m, "mcoin-50");
-    expectOk(await webhook(await stripe.fake.signed(stripe.fake.refund(sessionId, 600))));
+    expectOk(await webhook(await fake.signed(fake.refund(sessionId, 600))));
     expect(await mcoin(m)).toBe(25);
-    expectOk(await webhook(await stripe.fake.signed(stripe.fake.refund(sessionId, 1200))));
+    expectOk(await webhook(await fake.signed(fake.refund(sessionId, 1200))));
     expect(await mcoin(m)).toBe(0);
     expect((await ledger(m)).map((r) => r.amount)).toEqual([50, -25, -25]);
   });
@@ -214,7 +213,7 @@ describe("refunds", () => {
     await env.DB.prepare("insert into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at) values ('SMP', ?, 'mcoin', -7, 'transferOut', 'spent', ?)")
       .bind(m.memberId, Date.now())
       .run();
-    expectOk(await webhook(await stripe.fake.signed(stripe.fake.refund(sessionId))));
+    expectOk(await webhook(await fake.signed(fake.refund(sessionId))));
     expect(await mcoin(m)).toBe(0);
     expect((await ledger(m)).map((r) => [r.amount, r.reason])).toEqual([
       [10, "cardPurchase"],
@@ -232,10 +231,10 @@ describe("card binding", () => {
     expect(expectOk(await call("GET", `/private/core/card/binding/${m.memberId}`, { as: m }))).toEqual([]);
     const { url } = expectOk(await call("POST", `/private/core/card/binding/${m.memberId}`, { as: m, body: {} }));
     const sessionId = new URL(url).pathname.split("/").pop()!;
-    expect(stripe.fake.sessions.get(sessionId)).toMatchObject({ mode: "setup", success_url: `${env.PUBLIC_ORIGIN}/smp/wallet?binding=done` });
-    const completed = stripe.fake.complete(sessionId);
+    expect(fake.sessions.get(sessionId)).toMatchObject({ mode: "setup", success_url: `${env.PUBLIC_ORIGIN}/smp/wallet?binding=done` });
+    const completed = fake.complete(sessionId);
     // A setup completion credits nothing.
-    expectOk(await webhook(await stripe.fake.signed(completed)));
+    expectOk(await webhook(await fake.signed(completed)));
     expect(await mcoin(m)).toBe(0);
     const cards = expectOk(await call("GET", `/private/core/card/binding/${m.memberId}`, { as: m }));
     expect(cards).toEqual([{ idCard: expect.stringMatching(/^pm_/), brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 }]);
@@ -247,7 +246,7 @@ describe("card binding", () => {
     expectFailure(await call("DELETE", `/private/core/card/binding/${other.memberId}/${cards[0].idCard}`, { as: other }), 404, "404000");
     const stranger = await signUp("XYZ");
     expectFailure(await call("DELETE", `/private/core/card/binding/${stranger.memberId}/${cards[0].idCard}`, { as: stranger }), 404, "404000");
-    expect(stripe.fake.card(cards[0].idCard)?.customer).not.toBeNull();
+    expect(fake.card(cards[0].idCard)?.customer).not.toBeNull();
 
     expect(expectOk(await call("DELETE", `/private/core/card/binding/${m.memberId}/${cards[0].idCard}`, { as: m }))).toEqual({ removed: true });
     expect(expectOk(await call("GET", `/private/core/card/binding/${m.memberId}`, { as: m }))).toEqual([]);

@@ -57,7 +57,10 @@ export class FakeStripe {
       this.requests.push({ method: request.method, path, authorization: request.headers.get("Authorization") });
       if (request.headers.get("Authorization") !== `Bearer ${FAKE_STRIPE_KEY}`) return stripeError(401, "Invalid API Key provided");
     }
-    let m: RegExpMatchArray | null;
+    const listCards = path.match(/^\/v1\/customers\/([^/]+)\/payment_methods$/);
+    const oneCard = path.match(/^\/v1\/customers\/([^/]+)\/payment_methods\/([^/]+)$/);
+    const detach = path.match(/^\/v1\/payment_methods\/([^/]+)\/detach$/);
+    const hosted = path.match(/^\/pay\/([^/]+)$/);
     if (request.method === "POST" && path === "/v1/customers") {
       const id = nextId("cus");
       this.customers.add(id);
@@ -83,24 +86,24 @@ export class FakeStripe {
       this.sessions.set(id, session);
       return json({ ...this.sessionObject(session), url: `${this.publicBase}/pay/${id}` });
     }
-    if (request.method === "GET" && (m = path.match(/^\/v1\/customers\/([^/]+)\/payment_methods$/))) {
-      const data = [...this.cards.values()].filter((c) => c.customer === m![1]).map((c) => this.cardObject(c));
+    if (request.method === "GET" && listCards) {
+      const data = [...this.cards.values()].filter((c) => c.customer === listCards[1]).map((c) => this.cardObject(c));
       return json({ object: "list", data, has_more: false, url: path });
     }
-    if (request.method === "GET" && (m = path.match(/^\/v1\/customers\/([^/]+)\/payment_methods\/([^/]+)$/))) {
-      const card = this.cards.get(m[2]!);
-      if (!card || card.customer !== m[1]) return stripeError(404, `No such PaymentMethod: '${m[2]}'`);
+    if (request.method === "GET" && oneCard) {
+      const card = this.cards.get(oneCard[2]!);
+      if (!card || card.customer !== oneCard[1]) return stripeError(404, `No such PaymentMethod: '${oneCard[2]}'`);
       return json(this.cardObject(card));
     }
-    if (request.method === "POST" && (m = path.match(/^\/v1\/payment_methods\/([^/]+)\/detach$/))) {
-      const card = this.cards.get(m[1]!);
-      if (!card) return stripeError(404, `No such PaymentMethod: '${m[1]}'`);
+    if (request.method === "POST" && detach) {
+      const card = this.cards.get(detach[1]!);
+      if (!card) return stripeError(404, `No such PaymentMethod: '${detach[1]}'`);
       card.customer = null;
       return json(this.cardObject(card));
     }
     // The hosted page (browser journeys): one button that pays (or saves a card), fires the webhook, returns.
-    if ((m = path.match(/^\/pay\/([^/]+)$/))) {
-      const session = this.sessions.get(m[1]!);
+    if (hosted) {
+      const session = this.sessions.get(hosted[1]!);
       if (!session) return new Response("No such checkout", { status: 404 });
       if (request.method === "GET") return this.hostedPage(session);
       if (request.method === "POST") return this.hostedSubmit(session);
@@ -195,6 +198,3 @@ export function installFakeStripe() {
     return new URL(request.url).hostname === "stripe.test" ? fakeStripe.handle(request) : realFetch(input, init);
   };
 }
-
-/** For an API test file: the fake (one per run; ids are unique, so files never see each other's objects). */
-export const useFakeStripe = () => ({ fake: fakeStripe });
