@@ -4,10 +4,10 @@ import { defineConfig } from "vite";
 
 // VELVET_STATE_DIR lets the browser tests run against their own fresh local D1/R2/DO state.
 const stateDir = process.env.VELVET_STATE_DIR;
-// Browser journeys (`npm run test:e2e` builds with E2E_PORT set): card payments talk to the local fake provider the
-// journeys start on E2E_PORT + 100 (tests/e2e/support/fake-stripe-server.ts), with test-only keys, and return to
+// Browser journeys (`npm run test:e2e` builds with VELVET_E2E_BUILD=1): card payments talk to the local fake provider
+// the journeys start on E2E_PORT + 100 (tests/e2e/support/fake-stripe-server.ts), with test-only keys, and return to
 // the preview's own address. Never set for a deploy build.
-const e2ePort = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : null;
+const e2ePort = process.env.VELVET_E2E_BUILD ? Number(process.env.E2E_PORT ?? 4317) : null;
 const e2eVars = e2ePort
   ? {
       PUBLIC_ORIGIN: `http://127.0.0.1:${e2ePort}`,
