@@ -4,10 +4,26 @@ import { defineConfig } from "vite";
 
 // VELVET_STATE_DIR lets the browser tests run against their own fresh local D1/R2/DO state.
 const stateDir = process.env.VELVET_STATE_DIR;
+// Browser journeys (`npm run test:e2e` builds with VELVET_E2E_BUILD=1): card payments talk to the local fake provider
+// the journeys start on E2E_PORT + 100 (tests/e2e/support/fake-stripe-server.ts), with test-only keys, and return to
+// the preview's own address. Never set for a deploy build.
+const e2ePort = process.env.VELVET_E2E_BUILD ? Number(process.env.E2E_PORT ?? 4317) : null;
+const e2eVars = e2ePort
+  ? {
+      PUBLIC_ORIGIN: `http://127.0.0.1:${e2ePort}`,
+      STRIPE_API_BASE: `http://127.0.0.1:${e2ePort + 100}`,
+      STRIPE_SECRET_KEY: "sk_test_fake_provider_for_tests_only",
+      STRIPE_WEBHOOK_SECRET: "whsec_fake_provider_for_tests_only",
+    }
+  : null;
 
 export default defineConfig({
   plugins: [
-    cloudflare({ viteEnvironment: { name: "ssr" }, ...(stateDir ? { persistState: { path: stateDir } } : {}) }),
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      ...(stateDir ? { persistState: { path: stateDir } } : {}),
+      ...(e2eVars ? { config: (worker) => ({ vars: { ...worker.vars, ...e2eVars } }) } : {}),
+    }),
     reactRouter(),
   ],
   // Browser chunks: the framework (React, React Router, i18next) in one file and app code that four or more

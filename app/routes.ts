@@ -68,6 +68,8 @@ export default [
       // collectibles and the daily lottery (README Decisions "Collectibles and the daily lottery"): reached from My profile
       route("collectibles", "routes/collectibles.tsx"),
       route("lottery", "routes/lottery.tsx"),
+      // wallet (README Decisions "Card payments"): coins by card and saved cards, reached from the market's wallet
+      route("wallet", "routes/wallet.tsx"),
     ]),
   ]),
 

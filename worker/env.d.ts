@@ -17,6 +17,7 @@ interface __BaseEnv_Env {
 	PUBLIC_ORIGIN: string;
 	HOME_LISTS_TTL_SECONDS: string;
 	CHAT_PAGE_TTL_SECONDS: string;
+	STRIPE_API_BASE: string;
 	JWT_SECRET: string;
 	SEAL_SECRET: string;
 	SIGNAL_SECRET: string;
@@ -51,6 +52,7 @@ declare namespace Cloudflare {
 		PUBLIC_ORIGIN: string;
 		HOME_LISTS_TTL_SECONDS: string;
 		CHAT_PAGE_TTL_SECONDS: string;
+		STRIPE_API_BASE: string;
 		JWT_SECRET: string;
 		SEAL_SECRET: string;
 		SIGNAL_SECRET: string;
@@ -80,6 +82,7 @@ declare namespace Cloudflare {
 		PUBLIC_ORIGIN: string;
 		HOME_LISTS_TTL_SECONDS: string;
 		CHAT_PAGE_TTL_SECONDS: string;
+		STRIPE_API_BASE: string;
 		JWT_SECRET: string;
 		SEAL_SECRET: string;
 		SIGNAL_SECRET: string;

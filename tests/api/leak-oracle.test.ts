@@ -164,7 +164,12 @@ function candidates(route: Pick<MountedRoute, "method" | "path">, name: string, 
     case "idCharacter":
     case "idAction":
     case "idMutedWord":
+    // Card payments: a payment number the planted members may not own.
+    case "idPayment":
       return ["1"];
+    // A saved card the planted members never saved: someone's or "not found".
+    case "idCard":
+      return ["pm_leakOracleCard0001"];
     // A device id the planted members never registered (22 base64url characters): someone's or "not found".
     case "deviceId":
       return ["leakOracleDevice000001"];

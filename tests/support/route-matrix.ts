@@ -3,6 +3,7 @@ import { PhotonImage } from "@cf-wasm/photon/workerd";
 import type { Hono } from "hono";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { call, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "./client";
+import { fakeStripe } from "./fake-stripe";
 
 /**
  * The one table of per-route expectations used by the security suites (authorization matrix, hostile
@@ -299,6 +300,8 @@ export const publicRoutes: Record<string, PublicCase> = {
   },
   "GET /public/sns/chatroom/:id/messages": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, query: { project: "SMP" } }) },
   "GET /public/sns/chatroom/:id/last-message": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, query: { project: "SMP" } }) },
+  // Card payments' webhook: without a valid provider signature it is refused (tests/api/card-payments.test.ts).
+  "POST /public/core/card/webhook": { request: () => ({ body: { id: "evt_matrix", type: "checkout.session.completed" } }), status: 400 },
 };
 
 /** Private routes (behind requireSession). */
@@ -997,6 +1000,28 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { params: { project: "SMP", drawDate: new Date().toISOString().slice(0, 10) } };
     },
     ...tenantWide,
+  },
+  // Card payments and card binding (README Decisions "Card payments"): the member's own id in the path; the provider
+  // is the local fake (tests/support/fake-stripe.ts); another member's payment or card is not found.
+  "GET /private/core/card/packages/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "POST /private/core/card/checkout/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, body: { idPackage: "mcoin-10" } }) },
+  "GET /private/core/card/payments/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId }, query: { pageSize: "5" } }) },
+  "GET /private/core/card/payments/:memberId/:idPayment": {
+    request: async (f) => {
+      const started = expectOk(await call("POST", `/private/core/card/checkout/${f.owner.memberId}`, { as: f.owner, body: { idPackage: "mcoin-10" } }));
+      return { params: { memberId: f.owner.memberId, idPayment: String(started.idPayment) } };
+    },
+  },
+  "POST /private/core/card/binding/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }), noBody: true },
+  "GET /private/core/card/binding/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "DELETE /private/core/card/binding/:memberId/:idCard": {
+    request: async (f) => {
+      const as = await f.fresh();
+      const { url } = expectOk(await call("POST", `/private/core/card/binding/${as.memberId}`, { as, body: {} }));
+      fakeStripe.complete(new URL(url).pathname.split("/").pop()!);
+      const [card] = expectOk(await call("GET", `/private/core/card/binding/${as.memberId}`, { as }));
+      return { as, params: { memberId: as.memberId, idCard: card.idCard } };
+    },
   },
 };
 

@@ -150,6 +150,11 @@ export const errors = {
   collectibleOwnEdition: { code: "400391", status: 400, message: "You already own this edition" },
   collectibleRequestReused: { code: "409394", status: 409, message: "This request id was already used for something else" },
   lotteryAlreadyEntered: { code: "409395", status: 409, message: "You have already entered today's draw" },
+  // card payments and card binding (README Decisions "Card payments")
+  cardPaymentsOff: { code: "404811", status: 404, message: "Card payments are not available" },
+  cardPackageUnknown: { code: "400811", status: 400, message: "There is no such coin package" },
+  cardWebhookInvalid: { code: "400812", status: 400, message: "The payment notification could not be verified" },
+  cardProviderFailed: { code: "502811", status: 502, message: "The payment provider could not be reached, please try again" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

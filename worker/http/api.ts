@@ -21,6 +21,7 @@ import { requestsFiltersPrivate } from "../features/chat/requests-filters";
 import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
 import { mutedWordsPrivate } from "../features/social/muted-words.routes";
 import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
+import { cardPaymentsPrivate, cardPaymentsPublic } from "../features/card-payments/card-payments.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -38,7 +39,9 @@ const publicApi = new Hono<AppEnv>()
   .route("/", profilesPublic)
   .route("/", mediaPublic)
   .route("/", healthPublic)
-  .route("/", chatPublic);
+  .route("/", chatPublic)
+  // Card payments' webhook (README Decisions "Card payments"): signed by the provider, no session.
+  .route("/", cardPaymentsPublic);
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
@@ -68,7 +71,9 @@ const privateApi = new Hono<AppEnv>()
   // End-to-end encryption devices (README Decisions "Verifiable end-to-end keys").
   .route("/", e2eDevicesPrivate)
   // Collectibles and the daily lottery (README Decisions "Collectibles and the daily lottery").
-  .route("/", collectiblesPrivate);
+  .route("/", collectiblesPrivate)
+  // Card payments and card binding (README Decisions "Card payments").
+  .route("/", cardPaymentsPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

@@ -1,6 +1,7 @@
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link, useParams } from "react-router";
 import type { CoinInfo, TransferResult } from "../../../worker/contract/market";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
@@ -13,6 +14,7 @@ import { useReturnFocus } from "../../components/return-focus";
  */
 export function WalletPanel({ memberId, initial }: { memberId: string; initial: CoinInfo }) {
   const { t } = useTranslation("market");
+  const projectCode = (useParams().projectCode ?? "smp").toLowerCase();
   const returnFocus = useReturnFocus();
   const toast = useToast();
   const [coins, setCoins] = useState(initial);
@@ -59,6 +61,10 @@ export function WalletPanel({ memberId, initial }: { memberId: string; initial: 
       <button type="button" className="button" onClick={start}>
         {t("wallet.open")}
       </button>
+      {/* README Decisions "Card payments": coins by card and saved cards live on the wallet page. */}
+      <Link className="button" to={`/${projectCode}/wallet`}>
+        {t("card:openWallet")}
+      </Link>
       <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />

@@ -15,3 +15,4 @@ export * from "./market";
 export * from "./moderation";
 export * from "./connections";
 export * from "./collectibles";
+export * from "./card-payments";
