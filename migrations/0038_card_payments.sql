@@ -11,6 +11,8 @@ CREATE TABLE `card_customers` (
 CREATE UNIQUE INDEX `card_customers_customer` ON `card_customers` (`customer_id`);
 
 -- One row per hosted checkout started: the package's coins and price are copied from the server's list at start.
+-- The row is written BEFORE the provider is asked (its id travels as `client_reference_id`), so a paid checkout
+-- always finds its row; `checkout_session_id` is filled in once the provider answers.
 -- `amount` and `refunded_amount` are the price ×100 (§9); `coins` whole M coins.
 CREATE TABLE `card_payments` (
 	`id_payment` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
@@ -20,7 +22,7 @@ CREATE TABLE `card_payments` (
 	`coins` integer NOT NULL,
 	`amount` integer NOT NULL,
 	`currency` text NOT NULL,
-	`checkout_session_id` text NOT NULL,
+	`checkout_session_id` text,
 	`payment_intent_id` text,
 	`status` text DEFAULT 'pending' NOT NULL,
 	`refunded_amount` integer DEFAULT 0 NOT NULL,

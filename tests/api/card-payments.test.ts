@@ -150,6 +150,21 @@ describe("webhook: coins only from a verified event", () => {
     expectOk(await webhook(await fake.signed(unknown)));
     expect(await mcoin(thief)).toBe(0);
   });
+
+  it("a paid checkout finds its row even if the provider's answer was never stored; another session naming it credits nothing", async () => {
+    const m = await signUp();
+    const started = await checkout(m);
+    // As if the worker had died between the provider's answer and storing it: the row was written first.
+    await env.DB.prepare("update card_payments set checkout_session_id = null where id_payment = ?").bind(started.idPayment).run();
+    expectOk(await webhook(await fake.signed(fake.complete(started.sessionId))));
+    expect(await mcoin(m)).toBe(10);
+    // A second paid session claiming the same payment number: the stored session id no longer matches it.
+    const other = await checkout(m);
+    const session = fake.sessions.get(other.sessionId)!;
+    session.client_reference_id = String(started.idPayment);
+    expectOk(await webhook(await fake.signed(fake.complete(other.sessionId))));
+    expect(await mcoin(m)).toBe(10);
+  });
 });
 
 describe("another member's or tenant's payments", () => {

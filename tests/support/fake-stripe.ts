@@ -18,6 +18,7 @@ type Session = {
   status: "open" | "complete" | "expired";
   payment_status: "unpaid" | "paid" | "no_payment_required";
   payment_intent: string | null;
+  client_reference_id: string | null;
   metadata: Record<string, string>;
 };
 type Card = { id: string; customer: string | null; brand: string; last4: string; exp_month: number; exp_year: number };
@@ -81,6 +82,7 @@ export class FakeStripe {
         status: "open",
         payment_status: mode === "payment" ? "unpaid" : "no_payment_required",
         payment_intent: null,
+        client_reference_id: form.get("client_reference_id"),
         metadata: Object.fromEntries([...form].filter(([k]) => k.startsWith("metadata[")).map(([k, v]) => [k.slice(9, -1), v])),
       };
       this.sessions.set(id, session);

@@ -23,7 +23,7 @@ export const cardPayments = sqliteTable(
     coins: integer("coins").notNull(),
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),
-    checkoutSessionId: text("checkout_session_id").notNull(),
+    checkoutSessionId: text("checkout_session_id"),
     paymentIntentId: text("payment_intent_id"),
     status: text("status").notNull().default("pending"),
     refundedAmount: integer("refunded_amount").notNull().default(0),

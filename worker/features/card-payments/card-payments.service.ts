@@ -25,29 +25,38 @@ async function customerFor(env: Env, stripe: Stripe, caller: Caller): Promise<st
   return stored!.customerId;
 }
 
-/** Starts a hosted Checkout for a server-defined package; the row holds what the webhook will credit. */
+/**
+ * Starts a hosted Checkout for a server-defined package. Our row is written first and its id travels as the
+ * session's `client_reference_id`: a member who pays is credited even if we never stored the provider's answer.
+ */
 export async function startCheckout(env: Env, caller: Caller, idPackage: string) {
   const pack = cardPackage(idPackage);
   if (!pack) throw new AppError("cardPackageUnknown");
   const stripe = stripeFor(env);
   const customer = await customerFor(env, stripe, caller);
+  const db = getDb(env);
+  const row = await db.get<{ idPayment: number }>(sql`insert into card_payments (project_code, member_id, package_id, coins, amount, currency, status, created_at)
+    values (${caller.projectCode}, ${caller.memberId}, ${pack.idPackage}, ${pack.coins}, ${pack.price}, ${pack.currency}, 'pending', ${Date.now()})
+    returning id_payment as idPayment`);
+  const idPayment = row!.idPayment;
   const session = await provider(() =>
-    stripe.checkout.sessions.create({
-      mode: "payment",
-      customer,
-      line_items: [{ quantity: 1, price_data: { currency: pack.currency, unit_amount: pack.price, product_data: { name: `${pack.coins} M coins` } } }],
-      // The return page only waits for the webhook: these addresses carry our own payment number, nothing to trust.
-      success_url: returnUrl(env, caller, "checkout=done"),
-      cancel_url: returnUrl(env, caller, "checkout=cancelled"),
-      metadata: { projectCode: caller.projectCode, idPackage: pack.idPackage },
-    }),
+    stripe.checkout.sessions.create(
+      {
+        mode: "payment",
+        customer,
+        client_reference_id: String(idPayment),
+        line_items: [{ quantity: 1, price_data: { currency: pack.currency, unit_amount: pack.price, product_data: { name: `${pack.coins} M coins` } } }],
+        // The return page only waits for the webhook: these addresses carry our own payment number, nothing to trust.
+        success_url: returnUrl(env, caller, "checkout=done"),
+        cancel_url: returnUrl(env, caller, "checkout=cancelled"),
+        metadata: { projectCode: caller.projectCode, idPackage: pack.idPackage },
+      },
+      { idempotencyKey: `checkout:${caller.projectCode}:${idPayment}` },
+    ),
   );
   if (!session.url) throw new AppError("cardProviderFailed");
-  const at = Date.now();
-  await getDb(env).run(sql`insert into card_payments (project_code, member_id, package_id, coins, amount, currency, checkout_session_id, status, created_at)
-    values (${caller.projectCode}, ${caller.memberId}, ${pack.idPackage}, ${pack.coins}, ${pack.price}, ${pack.currency}, ${session.id}, 'pending', ${at})`);
-  const row = await getDb(env).get<{ idPayment: number }>(sql`select id_payment as idPayment from card_payments where checkout_session_id = ${session.id}`);
-  return { idPayment: row!.idPayment, url: session.url };
+  await db.run(sql`update card_payments set checkout_session_id = ${session.id} where id_payment = ${idPayment}`);
+  return { idPayment, url: session.url };
 }
 
 type PaymentRow = {
@@ -159,7 +168,7 @@ export async function handleEvent(env: Env, event: Stripe.Event): Promise<{ hand
     case "checkout.session.expired":
       await d1Batch(env, [
         record,
-        sql`update card_payments set status = 'expired' where checkout_session_id = ${event.data.object.id} and status = 'pending'`,
+        sql`update card_payments set status = 'expired' where ${ourRow(event.data.object)} and status = 'pending'`,
       ]);
       return { handled: true, duplicate: false };
     case "charge.refunded":
@@ -173,6 +182,15 @@ export async function handleEvent(env: Env, event: Stripe.Event): Promise<{ hand
 }
 
 /**
+ * The row a session belongs to: the one whose id it carries as `client_reference_id` (written before the provider was
+ * asked), and whose stored session id, once known, is this session's.
+ */
+function ourRow(session: Stripe.Checkout.Session) {
+  const idPayment = /^\d{1,15}$/.test(session.client_reference_id ?? "") ? Number(session.client_reference_id) : -1;
+  return sql`id_payment = ${idPayment} and (checkout_session_id is null or checkout_session_id = ${session.id})`;
+}
+
+/**
  * Credits a paid Checkout: only a row we created for this session, only when the provider says paid, and only when
  * the charged amount and currency are the package's. Coins come from our row, never from the event's metadata.
  */
@@ -180,14 +198,14 @@ function creditStatements(session: Stripe.Checkout.Session) {
   if (session.mode !== "payment" || session.payment_status !== "paid") return [];
   const intent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
   const at = Date.now();
-  const matches = sql`checkout_session_id = ${session.id} and status = 'pending'
-    and amount = ${session.amount_total ?? -1} and currency = ${(session.currency ?? "").toLowerCase()}`;
+  const ours = ourRow(session);
+  const matches = sql`${ours} and status = 'pending' and amount = ${session.amount_total ?? -1} and currency = ${(session.currency ?? "").toLowerCase()}`;
   return [
     sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
       select project_code, member_id, 'mcoin', coins, 'cardPurchase', 'card:' || id_payment, ${at} from card_payments where ${matches}`,
     sql`update card_payments set status = 'paid', payment_intent_id = ${intent}, paid_at = ${at} where ${matches}`,
     // A paid session whose amount is not the package's credits nothing and is kept for the operators.
-    sql`update card_payments set status = 'mismatch', payment_intent_id = ${intent} where checkout_session_id = ${session.id} and status = 'pending'`,
+    sql`update card_payments set status = 'mismatch', payment_intent_id = ${intent} where ${ours} and status = 'pending'`,
   ];
 }
 
