@@ -143,6 +143,7 @@ export const errors = {
   mutedWordsFull: { code: "409631", status: 409, message: "You can mute at most 100 words or phrases; remove one first" },
   // end-to-end keys (README Decisions "Verifiable end-to-end keys")
   e2eTooManyDevices: { code: "409731", status: 409, message: "Too many devices hold your message keys: remove one in Settings first" },
+  e2eTooManyLinkedKeys: { code: "409732", status: 409, message: "This device already holds as many older message keys as it can" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

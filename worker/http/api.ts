@@ -20,6 +20,7 @@ import { requestsFiltersPrivate } from "../features/chat/requests-filters";
 import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
 import { mutedWordsPrivate } from "../features/social/muted-words.routes";
 import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
+import { e2eLinkPrivate } from "../features/e2e/e2e-link";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -65,7 +66,9 @@ const privateApi = new Hono<AppEnv>()
   // Muted words (README Decisions "Muted words").
   .route("/", mutedWordsPrivate)
   // End-to-end encryption devices (README Decisions "Verifiable end-to-end keys").
-  .route("/", e2eDevicesPrivate);
+  .route("/", e2eDevicesPrivate)
+  // Linking a second end-to-end device (README Decisions "Linking a second device").
+  .route("/", e2eLinkPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)
