@@ -2,7 +2,7 @@ import { ReportItemButton } from "../social/report-item-dialog";
 import { AlertDialog, Dialog } from "radix-ui";
 import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useParams } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
@@ -26,6 +26,7 @@ export function MessageTime({ iso }: { iso: string }) {
 function EncryptedText({ message }: { message: LocalMessage }) {
   const { t } = useTranslation("chat");
   const [result, setResult] = useState<Decrypted | undefined>(undefined);
+  const { projectCode = "smp" } = useParams();
   // The stored row's id and time (not an optimistic copy's) let the reader catch replays (chat-crypto.ts).
   const stored = message.pending ? undefined : message.idChatroomMessage;
   useEffect(() => {
@@ -41,7 +42,7 @@ function EncryptedText({ message }: { message: LocalMessage }) {
   if (result.status === "unavailable" && result.reason === "notLinked")
     return (
       <span className="muted">
-        🔒 {t("e2e-link:notLinked")} <Link to="/smp/settings#e2e-devices">{t("e2e-link:linkHere")}</Link>
+        🔒 {t("e2e-link:notLinked")} <Link to={`/${projectCode}/settings#e2e-devices`}>{t("e2e-link:linkHere")}</Link>
       </span>
     );
   // §8: a missing decryption key is only logged; the member sees a neutral note.

@@ -39,6 +39,8 @@ export function E2eDevicesSection() {
         if (check) setMine(check.device.deviceId);
       }
       await load();
+      // Reached from a message this device cannot read yet ("Link this device"): show the section.
+      if (window.location.hash === "#e2e-devices") document.getElementById("e2e-devices")?.scrollIntoView();
     })();
   }, []);
 
