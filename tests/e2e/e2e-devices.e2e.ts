@@ -177,5 +177,5 @@ describe("e2e devices journey", () => {
 
     expect([...first.consoleErrors, ...second.consoleErrors, ...pb.consoleErrors]).toEqual([]);
     for (const p of [first, second, pb]) await p.context.close();
-  }, 300_000); // three browsers, several reloads and D1 writes through wrangler
+  }, 480_000); // three browsers, several reloads and D1 writes through wrangler (about 265 s on a loaded machine)
 });
