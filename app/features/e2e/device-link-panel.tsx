@@ -65,7 +65,7 @@ export function DeviceLinkPanel({ onLinked }: { onLinked?: () => void }) {
       {shown && (
         <div className="e2e-notice" role="status">
           <p>{t("codeFor")}</p>
-          <p className="e2e-link-code" aria-label={t("codeFor")}>
+          <p className="e2e-link-code">
             {formatCode(shown.code)}
           </p>
           <p className="settings-row-hint">
