@@ -1023,6 +1023,16 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as, params: { memberId: as.memberId, idCard: card.idCard } };
     },
   },
+  // Linking a second device (README Decisions "Linking a second device"): only the session's own devices; another
+  // member's or tenant's device id is not among theirs (404).
+  "GET /private/sns/e2e-links": { request: () => ({}), ...anyMember },
+  "PUT /private/sns/e2e-links/:deviceId": { request: async (f) => ({ ...(await ownDevice(f)), body: { tag: `${"A".repeat(43)}=` } }) },
+  "DELETE /private/sns/e2e-links/:deviceId": { request: ownDevice },
+  "GET /private/sns/e2e-devices/:deviceId/message-keys": { request: ownDevice },
+  "GET /private/sns/e2e-devices/:deviceId/linked-keys": { request: ownDevice },
+  "POST /private/sns/e2e-devices/:deviceId/linked-keys": {
+    request: async (f) => ({ ...(await ownDevice(f)), body: { keys: [{ idChatroomMessage: 1, wrappedKey: "d3JhcA==" }] } }),
+  },
 };
 
 /** M coins straight into the ledger (a balance to spend). */
@@ -1049,6 +1059,14 @@ async function matrixEdition(f: Fixture) {
   const idEdition = minted.editions[0].idEdition as number;
   expectOk(await call("PUT", `/private/sns/collectibles/SMP/editions/${idEdition}/listing`, { as, body: { amount: 100 } }));
   return { as, idEdition };
+}
+
+/** A fresh member with one registered end-to-end device (the linking routes act on it). */
+async function ownDevice(f: Fixture): Promise<RequestSpec> {
+  const as = await f.fresh();
+  const deviceId = `matrix${crypto.randomUUID().replace(/-/g, "")}`.slice(0, 22);
+  expectOk(await call("PUT", `/private/sns/e2e-devices/${deviceId}`, { as, body: await testDeviceKeys() }));
+  return { as, params: { deviceId } };
 }
 
 

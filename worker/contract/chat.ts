@@ -46,6 +46,13 @@ export const EncryptedPayload = z.object({
     .optional(),
   senderDevice: z.string().regex(E2E_DEVICE_ID).optional(),
   sig: z.string().regex(/^[A-Za-z0-9+/=]{1,200}$/).optional(),
+  /**
+   * Signed payload v2 (SECURITY.md): a random id the sending browser picks and its sending time (ms), both inside
+   * the signature, so a reader notices a replayed or re-dated message. Absent on v1 messages, which still verify.
+   */
+  v: z.literal(2).optional(),
+  msgId: z.string().regex(E2E_DEVICE_ID).optional(),
+  sentAt: z.number().int().positive().max(8_640_000_000_000_000).optional(),
 });
 export const Payload = z.discriminatedUnion("type", [TextPayload, EmojiPayload, ImagePayload, EncodedImagePayload, EncryptedPayload]);
 export type Payload = z.infer<typeof Payload>;

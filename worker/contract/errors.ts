@@ -155,6 +155,7 @@ export const errors = {
   cardPackageUnknown: { code: "400811", status: 400, message: "There is no such coin package" },
   cardWebhookInvalid: { code: "400812", status: 400, message: "The payment notification could not be verified" },
   cardProviderFailed: { code: "502811", status: 502, message: "The payment provider could not be reached, please try again" },
+  e2eTooManyLinkedKeys: { code: "409732", status: 409, message: "This device already holds as many older message keys as it can" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

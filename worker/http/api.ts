@@ -22,6 +22,7 @@ import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes
 import { mutedWordsPrivate } from "../features/social/muted-words.routes";
 import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
 import { cardPaymentsPrivate, cardPaymentsPublic } from "../features/card-payments/card-payments.routes";
+import { e2eLinkPrivate } from "../features/e2e/e2e-link";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -73,7 +74,9 @@ const privateApi = new Hono<AppEnv>()
   // Collectibles and the daily lottery (README Decisions "Collectibles and the daily lottery").
   .route("/", collectiblesPrivate)
   // Card payments and card binding (README Decisions "Card payments").
-  .route("/", cardPaymentsPrivate);
+  .route("/", cardPaymentsPrivate)
+  // Linking a second end-to-end device (README Decisions "Linking a second device").
+  .route("/", e2eLinkPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

@@ -1,5 +1,8 @@
 import type { Payload } from "../../../worker/contract/chat";
 import { devicesOf, ECDSA, ensureDeviceRegistered, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "../e2e/device-keys";
+import { noteSenderDevice } from "../e2e/key-watch";
+import { linkedKeyFor } from "../e2e/linked-keys";
+import { claimMessageId, isReplay, persistClaim } from "../e2e/replay-guard";
 
 /**
  * §7 encrypted private messages, README Decisions "Verifiable end-to-end keys" (protocol in SECURITY.md). A message
@@ -16,14 +19,26 @@ export const publishPublicKey = (memberId: string) => ensureDeviceRegistered(mem
 
 const sorted = (record: Record<string, string>) => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-/** The exact bytes signed: a JSON array of strings and sorted pairs, so both sides build the same text. */
+/**
+ * The exact bytes signed: a JSON array of strings and sorted pairs, so both sides build the same text. Its first
+ * element is the version: v2 (the payload's `v: 2`) adds the sender's random message id and sending time; a payload
+ * without `v` is read as v1 (messages signed before v2 keep verifying; a v2 signature never verifies as v1).
+ */
 export function signedBytes(payload: Omit<EncryptedPayload, "sig">, chatroomId: string, senderNo: string): Uint8Array<ArrayBuffer> {
   const devices = Object.entries(payload.deviceKeys ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([memberNo, wrapped]) => [memberNo, sorted(wrapped)]);
-  const canonical = ["velvet-e2e-sig-v1", chatroomId, senderNo, payload.senderDevice ?? "", payload.alg, payload.iv, payload.data, sorted(payload.keys), devices];
+  const body = [payload.alg, payload.iv, payload.data, sorted(payload.keys), devices];
+  const canonical =
+    payload.v === 2
+      ? ["velvet-e2e-sig-v2", chatroomId, senderNo, payload.senderDevice ?? "", payload.msgId ?? "", String(payload.sentAt ?? ""), ...body]
+      : ["velvet-e2e-sig-v1", chatroomId, senderNo, payload.senderDevice ?? "", ...body];
   return new TextEncoder().encode(JSON.stringify(canonical));
 }
+
+/** How far a signed sending time may be from the server's stored time before the message counts as replayed. */
+export const MAX_CLOCK_SKEW_MS = 10 * 60_000;
+const randomId = () => toBase64(crypto.getRandomValues(new Uint8Array(16))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
 async function wrapFor(aes: CryptoKey, spki: string) {
   const publicKey = await crypto.subtle.importKey("spki", fromBase64(spki), RSA, false, ["wrapKey"]);
@@ -48,38 +63,81 @@ export async function encryptText(text: string, chatroomId: string, sender: { me
     const legacy = listed?.encryptionKey ?? (member.memberNo === sender.memberNo ? sender.device.publicKey : null);
     if (legacy) keys[member.memberNo] = await wrapFor(aes, legacy);
   }
-  const unsigned = { type: "encrypted" as const, alg: "RSA-OAEP-256+A256GCM" as const, iv: toBase64(iv), data: toBase64(data), keys, deviceKeys, senderDevice: sender.device.deviceId };
+  const unsigned = {
+    type: "encrypted" as const,
+    alg: "RSA-OAEP-256+A256GCM" as const,
+    iv: toBase64(iv),
+    data: toBase64(data),
+    keys,
+    deviceKeys,
+    senderDevice: sender.device.deviceId,
+    v: 2 as const,
+    msgId: randomId(),
+    sentAt: Date.now(),
+  };
   const sig = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, sender.device.signingPrivateKey, signedBytes(unsigned, chatroomId, sender.memberNo));
   return { ...unsigned, sig: toBase64(sig) };
 }
 
-/** Does the signature verify against the sender's listed device (read again once when the device is not listed)? */
-async function verified(payload: EncryptedPayload, chatroomId: string, senderNo: string) {
+/**
+ * Does the signature verify against the sender's listed device? A device missing from the cached listing is looked
+ * up again; a contact's device outside the key set this browser last saw is flagged (key-watch.ts), never passed
+ * quietly.
+ */
+async function verified(payload: EncryptedPayload, chatroomId: string, senderNo: string, reader?: { memberId: string; memberNo: string }) {
   if (!payload.sig || !payload.senderDevice) return false;
-  const find = async (fresh: boolean) => (await devicesOf(senderNo, { fresh }))?.devices.find((d) => d.deviceId === payload.senderDevice);
-  const device = (await find(false)) ?? (await find(true));
+  const find = async (fresh: boolean) => {
+    const answer = await devicesOf(senderNo, { fresh });
+    return { answer, device: answer?.devices.find((d) => d.deviceId === payload.senderDevice) };
+  };
+  let found = await find(false);
+  if (!found.device) found = await find(true);
+  const device = found.device;
   if (!device) return false;
   try {
     const key = await crypto.subtle.importKey("spki", fromBase64(device.signingKey), ECDSA, false, ["verify"]);
-    return await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, fromBase64(payload.sig), signedBytes(payload, chatroomId, senderNo));
+    const ok = await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, fromBase64(payload.sig), signedBytes(payload, chatroomId, senderNo));
+    if (ok && reader && senderNo !== reader.memberNo) await noteSenderDevice(reader.memberId, senderNo, device, found.answer?.devices ?? []);
+    return ok;
   } catch {
     return false;
   }
 }
 
-export type Decrypted = { status: "ok"; text: string } | { status: "unverified" } | { status: "unavailable" };
+/** `notLinked`: this device was added after the message and holds no re-wrapped key for it (device-link.ts). */
+export type Decrypted = { status: "ok"; text: string } | { status: "unverified" } | { status: "unavailable"; reason?: "notLinked" };
 
 /**
  * The plaintext when the sender's signature verifies and this browser holds a key for it. An unsigned or forged
  * message is "unverified" (its text is never shown); no key here is "unavailable" (§8: logged, not shown).
+ * `stored` is the message row as the server keeps it (id and time): with it, a v2 message whose id another stored
+ * message in the room already carries, or whose signed time is more than 10 minutes from the stored time, is
+ * "unverified" too (replayed or re-dated), and a device linked later finds its re-wrapped key by the id.
  */
-export async function decryptPayload(payload: EncryptedPayload, chatroomId: string, senderNo: string, memberId: string, memberNo: string): Promise<Decrypted> {
-  if (!(await verified(payload, chatroomId, senderNo))) return { status: "unverified" };
+export async function decryptPayload(
+  payload: EncryptedPayload,
+  chatroomId: string,
+  senderNo: string,
+  memberId: string,
+  memberNo: string,
+  stored?: { idChatroomMessage: number; dateAdd: string },
+): Promise<Decrypted> {
+  if (stored && payload.v === 2 && payload.msgId) claimMessageId(memberId, chatroomId, payload.msgId, stored.idChatroomMessage);
+  if (!(await verified(payload, chatroomId, senderNo, { memberId, memberNo }))) return { status: "unverified" };
+  if (stored && payload.v === 2) {
+    if (!payload.msgId || !payload.sentAt || Math.abs(payload.sentAt - Date.parse(stored.dateAdd)) > MAX_CLOCK_SKEW_MS) return { status: "unverified" };
+    if (isReplay(memberId, chatroomId, payload.msgId, stored.idChatroomMessage)) return { status: "unverified" };
+    persistClaim(memberId, chatroomId);
+  }
   const device = await readLocalDevice(memberId);
-  const wrapped = (device?.deviceId && payload.deviceKeys?.[memberNo]?.[device.deviceId]) || payload.keys[memberNo];
+  let wrapped = (device?.deviceId && payload.deviceKeys?.[memberNo]?.[device.deviceId]) || undefined;
+  // Written before this device existed: a key another of the member's devices re-wrapped for it when linking.
+  if (!wrapped && device?.deviceId && stored && payload.deviceKeys?.[memberNo]) wrapped = (await linkedKeyFor(memberId, device.deviceId, stored.idChatroomMessage)) ?? undefined;
+  const notLinked = !wrapped && Boolean(device?.deviceId && payload.deviceKeys?.[memberNo]);
+  wrapped ??= payload.keys[memberNo];
   if (!wrapped || !device?.privateKey) {
     console.info("chat: missing decryption key");
-    return { status: "unavailable" };
+    return notLinked ? { status: "unavailable", reason: "notLinked" } : { status: "unavailable" };
   }
   try {
     const aes = await crypto.subtle.unwrapKey("raw", fromBase64(wrapped), device.privateKey, { name: "RSA-OAEP" }, { name: "AES-GCM" }, false, ["decrypt"]);
@@ -87,6 +145,6 @@ export async function decryptPayload(payload: EncryptedPayload, chatroomId: stri
     return { status: "ok", text: new TextDecoder().decode(plain) };
   } catch {
     console.info("chat: missing decryption key");
-    return { status: "unavailable" };
+    return notLinked ? { status: "unavailable", reason: "notLinked" } : { status: "unavailable" };
   }
 }

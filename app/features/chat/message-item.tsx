@@ -2,7 +2,7 @@ import { ReportItemButton } from "../social/report-item-dialog";
 import { AlertDialog, Dialog } from "radix-ui";
 import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useParams } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
@@ -23,17 +23,28 @@ export function MessageTime({ iso }: { iso: string }) {
   return <LocalTime value={iso} preset="shortDateTime" />;
 }
 
-function EncryptedText({ message }: { message: ChatMessage }) {
+function EncryptedText({ message }: { message: LocalMessage }) {
   const { t } = useTranslation("chat");
   const [result, setResult] = useState<Decrypted | undefined>(undefined);
+  const { projectCode = "smp" } = useParams();
+  // The stored row's id and time (not an optimistic copy's) let the reader catch replays (chat-crypto.ts).
+  const stored = message.pending ? undefined : message.idChatroomMessage;
   useEffect(() => {
     const session = readSession();
     if (!session || message.payload?.type !== "encrypted") return setResult({ status: "unavailable" });
-    void decryptPayload(message.payload, message.chatroomId, message.memberNo, session.memberId, session.memberNo).then(setResult);
-  }, [message.payload, message.chatroomId, message.memberNo]);
+    const row = stored === undefined ? undefined : { idChatroomMessage: stored, dateAdd: message.dateAdd };
+    void decryptPayload(message.payload, message.chatroomId, message.memberNo, session.memberId, session.memberNo, row).then(setResult);
+  }, [message.payload, message.chatroomId, message.memberNo, stored, message.dateAdd]);
   if (result === undefined) return <span className="muted">{t("decrypting")}</span>;
   // README Decisions "Verifiable end-to-end keys": a signature that does not verify never shows its text.
   if (result.status === "unverified") return <span className="e2e-unverified">⚠ {t("e2e:unverified")}</span>;
+  // README Decisions "Linking a second device": say why, and where to link.
+  if (result.status === "unavailable" && result.reason === "notLinked")
+    return (
+      <span className="muted">
+        🔒 {t("e2e-link:notLinked")} <Link to={`/${projectCode}/settings#e2e-devices`}>{t("e2e-link:linkHere")}</Link>
+      </span>
+    );
   // §8: a missing decryption key is only logged; the member sees a neutral note.
   if (result.status === "unavailable") return <span className="muted">🔒 {t("encryptedUnavailable")}</span>;
   return (

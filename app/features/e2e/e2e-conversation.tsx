@@ -5,7 +5,9 @@ import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
 import { encryptText } from "../chat/chat-crypto";
 import { devicesOf, ensureDeviceRegistered, REREGISTERED_FLAG } from "./device-keys";
-import { keySetId, safetyNumber } from "./safety-number";
+import { isFlagged, KEYS_EVENT, rememberSeen, seenKey } from "./key-watch";
+import { NewDeviceNotices } from "./own-device-notice";
+import { keySetId, safetyNumber, type DeviceKeys } from "./safety-number";
 import "./e2e.css";
 
 /**
@@ -18,9 +20,8 @@ type Ask = { kind: "downgrade" | "changed"; resolve: (go: boolean) => void };
 type KeyState =
   | { status: "loading" }
   | { status: "noKeys" }
-  | { status: "ready"; groups: string[]; peerSet: string; changed: boolean; verified: boolean; wasVerified: boolean };
+  | { status: "ready"; groups: string[]; peerSet: string; peerDevices: DeviceKeys[]; changed: boolean; verified: boolean; wasVerified: boolean };
 
-const seenKey = (memberId: string, peerNo: string) => `e2eSeen:${memberId}:${peerNo}`;
 const verifiedKey = (memberId: string, peerNo: string) => `e2eVerified:${memberId}:${peerNo}`;
 
 /** What the keys look like now, against what this browser remembers (first sight is remembered, not flagged). */
@@ -34,15 +35,18 @@ async function readKeys(peerNo: string): Promise<KeyState & { encryptFor?: Param
   const groups = await safetyNumber({ memberNo: session.memberNo, devices: own.devices }, { memberNo: peerNo, devices: peer.devices });
   const peerSet = await keySetId(peer.devices);
   const seen = localStorage.getItem(seenKey(session.memberId, peerNo));
-  if (!seen) localStorage.setItem(seenKey(session.memberId, peerNo), peerSet);
+  if (!seen) await rememberSeen(session.memberId, peerNo, peer.devices, peerSet);
+  // A message signed by a device outside the set last seen flags the set (key-watch.ts), even if it is gone now.
+  const flagged = isFlagged(session.memberId, peerNo);
   const verifiedAs = localStorage.getItem(verifiedKey(session.memberId, peerNo));
   return {
     status: "ready",
     groups,
     peerSet,
-    changed: Boolean(seen && seen !== peerSet),
-    verified: verifiedAs === groups.join(""),
-    wasVerified: Boolean(verifiedAs && verifiedAs !== groups.join("")),
+    peerDevices: peer.devices,
+    changed: Boolean(seen && seen !== peerSet) || flagged,
+    verified: verifiedAs === groups.join("") && !flagged,
+    wasVerified: Boolean(verifiedAs && (verifiedAs !== groups.join("") || flagged)),
     encryptFor: [own, peer],
   };
 }
@@ -67,10 +71,15 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   useEffect(() => {
     alive.current = true;
     void refresh();
+    const onKeys = (event: Event) => {
+      if ((event as CustomEvent<string>).detail === peerNo) void refresh();
+    };
+    window.addEventListener(KEYS_EVENT, onKeys);
     return () => {
       alive.current = false;
+      window.removeEventListener(KEYS_EVENT, onKeys);
     };
-  }, [refresh]);
+  }, [refresh, peerNo]);
 
   const confirm = (kind: Ask["kind"]) => new Promise<boolean>((resolve) => setAsk({ kind, resolve }));
 
@@ -87,7 +96,7 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   function acknowledge() {
     const session = readSession();
     if (!session || !peerNo || keys.status !== "ready") return;
-    localStorage.setItem(seenKey(session.memberId, peerNo), keys.peerSet);
+    void rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet).then(() => refresh());
     setKeys({ ...keys, changed: false });
   }
 
@@ -96,7 +105,7 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
     if (!session || !peerNo || keys.status !== "ready") return;
     if (on) {
       localStorage.setItem(verifiedKey(session.memberId, peerNo), keys.groups.join(""));
-      localStorage.setItem(seenKey(session.memberId, peerNo), keys.peerSet);
+      void rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet);
     } else localStorage.removeItem(verifiedKey(session.memberId, peerNo));
     setKeys({ ...keys, verified: on, wasVerified: false, changed: on ? false : keys.changed });
   }
@@ -107,6 +116,7 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   };
   const ui = peerNo ? (
     <div className="e2e-panel">
+      <NewDeviceNotices />
       {reregistered && (
         <p className="e2e-notice" role="status">
           {t("reregistered")}{" "}

@@ -9,6 +9,8 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { ensureDeviceRegistered } from "../e2e/device-keys";
+import { DeviceLinkPanel } from "../e2e/device-link-panel";
+import { NewDeviceNotices } from "../e2e/own-device-notice";
 import "../e2e/e2e.css";
 
 /**
@@ -37,6 +39,8 @@ export function E2eDevicesSection() {
         if (check) setMine(check.device.deviceId);
       }
       await load();
+      // Reached from a message this device cannot read yet ("Link this device"): show the section.
+      if (window.location.hash === "#e2e-devices") document.getElementById("e2e-devices")?.scrollIntoView();
     })();
   }, []);
 
@@ -49,9 +53,11 @@ export function E2eDevicesSection() {
   }
 
   return (
-    <section className="card" aria-labelledby="settings-e2e-devices">
+    <section className="card" id="e2e-devices" aria-labelledby="settings-e2e-devices">
       <h2 id="settings-e2e-devices">{t("devicesTitle")}</h2>
       <p className="settings-row-hint">{t("devicesHint")}</p>
+      {/* README Decisions "Linking a second device": devices this browser does not know yet. */}
+      <NewDeviceNotices onChange={() => void load()} />
       {devices?.length === 0 && <p className="muted">{t("noDevices")}</p>}
       <ul className="e2e-devices">
         {devices?.map((device) => (
@@ -69,6 +75,7 @@ export function E2eDevicesSection() {
           </li>
         ))}
       </ul>
+      <DeviceLinkPanel onLinked={() => void load()} />
       {removing && (
         <AlertDialog.Root open onOpenChange={(open) => !open && setRemoving(null)}>
           <AlertDialog.Portal>

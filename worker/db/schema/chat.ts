@@ -246,6 +246,28 @@ export const e2eDevices = sqliteTable(
     /** SPKI, base64: ECDSA P-256 public key that verifies this device's message signatures. */
     signingKey: text("signing_key").notNull(),
     createdAt: integer("created_at").notNull(),
+    /** Migration 0036: a pending link request's HMAC over this device's keys (README Decisions "Linking a second device"). */
+    linkTag: text("link_tag"),
+    linkExpiresAt: integer("link_expires_at"),
   },
   (t) => [uniqueIndex("e2e_devices_member_device").on(t.memberId, t.deviceId)],
+);
+
+/**
+ * Message keys one of the member's devices re-wrapped for another of theirs when linking it (migration 0036,
+ * README Decisions "Linking a second device"): RSA-OAEP-wrapped for the target device only, owner-only.
+ */
+export const e2eLinkKeys = sqliteTable(
+  "e2e_link_keys",
+  {
+    idLinkKey: integer("id_link_key").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    /** The device the key is wrapped for. */
+    deviceId: text("device_id").notNull(),
+    idChatroomMessage: integer("id_chatroom_message").notNull(),
+    wrappedKey: text("wrapped_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("e2e_link_keys_device_message").on(t.memberId, t.deviceId, t.idChatroomMessage)],
 );

@@ -68,6 +68,8 @@ export async function removeDevice(env: Env, member: Owner, deviceId: string) {
     .where(and(eq(e2eDevices.memberId, member.memberId), eq(e2eDevices.projectCode, member.projectCode), eq(e2eDevices.deviceId, deviceId)))
     .returning({ deviceId: e2eDevices.deviceId });
   if (!removed.length) throw new AppError("notFound");
+  // Older message keys re-wrapped for it when it was linked go with it (README Decisions "Linking a second device").
+  await env.DB.prepare("delete from e2e_link_keys where member_id = ?1 and device_id = ?2").bind(member.memberId, deviceId).run();
   return { deviceId };
 }
 

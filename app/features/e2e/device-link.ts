@@ -1,0 +1,111 @@
+import { E2E_LINK_PAGE, E2E_MAX_LINKED_KEYS, type E2eLinkRequest, type E2eWrappedKey } from "../../../worker/contract/e2e-link.constants";
+import { isOk } from "../../../worker/contract/envelope";
+import { api } from "../../lib/api";
+import { ensureDeviceRegistered, fromBase64, RSA, toBase64 } from "./device-keys";
+import { acknowledgeOwnDevice } from "./own-devices";
+
+/**
+ * Linking a member's new device from one they already use (README Decisions "Linking a second device"; SECURITY.md).
+ *
+ * 1. The new device makes a one-time code (16 Crockford base32 characters, 80 random bits) and shows it; it posts
+ *    only a tag: HMAC-SHA-256 over ["velvet-link-v1", memberNo, deviceId, encryptionKey, signingKey] under a key
+ *    HKDF-SHA-256 derives from the code. The code never leaves that screen.
+ * 2. On a device the member already uses, they type the code. That device recomputes the tag over each waiting
+ *    device's listed keys; only a match is linked, so a server that swapped the new device's keys (or listed one of
+ *    its own) fails the check: it would need the code.
+ * 3. The old device unwraps each older message key it holds (RSA-OAEP, its non-extractable private key) and wraps
+ *    it again for the new device's encryption key; only those wrapped keys are uploaded. The AES message key exists
+ *    only inside WebCrypto for that moment; no private key is ever exported.
+ */
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+export const CODE_LENGTH = 16;
+
+export function newLinkCode() {
+  const bytes = crypto.getRandomValues(new Uint8Array(CODE_LENGTH));
+  // 256 is a multiple of 32: each byte modulo 32 is uniform.
+  return [...bytes].map((b) => ALPHABET[b % 32]).join("");
+}
+
+/** "abcd efgh-…" → the 16 code characters (Crockford: O is 0, I and L are 1); null when it cannot be a code. */
+export function normalizeCode(input: string) {
+  const code = input.toUpperCase().replace(/[^0-9A-Z]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
+  return code.length === CODE_LENGTH && [...code].every((c) => ALPHABET.includes(c)) ? code : null;
+}
+
+export const formatCode = (code: string) => code.match(/.{1,4}/g)?.join("-") ?? code;
+
+type Keys = { deviceId: string; encryptionKey: string; signingKey: string };
+
+/** The tag over a device's keys under a key derived from the code. */
+export async function linkTag(code: string, memberNo: string, device: Keys) {
+  const material = await crypto.subtle.importKey("raw", new TextEncoder().encode(code), "HKDF", false, ["deriveKey"]);
+  const key = await crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new TextEncoder().encode("velvet-link-v1"), info: new TextEncoder().encode(device.deviceId) },
+    material,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign"],
+  );
+  const data = new TextEncoder().encode(JSON.stringify(["velvet-link-v1", memberNo, device.deviceId, device.encryptionKey, device.signingKey]));
+  return toBase64(await crypto.subtle.sign("HMAC", key, data));
+}
+
+/** On the new device: a fresh code to show, and the tag posted for this device's keys. */
+export async function startLinking(memberId: string, memberNo: string) {
+  const { device } = await ensureDeviceRegistered(memberId, { fresh: true });
+  const code = newLinkCode();
+  const tag = await linkTag(code, memberNo, { deviceId: device.deviceId, encryptionKey: device.publicKey, signingKey: device.signingKey });
+  const body = await api<{ deviceId: string; expiresAt: string }>(`/private/sns/e2e-links/${device.deviceId}`, { method: "PUT", body: { tag } });
+  if (!isOk(body)) throw body;
+  return { code, expiresAt: body.info.expiresAt };
+}
+
+export class LinkError extends Error {}
+
+/**
+ * On a device the member already uses: finds the waiting device whose tag the code reproduces, re-wraps every older
+ * message key this device holds for it, uploads them and ends the request. Returns the device and how many keys.
+ */
+export async function linkWithCode(memberId: string, memberNo: string, input: string, onProgress?: (done: number) => void) {
+  const code = normalizeCode(input);
+  if (!code) throw new LinkError("badCode");
+  const { device: me } = await ensureDeviceRegistered(memberId);
+  const pending = await api<E2eLinkRequest[]>("/private/sns/e2e-links");
+  if (!isOk(pending)) throw pending;
+  let target: E2eLinkRequest | undefined;
+  for (const request of pending.info) {
+    if (request.deviceId === me.deviceId) continue;
+    if ((await linkTag(code, memberNo, request)) === request.tag) target = request;
+  }
+  if (!target) throw new LinkError("noMatch");
+  const wrapFor = await crypto.subtle.importKey("spki", fromBase64(target.encryptionKey), RSA, false, ["wrapKey"]);
+
+  let done = 0;
+  let before: number | undefined;
+  while (done < E2E_MAX_LINKED_KEYS) {
+    const page = await api<E2eWrappedKey[]>(`/private/sns/e2e-devices/${me.deviceId}/message-keys${before ? `?before=${before}` : ""}`);
+    if (!isOk(page)) throw page;
+    const rewrapped: E2eWrappedKey[] = [];
+    for (const entry of page.info.slice(0, E2E_MAX_LINKED_KEYS - done)) {
+      try {
+        // Extractable only so it can be wrapped again, and only inside WebCrypto: script never reads its bytes.
+        const aes = await crypto.subtle.unwrapKey("raw", fromBase64(entry.wrappedKey), me.privateKey, { name: "RSA-OAEP" }, { name: "AES-GCM" }, true, ["decrypt"]);
+        rewrapped.push({ idChatroomMessage: entry.idChatroomMessage, wrappedKey: toBase64(await crypto.subtle.wrapKey("raw", aes, wrapFor, { name: "RSA-OAEP" })) });
+      } catch {
+        // Wrapped for keys this device no longer has (re-registered): nothing to pass on.
+      }
+    }
+    if (rewrapped.length) {
+      const stored = await api<{ stored: number }>(`/private/sns/e2e-devices/${target.deviceId}/linked-keys`, { method: "POST", body: { keys: rewrapped } });
+      if (!isOk(stored)) throw stored;
+    }
+    done += rewrapped.length;
+    onProgress?.(done);
+    if (page.info.length < E2E_LINK_PAGE) break;
+    before = page.info[page.info.length - 1]!.idChatroomMessage;
+  }
+  await api(`/private/sns/e2e-links/${target.deviceId}`, { method: "DELETE" });
+  // The member linked it here: it is theirs, so no "new device" notice for it in this browser.
+  await acknowledgeOwnDevice(memberId, target);
+  return { name: target.name, count: done };
+}

@@ -1,0 +1,145 @@
+import { Hono } from "hono";
+import { E2eDeviceIdParam } from "../../contract/e2e";
+import {
+  E2E_LINK_PAGE,
+  E2E_LINK_TTL_MS,
+  E2E_LINKED_KEYS_PAGE,
+  E2E_MAX_LINKED_KEYS,
+  E2eKeysQuery,
+  E2eLinkedKeysBody,
+  E2eLinkRequestBody,
+  type E2eLinkRequest,
+  type E2eWrappedKey,
+} from "../../contract/e2e-link";
+import { ok } from "../../contract/envelope";
+import type { AppEnv } from "../../http/types";
+import { validate } from "../../http/validate";
+import { AppError } from "../../lib/app-error";
+import type { SessionMember } from "../session/session.service";
+
+/**
+ * Linking a member's new end-to-end device from one they already use (README Decisions "Linking a second device";
+ * SECURITY.md "End-to-end encrypted private messages"). Every route acts on the session's own devices only: another
+ * member's (or tenant's) device id is simply not among them, so it is 404. The server relays a tag it cannot check
+ * and stores message keys wrapped for one device; it never sees a code, a private key or a message key in the clear.
+ */
+type Member = Pick<SessionMember, "memberId" | "memberNo" | "projectCode">;
+
+/** The caller's one-to-one rooms (`dm-<low>-<high>`, chat.constants.ts) in SQL, for member number `?no`. */
+const inOwnRooms = (no: string) => `(chatroom_id like 'dm-' || ${no} || '-%' or chatroom_id like 'dm-%-' || ${no})`;
+
+function deviceIdOf(raw: string | undefined) {
+  const result = E2eDeviceIdParam.safeParse(raw);
+  if (!result.success) throw new AppError("badRequest", { issues: result.error.issues.map((i) => ({ path: ["deviceId"], message: i.message, code: i.code })) });
+  return result.data;
+}
+
+async function requireOwnDevice(env: Env, member: Member, deviceId: string) {
+  const row = await env.DB.prepare("select 1 as one from e2e_devices where member_id = ?1 and project_code = ?2 and device_id = ?3")
+    .bind(member.memberId, member.projectCode, deviceId)
+    .first();
+  if (!row) throw new AppError("notFound");
+}
+
+/** The new device asks to be linked: its tag (HMAC under the code it shows) is kept for E2E_LINK_TTL_MS. */
+export async function requestLink(env: Env, member: Member, deviceId: string, tag: string) {
+  const expiresAt = Date.now() + E2E_LINK_TTL_MS;
+  const done = await env.DB.prepare("update e2e_devices set link_tag = ?4, link_expires_at = ?5 where member_id = ?1 and project_code = ?2 and device_id = ?3")
+    .bind(member.memberId, member.projectCode, deviceId, tag, expiresAt)
+    .run();
+  if (!done.meta.changes) throw new AppError("notFound");
+  return { deviceId, expiresAt: new Date(expiresAt).toISOString() };
+}
+
+/** The caller's devices waiting to be linked (unexpired tags), with the keys the tag covers. */
+export async function pendingLinks(env: Env, member: Member): Promise<E2eLinkRequest[]> {
+  const { results } = await env.DB.prepare(
+    `select device_id as deviceId, name, encryption_key as encryptionKey, signing_key as signingKey, created_at as createdAt, link_tag as tag, link_expires_at as expiresAt
+     from e2e_devices where member_id = ?1 and project_code = ?2 and link_tag is not null and link_expires_at > ?3 order by created_at desc limit 10`,
+  )
+    .bind(member.memberId, member.projectCode, Date.now())
+    .all<Omit<E2eLinkRequest, "dateAdd" | "expiresAt"> & { createdAt: number; expiresAt: number }>();
+  return results.map(({ createdAt, expiresAt, ...rest }) => ({ ...rest, dateAdd: new Date(createdAt).toISOString(), expiresAt: new Date(expiresAt).toISOString() }));
+}
+
+/** Ends a link request (done or abandoned): the tag is one-time. */
+export async function endLink(env: Env, member: Member, deviceId: string) {
+  await requireOwnDevice(env, member, deviceId);
+  await env.DB.prepare("update e2e_devices set link_tag = null, link_expires_at = null where member_id = ?1 and project_code = ?2 and device_id = ?3")
+    .bind(member.memberId, member.projectCode, deviceId)
+    .run();
+  return { deviceId };
+}
+
+/**
+ * The message keys wrapped for one of the caller's devices, newest first: from the messages of the caller's
+ * one-to-one rooms (`deviceKeys[memberNo][deviceId]`) and from keys re-wrapped for it when it was linked itself.
+ */
+export async function sourceKeys(env: Env, member: Member, deviceId: string, before?: number): Promise<E2eWrappedKey[]> {
+  await requireOwnDevice(env, member, deviceId);
+  const path = `$.deviceKeys."${member.memberNo}"."${deviceId}"`;
+  const { results } = await env.DB.prepare(
+    `select idChatroomMessage, wrappedKey from (
+       select id_chatroom_message as idChatroomMessage, json_extract(payload, ?3) as wrappedKey from chat_messages
+       where project_code = ?2 and ${inOwnRooms("?4")} and deleted = 0 and id_chatroom_message < ?5
+         and json_extract(payload, '$.type') = 'encrypted' and json_extract(payload, ?3) is not null
+       union all
+       select id_chatroom_message, wrapped_key from e2e_link_keys where member_id = ?1 and project_code = ?2 and device_id = ?6 and id_chatroom_message < ?5
+     ) order by idChatroomMessage desc limit ?7`,
+  )
+    .bind(member.memberId, member.projectCode, path, member.memberNo, before ?? Number.MAX_SAFE_INTEGER, deviceId, E2E_LINK_PAGE)
+    .all<E2eWrappedKey>();
+  return results.filter((r) => typeof r.wrappedKey === "string");
+}
+
+/**
+ * Stores keys re-wrapped for one of the caller's devices. Only messages of the caller's own one-to-one rooms are
+ * kept (any other id is skipped); the bound and the insert are one statement per key, so racing uploads cannot
+ * pass E2E_MAX_LINKED_KEYS together.
+ */
+export async function storeLinkedKeys(env: Env, member: Member, deviceId: string, keys: E2eWrappedKey[]) {
+  await requireOwnDevice(env, member, deviceId);
+  const held = await env.DB.prepare("select count(*) as n from e2e_link_keys where member_id = ?1 and device_id = ?2").bind(member.memberId, deviceId).first<{ n: number }>();
+  if ((held?.n ?? 0) + keys.length > E2E_MAX_LINKED_KEYS) throw new AppError("e2eTooManyLinkedKeys");
+  const now = Date.now();
+  const statements = keys.map((k) =>
+    env.DB.prepare(
+      `insert into e2e_link_keys (project_code, member_id, device_id, id_chatroom_message, wrapped_key, created_at)
+       select ?1, ?2, ?3, ?4, ?5, ?6
+       where exists (select 1 from chat_messages where id_chatroom_message = ?4 and project_code = ?1 and ${inOwnRooms("?7")})
+         and (select count(*) from e2e_link_keys where member_id = ?2 and device_id = ?3) < ?8
+       on conflict (member_id, device_id, id_chatroom_message) do update set wrapped_key = excluded.wrapped_key`,
+    ).bind(member.projectCode, member.memberId, deviceId, k.idChatroomMessage, k.wrappedKey, now, member.memberNo, E2E_MAX_LINKED_KEYS),
+  );
+  const results = await env.DB.batch(statements);
+  return { stored: results.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0) };
+}
+
+/** The keys re-wrapped for one of the caller's devices, newest first (the device reads them to open older messages). */
+export async function linkedKeys(env: Env, member: Member, deviceId: string, before?: number): Promise<E2eWrappedKey[]> {
+  await requireOwnDevice(env, member, deviceId);
+  const { results } = await env.DB.prepare(
+    `select id_chatroom_message as idChatroomMessage, wrapped_key as wrappedKey from e2e_link_keys
+     where member_id = ?1 and project_code = ?2 and device_id = ?3 and id_chatroom_message < ?4 order by id_chatroom_message desc limit ?5`,
+  )
+    .bind(member.memberId, member.projectCode, deviceId, before ?? Number.MAX_SAFE_INTEGER, E2E_LINKED_KEYS_PAGE)
+    .all<E2eWrappedKey>();
+  return results;
+}
+
+/** Owner-only routes (README Decisions "Linking a second device"). */
+export const e2eLinkPrivate = new Hono<AppEnv>()
+  .get("/sns/e2e-links", async (c) => c.json(ok(await pendingLinks(c.env, c.get("member")))))
+  .put("/sns/e2e-links/:deviceId", validate("json", E2eLinkRequestBody), async (c) =>
+    c.json(ok(await requestLink(c.env, c.get("member"), deviceIdOf(c.req.param("deviceId")), c.req.valid("json").tag))),
+  )
+  .delete("/sns/e2e-links/:deviceId", async (c) => c.json(ok(await endLink(c.env, c.get("member"), deviceIdOf(c.req.param("deviceId"))))))
+  .get("/sns/e2e-devices/:deviceId/message-keys", validate("query", E2eKeysQuery), async (c) =>
+    c.json(ok(await sourceKeys(c.env, c.get("member"), deviceIdOf(c.req.param("deviceId")), c.req.valid("query").before))),
+  )
+  .get("/sns/e2e-devices/:deviceId/linked-keys", validate("query", E2eKeysQuery), async (c) =>
+    c.json(ok(await linkedKeys(c.env, c.get("member"), deviceIdOf(c.req.param("deviceId")), c.req.valid("query").before))),
+  )
+  .post("/sns/e2e-devices/:deviceId/linked-keys", validate("json", E2eLinkedKeysBody), async (c) =>
+    c.json(ok(await storeLinkedKeys(c.env, c.get("member"), deviceIdOf(c.req.param("deviceId")), c.req.valid("json").keys))),
+  );
