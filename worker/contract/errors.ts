@@ -143,6 +143,8 @@ export const errors = {
   mutedWordsFull: { code: "409631", status: 409, message: "You can mute at most 100 words or phrases; remove one first" },
   // end-to-end keys (README Decisions "Verifiable end-to-end keys")
   e2eTooManyDevices: { code: "409731", status: 409, message: "Too many devices hold your message keys: remove one in Settings first" },
+  // creator profiles (README Decisions "DNA pairing and creator profiles")
+  creatorLogoNotOwned: { code: "400511", status: 400, message: "A link's logo must be an image you uploaded as a logo" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

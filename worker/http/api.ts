@@ -20,6 +20,8 @@ import { requestsFiltersPrivate } from "../features/chat/requests-filters";
 import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
 import { mutedWordsPrivate } from "../features/social/muted-words.routes";
 import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
+import { dnaPrivate, dnaPublic } from "../features/profiles/dna";
+import { creatorPrivate, creatorPublic } from "../features/profiles/creator-profile";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -37,7 +39,10 @@ const publicApi = new Hono<AppEnv>()
   .route("/", profilesPublic)
   .route("/", mediaPublic)
   .route("/", healthPublic)
-  .route("/", chatPublic);
+  .route("/", chatPublic)
+  // DNA pairing (login required) and creator profiles (README Decisions "DNA pairing and creator profiles").
+  .route("/", dnaPublic)
+  .route("/", creatorPublic);
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
@@ -65,7 +70,10 @@ const privateApi = new Hono<AppEnv>()
   // Muted words (README Decisions "Muted words").
   .route("/", mutedWordsPrivate)
   // End-to-end encryption devices (README Decisions "Verifiable end-to-end keys").
-  .route("/", e2eDevicesPrivate);
+  .route("/", e2eDevicesPrivate)
+  // DNA pairing and creator profiles (README Decisions "DNA pairing and creator profiles").
+  .route("/", dnaPrivate)
+  .route("/", creatorPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)
