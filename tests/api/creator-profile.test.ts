@@ -90,7 +90,7 @@ describe("creator profiles: what is refused", () => {
   });
 
   it("a logo must be the owner's own logo upload: no remote address, no photo, no other member's logo", async () => {
-    const { m, logo: theirs } = await creator();
+    const { logo: theirs } = await creator();
     const other = await signUp();
     const photo = await upload(other, "photo");
     const own = await upload(other, "logo");

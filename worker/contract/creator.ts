@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { MAX_CREATOR_LINKS } from "./creator.constants";
 
 /**
  * §3 Creator profile: introduction, websiteUrl, company, title, location, up to 10 links each with url, logo, title
  * (README Decisions "DNA pairing and creator profiles"). The page edits it on My profile and shows it on the public
  * profile; the API validates it here and nowhere else.
  */
-export const MAX_CREATOR_LINKS = 10;
+export { MAX_CREATOR_LINKS };
 
 /**
  * A link a browser may open: http or https only, so `javascript:`, `data:`, `vbscript:`, `file:` and other schemes

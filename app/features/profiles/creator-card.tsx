@@ -42,8 +42,8 @@ export function CreatorCard({ projectCode, memberNo }: { projectCode: string; me
       )}
       {creator.links.length > 0 && (
         <ul className="creator-link-list" aria-label={t("card.links")}>
-          {creator.links.map((link, i) => (
-            <li key={i}>
+          {creator.links.map((link) => (
+            <li key={`${link.url} ${link.title}`}>
               <a className="creator-link" href={link.url} rel={CREATOR_LINK_REL} target="_blank">
                 {link.logo && <img className={`creator-logo ${link.logoBlur ? "is-blurred" : ""}`} src={link.logo} alt="" width={32} height={32} loading="lazy" />}
                 <span>{link.title || new URL(link.url).hostname}</span>

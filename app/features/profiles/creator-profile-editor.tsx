@@ -1,14 +1,18 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { MAX_CREATOR_LINKS, type CreatorProfile, type CreatorProfileBody } from "../../../worker/contract/creator";
+import type { CreatorProfile, CreatorProfileBody } from "../../../worker/contract/creator";
+import { MAX_CREATOR_LINKS } from "../../../worker/contract/creator.constants";
 import type { UploadInfo } from "../../../worker/contract/profiles";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { uploadWithProgress } from "../../lib/upload";
 
-type Link = { url: string; title: string; logo: string };
-const EMPTY: CreatorProfileBody = { introduction: "", websiteUrl: "", company: "", title: "", location: "", links: [] };
+/** A link being edited; `key` only tells React which row is which while links are added and removed. */
+type Link = { url: string; title: string; logo: string; key: number };
+type Form = Omit<CreatorProfileBody, "links"> & { links: Link[] };
+const EMPTY: Form = { introduction: "", websiteUrl: "", company: "", title: "", location: "", links: [] };
+let nextKey = 0;
 
 /**
  * My profile: the §3 creator profile (README Decisions "DNA pairing and creator profiles"). Loads and saves itself;
@@ -17,7 +21,7 @@ const EMPTY: CreatorProfileBody = { introduction: "", websiteUrl: "", company: "
 export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { projectCode: string; memberId: string; memberNo: string }) {
   const { t } = useTranslation("creator");
   const toast = useToast();
-  const [form, setForm] = useState<CreatorProfileBody>(EMPTY);
+  const [form, setForm] = useState<Form>(EMPTY);
   const [busy, setBusy] = useState(false);
   const logoInput = useRef<HTMLInputElement>(null);
   const logoFor = useRef<number>(-1);
@@ -28,7 +32,7 @@ export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { proj
     void api<CreatorProfile | null>(`/private/core/creator-profiles/${P}/${memberNo}`).then((body) => {
       if (!live || !("info" in body) || !body.info) return;
       const { introduction, websiteUrl, company, title, location, links } = body.info;
-      setForm({ introduction, websiteUrl, company, title, location, links: links.map((l) => ({ url: l.url, title: l.title, logo: l.logo })) });
+      setForm({ introduction, websiteUrl, company, title, location, links: links.map((l) => ({ url: l.url, title: l.title, logo: l.logo, key: nextKey++ })) });
     });
     return () => {
       live = false;
@@ -50,7 +54,7 @@ export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { proj
       />
     </label>
   );
-  const setLink = (i: number, change: Partial<Link>) => setForm((f) => ({ ...f, links: f.links.map((l, j) => (j === i ? { ...l, ...change } : l)) }));
+  const setLink = (i: number, change: Partial<Omit<Link, "key">>) => setForm((f) => ({ ...f, links: f.links.map((l, j) => (j === i ? { ...l, ...change } : l)) }));
 
   async function uploadLogo(file: File) {
     const i = logoFor.current;
@@ -67,7 +71,8 @@ export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { proj
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const body = await api<CreatorProfile>(`/private/core/creator-profiles/${memberId}`, { method: "PUT", body: form });
+    const links = form.links.map(({ url, title, logo }) => ({ url, title, logo }));
+    const body = await api<CreatorProfile>(`/private/core/creator-profiles/${memberId}`, { method: "PUT", body: { ...form, links } });
     setBusy(false);
     if ("info" in body) toast(t("editor.saved"), "success", TOAST_DURATION.success);
     else toast(errorText(t, body), "error");
@@ -97,7 +102,7 @@ export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { proj
       <fieldset className="stack creator-links">
         <legend>{t("editor.links", { count: form.links.length, max: MAX_CREATOR_LINKS })}</legend>
         {form.links.map((link, i) => (
-          <div className="card stack" key={i} role="group" aria-label={t("editor.linkGroup", { n: i + 1 })}>
+          <div className="card stack" key={link.key} role="group" aria-label={t("editor.linkGroup", { n: i + 1 })}>
             <label className="field">
               <span>{t("editor.linkUrl", { n: i + 1 })}</span>
               <input type="url" value={link.url} maxLength={500} required onChange={(e) => setLink(i, { url: e.currentTarget.value })} />
@@ -129,7 +134,7 @@ export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { proj
           type="button"
           className="button"
           disabled={form.links.length >= MAX_CREATOR_LINKS}
-          onClick={() => setForm((f) => ({ ...f, links: [...f.links, { url: "", title: "", logo: "" }] }))}
+          onClick={() => setForm((f) => ({ ...f, links: [...f.links, { url: "", title: "", logo: "", key: nextKey++ }] }))}
         >
           {t("editor.addLink")}
         </button>

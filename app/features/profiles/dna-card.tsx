@@ -84,8 +84,9 @@ export function DnaCard({ projectCode, memberNo }: { projectCode: string; member
         <span id="dna-score-text">{t("dna.score", { score: reading.score })}</span>
       </p>
       <ul className="dna-reasons" aria-label={t("dna.reasons")}>
-        {reading.reasons.map((reason, i) => (
-          <li key={i} data-reason={reason.code}>
+        {reading.reasons.map((reason) => (
+          // Each code appears at most once in a reading (worker/features/profiles/dna.ts).
+          <li key={reason.code} data-reason={reason.code}>
             {reasonText(t, reason)}
           </li>
         ))}
