@@ -506,3 +506,18 @@ describe("leak oracle: hidden connections", () => {
     for (const kind of ["owner's hidden follower count", "owner's hidden following count"]) expect(friendView).toContain(p.needles.find((n) => n.kind === kind)!.value);
   });
 });
+
+// ── creator profiles (README Decisions "DNA pairing and creator profiles") ──
+// Runs after the plants above: every sweep of this file then also looks for the closed profile's creator fields.
+let closedCreator: Awaited<ReturnType<typeof import("../support/leak-plant").plantClosedCreator>>;
+beforeAll(async () => {
+  const { plantClosedCreator } = await import("../support/leak-plant");
+  closedCreator = await plantClosedCreator(io, p);
+}, 60_000);
+
+describe("leak oracle: a closed profile's creator profile", () => {
+  it("its owner still gets every field (the oracle is not blind)", async () => {
+    const own = (await hit("GET", `/api/v7/private/core/creator-profiles/SMP/${p.closed.memberNo}`, "member", undefined, p.closed)).text;
+    expect(closedCreator.needles.filter((n) => !own.includes(n.value)).map((n) => n.kind)).toEqual([]);
+  });
+});

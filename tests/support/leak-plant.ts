@@ -445,3 +445,35 @@ export async function plantHiddenConnections(io: PlantIo, p: Planted) {
   );
   return { sub, fan, subNick, fanNick };
 }
+
+// ── creator profiles (README Decisions "DNA pairing and creator profiles") ──
+
+/**
+ * Appended to the plant: the closed profile's creator profile (introduction, website, company, title, location, one
+ * link with its logo). None of the four oracle viewers is let in, so every field is hidden from every one of them.
+ */
+export async function plantClosedCreator(io: PlantIo, p: Planted) {
+  const t = p.tag;
+  const logo = await expectOk(io, "POST", `/private/core/files/SMP/${p.closed.memberId}`, p.closed, imageForm(io, "logo"));
+  const creator = {
+    introduction: `ClosedCreatorIntro${t}`,
+    websiteUrl: `https://closed-creator-${t}.example.com/`,
+    company: `ClosedCompany${t}`,
+    title: `ClosedTitle${t}`,
+    location: `ClosedLocation${t}`,
+    links: [{ url: `https://closed-link-${t}.example.com/`, title: `ClosedLinkTitle${t}`, logo: logo.url as string }],
+  };
+  await expectOk(io, "PUT", `/private/core/creator-profiles/${p.closed.memberId}`, p.closed, creator);
+  const needles: Needle[] = [
+    { kind: "closed profile creator introduction", value: creator.introduction, hiddenFrom: EVERYONE },
+    { kind: "closed profile creator websiteUrl", value: `closed-creator-${t}.example.com`, hiddenFrom: EVERYONE },
+    { kind: "closed profile creator company", value: creator.company, hiddenFrom: EVERYONE },
+    { kind: "closed profile creator title", value: creator.title, hiddenFrom: EVERYONE },
+    { kind: "closed profile creator location", value: creator.location, hiddenFrom: EVERYONE },
+    { kind: "closed profile creator link url", value: `closed-link-${t}.example.com`, hiddenFrom: EVERYONE },
+    { kind: "closed profile creator link title", value: creator.links[0]!.title, hiddenFrom: EVERYONE },
+    { kind: "closed profile creator logo key", value: mediaId(logo.url), hiddenFrom: EVERYONE },
+  ];
+  p.needles.push(...needles);
+  return { creator, needles };
+}

@@ -302,6 +302,9 @@ export const publicRoutes: Record<string, PublicCase> = {
   "GET /public/sns/chatroom/:id/last-message": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, query: { project: "SMP" } }) },
   // Card payments' webhook: without a valid provider signature it is refused (tests/api/card-payments.test.ts).
   "POST /public/core/card/webhook": { request: () => ({ body: { id: "evt_matrix", type: "checkout.session.completed" } }), status: 400 },
+  // DNA pairing needs a session (401 for visitors); a creator profile reads as a visitor sees it (null when none).
+  "GET /public/family/dna/:project/:simpleCode": { request: (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }), status: 401 },
+  "GET /public/core/creator-profiles/:project/:simpleCode": { request: (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }) },
 };
 
 /** Private routes (behind requireSession). */
@@ -1032,6 +1035,16 @@ export const privateRoutes: Record<string, RouteCase> = {
   "GET /private/sns/e2e-devices/:deviceId/linked-keys": { request: ownDevice },
   "POST /private/sns/e2e-devices/:deviceId/linked-keys": {
     request: async (f) => ({ ...(await ownDevice(f)), body: { keys: [{ idChatroomMessage: 1, wrappedKey: "d3JhcA==" }] } }),
+  },
+  // DNA pairing and creator profiles (README Decisions "DNA pairing and creator profiles"): readings and creator
+  // profiles of the tenant's members; another tenant's session is refused (404); only the owner writes their own.
+  "GET /private/family/dna/:project/:simpleCode": { request: (f) => ({ params: { project: "SMP", simpleCode: f.other.memberNo } }), ...tenantWide },
+  "GET /private/core/creator-profiles/:project/:simpleCode": { request: (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }), ...tenantWide },
+  "PUT /private/core/creator-profiles/:memberId": {
+    request: (f) => ({
+      params: { memberId: f.owner.memberId },
+      body: { introduction: "I make rope.", websiteUrl: "https://example.com", company: "Knots", title: "Rigger", location: "Tokyo", links: [{ url: "https://example.com/shop", title: "Shop", logo: "" }] },
+    }),
   },
 };
 

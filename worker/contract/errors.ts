@@ -156,6 +156,8 @@ export const errors = {
   cardWebhookInvalid: { code: "400812", status: 400, message: "The payment notification could not be verified" },
   cardProviderFailed: { code: "502811", status: 502, message: "The payment provider could not be reached, please try again" },
   e2eTooManyLinkedKeys: { code: "409732", status: 409, message: "This device already holds as many older message keys as it can" },
+  // creator profiles (README Decisions "DNA pairing and creator profiles")
+  creatorLogoNotOwned: { code: "400511", status: 400, message: "A link's logo must be an image you uploaded as a logo" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

@@ -23,6 +23,8 @@ import { mutedWordsPrivate } from "../features/social/muted-words.routes";
 import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
 import { cardPaymentsPrivate, cardPaymentsPublic } from "../features/card-payments/card-payments.routes";
 import { e2eLinkPrivate } from "../features/e2e/e2e-link";
+import { dnaPrivate, dnaPublic } from "../features/profiles/dna";
+import { creatorPrivate, creatorPublic } from "../features/profiles/creator-profile";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -42,7 +44,10 @@ const publicApi = new Hono<AppEnv>()
   .route("/", healthPublic)
   .route("/", chatPublic)
   // Card payments' webhook (README Decisions "Card payments"): signed by the provider, no session.
-  .route("/", cardPaymentsPublic);
+  .route("/", cardPaymentsPublic)
+  // DNA pairing (login required) and creator profiles (README Decisions "DNA pairing and creator profiles").
+  .route("/", dnaPublic)
+  .route("/", creatorPublic);
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
@@ -76,7 +81,10 @@ const privateApi = new Hono<AppEnv>()
   // Card payments and card binding (README Decisions "Card payments").
   .route("/", cardPaymentsPrivate)
   // Linking a second end-to-end device (README Decisions "Linking a second device").
-  .route("/", e2eLinkPrivate);
+  .route("/", e2eLinkPrivate)
+  // DNA pairing and creator profiles (README Decisions "DNA pairing and creator profiles").
+  .route("/", dnaPrivate)
+  .route("/", creatorPrivate);
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

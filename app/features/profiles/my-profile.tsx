@@ -15,6 +15,7 @@ import { useLogout } from "../session/use-logout";
 import { MySocialLists } from "../social/my-social-lists";
 import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
 import { SharePanel } from "./share-panel";
+import { CreatorProfileEditor } from "./creator-profile-editor";
 import { useReturnFocus } from "../../components/return-focus";
 
 export type OwnProfile = {
@@ -378,6 +379,7 @@ export function MyProfile({
           {t("common:save")}
         </button>
       </form>
+      <CreatorProfileEditor projectCode={projectCode} memberId={profile.memberId} memberNo={profile.simpleCode} />
 
       <section className="card stack" aria-labelledby="photos-heading">
         <div className="section-head">

@@ -19,6 +19,8 @@ import { ProfileSocialControls } from "../social/profile-social-controls";
 import { FlameControls } from "./flame-controls";
 import { characterLabel, genderLabel } from "./profile-labels";
 import { ProfileStrip } from "./profile-grid";
+import { CreatorCard } from "./creator-card";
+import { DnaCard } from "./dna-card";
 
 export type PublicProfileData = ProfileSummary & {
   projectCode: string;
@@ -311,6 +313,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
             )}
           </section>
 
+          <CreatorCard projectCode={projectCode} memberNo={profile.simpleCode} />
           <section className="section" aria-labelledby="chars-heading">
             <h2 id="chars-heading">{t("public.characters")}</h2>
             <div className="filters">
@@ -323,6 +326,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
             </div>
             {profile.matchRate != null && <p>{t("public.matchRate", { rate: profile.matchRate })}</p>}
           </section>
+          <DnaCard projectCode={projectCode} memberNo={profile.simpleCode} />
 
           <div className="stats-row">
             {validCoordinates(profile.latitude, profile.longitude) && (

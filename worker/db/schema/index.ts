@@ -16,3 +16,4 @@ export * from "./moderation";
 export * from "./connections";
 export * from "./collectibles";
 export * from "./card-payments";
+export * from "./creator";

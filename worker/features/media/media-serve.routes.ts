@@ -7,7 +7,7 @@ import { notFound } from "../../http/envelope";
  * in PNG is a keyed album's scrambled file from before /private-media existed (open albums' files are JPEG): never
  * public either, until the album is re-keyed onto the private kind (albums-legacy.ts).
  */
-const SAFE_KEY = /^[A-Z]{3}\/[A-Za-z0-9_-]+\/((avatar|photo|cover|ai|blur)\/[A-Za-z0-9_-]+\.(jpg|png)|album\/[A-Za-z0-9_-]+\.jpg)$/;
+const SAFE_KEY = /^[A-Z]{3}\/[A-Za-z0-9_-]+\/((avatar|photo|cover|ai|logo|blur)\/[A-Za-z0-9_-]+\.(jpg|png)|album\/[A-Za-z0-9_-]+\.jpg)$/;
 
 /** GET /media/<key>: R2 objects with immutable caching; only image types we wrote ourselves, public kinds only. */
 export const mediaServe = new Hono<AppEnv>().get("/*", async (c) => {

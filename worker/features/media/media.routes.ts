@@ -21,6 +21,7 @@ import { readUploadForm } from "./upload-body";
 import { scramblePixels, seedToHex } from "../../contract/scramble";
 
 type Ctx = Context<AppEnv>;
+const LOGO_MAX_SIDE = 256;
 
 /**
  * Multipart upload (§7 files): field `file` (or `image`), optional `type` avatar|photo|private (default photo).
@@ -34,7 +35,7 @@ async function upload(c: Ctx): Promise<UploadInfo> {
   const file = form.get("file") ?? form.get("image");
   if (!file || typeof file === "string") throw new AppError("uploadMissing");
   const kindResult = UploadKind.safeParse(form.get("type") ?? "photo");
-  if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar, photo or private" });
+  if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar, photo, private or logo" });
   const kind = kindResult.data;
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("tooLarge");
   // §4 encoded images (chat photos and private images, never avatars): scrambled with a fresh random seed, which
@@ -50,6 +51,8 @@ async function upload(c: Ctx): Promise<UploadInfo> {
       kind: kind === "private" ? "dm" : kind,
       bytes: await file.arrayBuffer(),
       square: kind === "avatar",
+      // A creator link's logo is shown small: stored at most LOGO_MAX_SIDE on its longest side.
+      ...(kind === "logo" ? { maxSide: LOGO_MAX_SIDE } : {}),
       // Renditions are for what visitors may see in place of the original; private images are never shown to them.
       rendition: kind !== "private",
       ...(seed ? { transformPixels: (pixels: Uint8Array, width: number, height: number) => scramblePixels(pixels, width, height, seed) } : {}),
