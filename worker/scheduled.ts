@@ -1,6 +1,7 @@
 import { liftExpiredSafety } from "./features/social/safety-jobs";
 import { freeIdleSubmembers, settleListings } from "./features/market/market.service";
 import { purgeExpired } from "./features/privacy/retention";
+import { purgeLineStates } from "./features/line/line.service";
 /** Cron trigger (wrangler.toml [triggers]): each feature's housekeeping job, run in turn. */
 export type ScheduledJob = (env: Env, at: number) => Promise<void>;
 
@@ -14,6 +15,7 @@ const jobs: ScheduledJob[] = [
   },
   // privacy: delete sessions, reset links, codes, outbox mail, reminders and search marks whose lifetime is over.
   purgeExpired,
+  purgeLineStates, // LINE: spent and expired sign-in states (README Decisions "LINE login")
 ];
 
 /** One job failing does not keep the others (the purge above all) from running; the run still fails after them. */

@@ -20,6 +20,7 @@ import { requestsFiltersPrivate } from "../features/chat/requests-filters";
 import { strangerMediaPrivate } from "../features/profiles/stranger-media.routes";
 import { mutedWordsPrivate } from "../features/social/muted-words.routes";
 import { e2eDevicesPrivate } from "../features/e2e/e2e-devices";
+import { linePrivate, linePublic } from "../features/line/line.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -37,7 +38,8 @@ const publicApi = new Hono<AppEnv>()
   .route("/", profilesPublic)
   .route("/", mediaPublic)
   .route("/", healthPublic)
-  .route("/", chatPublic);
+  .route("/", chatPublic)
+  .route("/", linePublic); // LINE login (README Decisions "LINE login")
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
@@ -65,7 +67,8 @@ const privateApi = new Hono<AppEnv>()
   // Muted words (README Decisions "Muted words").
   .route("/", mutedWordsPrivate)
   // End-to-end encryption devices (README Decisions "Verifiable end-to-end keys").
-  .route("/", e2eDevicesPrivate);
+  .route("/", e2eDevicesPrivate)
+  .route("/", linePrivate); // LINE bind, unbind (README Decisions "LINE login")
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

@@ -14,3 +14,4 @@ export * from "./chat";
 export * from "./market";
 export * from "./moderation";
 export * from "./connections";
+export * from "./line";
