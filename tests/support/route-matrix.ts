@@ -299,6 +299,15 @@ export const publicRoutes: Record<string, PublicCase> = {
   },
   "GET /public/sns/chatroom/:id/messages": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, query: { project: "SMP" } }) },
   "GET /public/sns/chatroom/:id/last-message": { request: () => ({ params: { id: PUBLIC_CHATROOM_ID }, query: { project: "SMP" } }) },
+  // ── LINE login (worker/features/line/line.routes.ts): not configured in these tests, so the flows answer 404
+  // lineNotConfigured (the flows themselves: tests/api/line-login.test.ts, against a fake LINE issuer).
+  "GET /public/core/line/:project": { request: () => ({ params: { project: "SMP" } }) },
+  "POST /public/core/line/:project/authorize": { request: () => ({ params: { project: "SMP" }, body: { redirectUrl: "http://velvet.test/smp/line-callback" } }), status: 404 },
+  "POST /public/core/sessions/:project/line": {
+    request: () => ({ params: { project: "SMP" }, body: { code: "a-code", state: "s".repeat(43), redirectUrl: "http://velvet.test/smp/line-callback" } }),
+    status: 404,
+  },
+  "POST /public/core/members/:project/line": { request: () => ({ params: { project: "SMP" }, body: { adult: true } }), status: 404 },
 };
 
 /** Private routes (behind requireSession). */
@@ -951,6 +960,18 @@ export const privateRoutes: Record<string, RouteCase> = {
       return { as, params: { deviceId } };
     },
   },
+  // LINE bind and unbind: the caller's own binding only (another member or tenant: 403). Not configured here, so
+  // binding answers 404 lineNotConfigured and unbinding an unbound account 404 lineNotBound.
+  "GET /private/core/members/line/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "POST /private/core/members/line/:memberId/authorize": {
+    request: (f) => ({ params: { memberId: f.owner.memberId }, body: { redirectUrl: "http://velvet.test/smp/line-callback" } }),
+    status: 404,
+  },
+  "POST /private/core/members/line/:memberId": {
+    request: (f) => ({ params: { memberId: f.owner.memberId }, body: { code: "a-code", state: "s".repeat(43), redirectUrl: "http://velvet.test/smp/line-callback" } }),
+    status: 404,
+  },
+  "DELETE /private/core/members/line/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }), status: 404 },
 };
 
 

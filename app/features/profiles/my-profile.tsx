@@ -16,6 +16,7 @@ import { MySocialLists } from "../social/my-social-lists";
 import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
 import { SharePanel } from "./share-panel";
 import { useReturnFocus } from "../../components/return-focus";
+import { LineSection } from "../line/line-section";
 
 export type OwnProfile = {
   memberId: string;
@@ -422,6 +423,7 @@ export function MyProfile({
       <MySocialLists projectCode={projectCode} />
       <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />
       <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
+      <LineSection projectCode={projectCode} />
 
       {operator && (
         <Link className="button" to={`/${projectCode}/moderation`}>
