@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     root,
     include: ["tests/e2e/**/*.e2e.ts"],
-    globalSetup: ["tests/e2e/support/server.ts"],
+    globalSetup: ["tests/e2e/support/line-issuer.ts", "tests/e2e/support/server.ts"], // the fake LINE issuer first: the preview reads its address
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 120_000,

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { SessionInfo } from "./session";
 
-/** The callback page every LINE sign-in returns to (§7 `redirectUrl`): `/{project}/line-callback` on our origin. */
-export const LINE_CALLBACK_PATH = "line-callback";
+export * from "./line.constants";
 
 /** POST …/authorize: where LINE sends the browser back. */
 export const LineAuthorizeBody = z.object({ redirectUrl: z.string().trim().min(1).max(500) });

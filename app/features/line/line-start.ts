@@ -1,5 +1,5 @@
 import type { LineAuthorization } from "../../../worker/contract/line";
-import { LINE_CALLBACK_PATH } from "../../../worker/contract/line";
+import { LINE_CALLBACK_PATH } from "../../../worker/contract/line.constants";
 import { api } from "../../lib/api";
 import type { Envelope } from "../../../worker/contract/envelope";
 
