@@ -1,5 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import worker from "../../worker/test-entry";
 import { call, signUp, type Json, type Member } from "../support/client";
 import { FakeLineIssuer } from "../support/fake-line-issuer";
@@ -14,6 +14,7 @@ const lineEnv = { ...env, LINE_ISSUER: ISSUER, LINE_CHANNEL_ID: fake.channelId, 
 const ORIGIN = "http://velvet.test";
 const callbackUrl = (project: string) => `${ORIGIN}/${project.toLowerCase()}/line-callback`;
 
+let warn: MockInstance<typeof console.warn>;
 beforeEach(() => {
   fake.tweaks = {};
   fake.nextSub = null;
@@ -23,8 +24,8 @@ beforeEach(() => {
     if (new URL(request.url).hostname !== "line.test") return realFetch(input, init);
     return fake.handle(request);
   });
-  // The worker logs why a sign-in was refused (never the token); keep the test output quiet.
-  vi.spyOn(console, "warn").mockImplementation(() => {});
+  // The worker logs why a sign-in was refused (never the token); keep the test output quiet, read the reasons.
+  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -209,15 +210,14 @@ describe("LINE sign-in: what is refused (4xx, nothing changes)", () => {
   // Each case names the check that refused it (the worker's warning line), so none passes for another reason.
   const badTokens: [string, FakeLineIssuer["tweaks"], RegExp][] = [
     ["a wrong nonce", { nonce: "not-the-nonce-we-sent" }, /nonce or subject mismatch/],
-    ["a wrong audience", { audience: "1659999999" }, /"aud" claim/],
-    ["an expired token", { expiresIn: -120 }, /"exp" claim/],
+    ["a wrong audience", { audience: "1659999999" }, /aud\W{0,3} claim/],
+    ["an expired token", { expiresIn: -120 }, /exp\W{0,3} claim/],
     ["a bad signature (a key not in the JWKS)", { foreignKey: true }, /signature verification failed/],
-    ["another issuer", { issuer: "https://evil.test" }, /"iss" claim/],
+    ["another issuer", { issuer: "https://evil.test" }, /iss\W{0,3} claim/],
     ["HS256 with another secret", { hs256Secret: "not-the-channel-secret-0123456789" }, /signature verification failed/],
   ];
   for (const [name, tweaks, reason] of badTokens) {
     it(`an ID token with ${name}`, async () => {
-      const warn = vi.mocked(console.warn);
       const before = [await members("SMP"), await bindings()];
       fake.tweaks = tweaks;
       const { reply } = await lineLogin("SMP", newSub());
