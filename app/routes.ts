@@ -17,6 +17,7 @@ export default [
     route("login", "routes/login.tsx"),
     route("registration", "routes/registration.tsx"),
     route("reset-password", "routes/reset-password.tsx"),
+    route("line-callback", "routes/line-callback.tsx"), // §7 LINE login/bind redirectUrl (README Decisions "LINE login")
 
     layout("routes/member-shell.tsx", [
       // home

@@ -2,6 +2,7 @@ import { liftExpiredSafety } from "./features/social/safety-jobs";
 import { freeIdleSubmembers, settleListings } from "./features/market/market.service";
 import { purgeExpired } from "./features/privacy/retention";
 import { runDueDraws } from "./features/collectibles/lottery.service";
+import { purgeLineStates } from "./features/line/line.service";
 /** Cron trigger (wrangler.toml [triggers]): each feature's housekeeping job, run in turn. */
 export type ScheduledJob = (env: Env, at: number) => Promise<void>;
 
@@ -17,6 +18,7 @@ const jobs: ScheduledJob[] = [
   purgeExpired,
   // collectibles: draw each tenant's lottery for the days that have ended (README "Collectibles and the daily lottery").
   runDueDraws,
+  purgeLineStates, // LINE: spent and expired sign-in states (README Decisions "LINE login")
 ];
 
 /** One job failing does not keep the others (the purge above all) from running; the run still fails after them. */

@@ -7,6 +7,7 @@ import type { SessionInfo } from "../../worker/contract/session";
 import { MessageDialog } from "../components/alert-dialog";
 import { Avatar } from "../components/avatar";
 import { AuthCard } from "../features/session/auth-card";
+import { LineLoginButton } from "../features/line/line-login-button";
 import { useFinishLogin } from "../features/session/use-finish-login";
 import { api } from "../lib/api";
 import { callApi } from "../lib/api.server";
@@ -72,6 +73,7 @@ export default function Login({ loaderData, params }: Route.ComponentProps) {
           {t("login.submit")}
         </button>
       </form>
+      <LineLoginButton projectCode={params.projectCode} />
       <p className="auth-switch">
         <Link to={`/${params.projectCode}/reset-password`}>{t("login.forgot")}</Link>
       </p>

@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     root,
     include: ["tests/e2e/**/*.e2e.ts"],
-    globalSetup: ["tests/e2e/support/server.ts", "tests/e2e/support/fake-stripe-server.ts"],
+    // the fake LINE issuer first: the preview reads its address; the fake card provider serves on E2E_PORT + 100
+    globalSetup: ["tests/e2e/support/line-issuer.ts", "tests/e2e/support/server.ts", "tests/e2e/support/fake-stripe-server.ts"],
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 120_000,

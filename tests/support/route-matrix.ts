@@ -305,6 +305,15 @@ export const publicRoutes: Record<string, PublicCase> = {
   // DNA pairing needs a session (401 for visitors); a creator profile reads as a visitor sees it (null when none).
   "GET /public/family/dna/:project/:simpleCode": { request: (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }), status: 401 },
   "GET /public/core/creator-profiles/:project/:simpleCode": { request: (f) => ({ params: { project: "SMP", simpleCode: f.owner.memberNo } }) },
+  // ── LINE login (worker/features/line/line.routes.ts): not configured in these tests, so the flows answer 404
+  // lineNotConfigured (the flows themselves: tests/api/line-login.test.ts, against a fake LINE issuer).
+  "GET /public/core/line/:project": { request: () => ({ params: { project: "SMP" } }) },
+  "POST /public/core/line/:project/authorize": { request: () => ({ params: { project: "SMP" }, body: { redirectUrl: "http://velvet.test/smp/line-callback" } }), status: 404 },
+  "POST /public/core/sessions/:project/line": {
+    request: () => ({ params: { project: "SMP" }, body: { code: "a-code", state: "s".repeat(43), redirectUrl: "http://velvet.test/smp/line-callback" } }),
+    status: 404,
+  },
+  "POST /public/core/members/:project/line": { request: () => ({ params: { project: "SMP" }, body: { adult: true } }), status: 404 },
 };
 
 /** Private routes (behind requireSession). */
@@ -1046,6 +1055,18 @@ export const privateRoutes: Record<string, RouteCase> = {
       body: { introduction: "I make rope.", websiteUrl: "https://example.com", company: "Knots", title: "Rigger", location: "Tokyo", links: [{ url: "https://example.com/shop", title: "Shop", logo: "" }] },
     }),
   },
+  // LINE bind and unbind: the caller's own binding only (another member or tenant: 403). Not configured here, so
+  // binding answers 404 lineNotConfigured and unbinding an unbound account 404 lineNotBound.
+  "GET /private/core/members/line/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }) },
+  "POST /private/core/members/line/:memberId/authorize": {
+    request: (f) => ({ params: { memberId: f.owner.memberId }, body: { redirectUrl: "http://velvet.test/smp/line-callback" } }),
+    status: 404,
+  },
+  "POST /private/core/members/line/:memberId": {
+    request: (f) => ({ params: { memberId: f.owner.memberId }, body: { code: "a-code", state: "s".repeat(43), redirectUrl: "http://velvet.test/smp/line-callback" } }),
+    status: 404,
+  },
+  "DELETE /private/core/members/line/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }), status: 404 },
 };
 
 /** M coins straight into the ledger (a balance to spend). */

@@ -158,6 +158,14 @@ export const errors = {
   e2eTooManyLinkedKeys: { code: "409732", status: 409, message: "This device already holds as many older message keys as it can" },
   // creator profiles (README Decisions "DNA pairing and creator profiles")
   creatorLogoNotOwned: { code: "400511", status: 400, message: "A link's logo must be an image you uploaded as a logo" },
+  // LINE login, bind, unbind (README Decisions "LINE login")
+  lineNotConfigured: { code: "404131", status: 404, message: "Signing in with LINE is not available here" },
+  lineStateInvalid: { code: "400131", status: 400, message: "This LINE sign-in has expired or was already used; please start again" },
+  lineSignInFailed: { code: "401131", status: 401, message: "LINE could not confirm who you are; please try again" },
+  lineAlreadyBound: { code: "409131", status: 409, message: "This LINE account is already linked to another member" },
+  lineMemberHasBinding: { code: "409132", status: 409, message: "Your account is already linked to a LINE account; unlink it first" },
+  lineUnbindNeedsPassword: { code: "409133", status: 409, message: "Your account has no password: unlinking LINE would leave no way to log in" },
+  lineNotBound: { code: "404132", status: 404, message: "No LINE account is linked" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

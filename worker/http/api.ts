@@ -25,6 +25,7 @@ import { cardPaymentsPrivate, cardPaymentsPublic } from "../features/card-paymen
 import { e2eLinkPrivate } from "../features/e2e/e2e-link";
 import { dnaPrivate, dnaPublic } from "../features/profiles/dna";
 import { creatorPrivate, creatorPublic } from "../features/profiles/creator-profile";
+import { linePrivate, linePublic } from "../features/line/line.routes";
 import { requireSession } from "./auth";
 import { notFound } from "./envelope";
 import { refuseControlCharacters } from "./plain-address";
@@ -47,7 +48,8 @@ const publicApi = new Hono<AppEnv>()
   .route("/", cardPaymentsPublic)
   // DNA pairing (login required) and creator profiles (README Decisions "DNA pairing and creator profiles").
   .route("/", dnaPublic)
-  .route("/", creatorPublic);
+  .route("/", creatorPublic)
+  .route("/", linePublic); // LINE login (README Decisions "LINE login")
 
 const privateApi = new Hono<AppEnv>()
   .use(requireSession)
@@ -84,7 +86,8 @@ const privateApi = new Hono<AppEnv>()
   .route("/", e2eLinkPrivate)
   // DNA pairing and creator profiles (README Decisions "DNA pairing and creator profiles").
   .route("/", dnaPrivate)
-  .route("/", creatorPrivate);
+  .route("/", creatorPrivate)
+  .route("/", linePrivate); // LINE bind, unbind (README Decisions "LINE login")
 
 export const api = new Hono<AppEnv>()
   .use(refuseControlCharacters)

@@ -17,6 +17,7 @@ import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
 import { SharePanel } from "./share-panel";
 import { CreatorProfileEditor } from "./creator-profile-editor";
 import { useReturnFocus } from "../../components/return-focus";
+import { LineSection } from "../line/line-section";
 
 export type OwnProfile = {
   memberId: string;
@@ -430,6 +431,7 @@ export function MyProfile({
       <MySocialLists projectCode={projectCode} />
       <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />
       <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
+      <LineSection projectCode={projectCode} />
 
       {operator && (
         <Link className="button" to={`/${projectCode}/moderation`}>

@@ -17,3 +17,4 @@ export * from "./connections";
 export * from "./collectibles";
 export * from "./card-payments";
 export * from "./creator";
+export * from "./line";

@@ -23,7 +23,7 @@ import { validate } from "../../http/validate";
 import * as session from "./session.service";
 
 /** Login and sign-up also set the HttpOnly cookie so any client that signs in can render private pages. */
-async function setSessionCookies(c: Context<AppEnv>, info: SessionInfo) {
+export async function setSessionCookies(c: Context<AppEnv>, info: SessionInfo) {
   const secure = new URL(c.req.url).protocol === "https:";
   await keepSignals(c, info, secure);
   setCookie(c, SESSION_COOKIE, `${info.memberId}.${info.token}`, {

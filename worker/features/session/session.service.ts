@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { SignJWT, jwtVerify } from "jose";
 import { getDb } from "../../db/client";
-import { members, otpCodes, passwordResets, personalChatrooms, profiles, sessions } from "../../db/schema";
+import { lineAccounts, members, otpCodes, passwordResets, personalChatrooms, profiles, sessions } from "../../db/schema";
 import { personalRoomRow } from "../chat/photo-comment-counts";
 import type { ReferralInfo, SessionInfo } from "../../contract/session";
 import { AppError } from "../../lib/app-error";
@@ -27,7 +27,7 @@ const RESET_TTL = 60 * MINUTE;
 const OTP_TTL = 5 * MINUTE;
 const OTP_MAX_ATTEMPTS = 5;
 
-async function createSession(env: Env, member: { id: string; projectCode: string }): Promise<{ token: string; sessionId: string; expiresAt: number }> {
+export async function createSession(env: Env, member: { id: string; projectCode: string }): Promise<{ token: string; sessionId: string; expiresAt: number }> {
   const token = newSessionToken();
   const sessionId = newSessionId();
   const createdAt = now();
@@ -38,7 +38,7 @@ async function createSession(env: Env, member: { id: string; projectCode: string
   return { token, sessionId, expiresAt };
 }
 
-async function sessionInfo(env: Env, memberId: string, session: { token: string; sessionId: string; expiresAt: number }): Promise<SessionInfo> {
+export async function sessionInfo(env: Env, memberId: string, session: { token: string; sessionId: string; expiresAt: number }): Promise<SessionInfo> {
   const row = await getDb(env)
     .select({
       memberNo: profiles.simpleCode,
@@ -68,8 +68,12 @@ async function sessionInfo(env: Env, memberId: string, session: { token: string;
   };
 }
 
-/** Creates the member and an empty profile in one atomic batch, then signs them in. */
-export async function signUp(env: Env, input: { projectCode: string; email: string; password: string; referralCode?: string }) {
+/**
+ * Creates the member and an empty profile in one atomic batch, then signs them in. A LINE sign-up (README Decisions
+ * "LINE login") has no password (`null`: an empty hash no password verifies against) and binds `lineSubHash` in the
+ * same batch.
+ */
+export async function signUp(env: Env, input: { projectCode: string; email: string; password: string | null; referralCode?: string; lineSubHash?: string }) {
   const db = getDb(env);
   const referrer = input.referralCode
     ? await db.select({ id: members.id, projectCode: members.projectCode }).from(members).where(eq(members.referralCode, input.referralCode)).get()
@@ -84,7 +88,7 @@ export async function signUp(env: Env, input: { projectCode: string; email: stri
     .get();
   if (existing) throw new AppError("userExists");
 
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = input.password === null ? "" : await hashPassword(input.password);
   const emailHash = await sha256Hex(input.email);
   const id = newMemberId();
   const at = now();
@@ -107,6 +111,7 @@ export async function signUp(env: Env, input: { projectCode: string; email: stri
         db.insert(profiles).values({ memberId: id, projectCode, simpleCode, emailHash, createdAt: at, updatedAt: at, lastAccess: at }),
         // §2 personal chatroom → owner, for photo comment counts (SQL has no md5; photo-comment-counts.ts).
         db.insert(personalChatrooms).values(personalRoomRow(projectCode, id, simpleCode)),
+        ...(input.lineSubHash ? [db.insert(lineAccounts).values({ memberId: id, projectCode, lineSubHash: input.lineSubHash, createdAt: at })] : []),
         ...(referrer
           ? [db.update(members).set({ referralCount: sql`${members.referralCount} + 1` }).where(eq(members.id, referrer.id))]
           : []),
@@ -116,6 +121,7 @@ export async function signUp(env: Env, input: { projectCode: string; email: stri
     } catch (error) {
       const message = String((error as Error)?.message ?? error);
       if (/UNIQUE constraint failed: members\.project_code, members\.email/.test(message)) throw new AppError("userExists");
+      if (/UNIQUE constraint failed: line_accounts\./.test(message)) throw new AppError("lineAlreadyBound");
       if (!/UNIQUE constraint failed/.test(message)) throw error;
     }
   }
