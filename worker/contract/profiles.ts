@@ -132,4 +132,5 @@ export type UploadInfo = {
 };
 
 /** `private`: an image for a private message (stored as kind `dm`, served only by /private-media to sender and recipient). */
-export const UploadKind = z.enum(["avatar", "photo", "private"]);
+/** `encrypted`: a browser-encrypted image for a private message (README Decisions "Everything private is encrypted"). */
+export const UploadKind = z.enum(["avatar", "photo", "private", "encrypted"]);
