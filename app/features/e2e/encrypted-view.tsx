@@ -53,14 +53,14 @@ export function EncryptedThreadText({ payload, idChatroomMessage, senderNo }: { 
  * An encrypted image of a private message: the signed descriptor first, then the file, decrypted here and shown from
  * a blob URL (revoked when the message leaves the screen). Nothing is shown unless both verify.
  */
-export function EncryptedImage({ payload, context, senderNo, alt, className }: { payload: EncryptedPayload & { media: string }; context: string; senderNo: string; alt: string; className: string }) {
+export function EncryptedImage({ payload, context, senderNo, alt, className }: { payload: EncryptedPayload; context: string; senderNo: string; alt: string; className: string }) {
   const { t } = useTranslation("e2e-media");
   const result = useDecrypted(payload, context, senderNo);
   const [url, setUrl] = useState<string | null | undefined>(undefined);
   const text = result?.status === "ok" ? result.text : null;
   useEffect(() => {
     if (text === null) return;
-    const descriptor = readDescriptor(text, payload.media);
+    const descriptor = payload.media ? readDescriptor(text, payload.media) : null;
     if (!descriptor) return setUrl(null);
     let alive = true;
     let made: string | null = null;
