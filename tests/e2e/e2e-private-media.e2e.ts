@@ -92,8 +92,12 @@ describe("everything private is encrypted", () => {
     const publicBox = pa.page.getByLabel("Message", { exact: true });
     await publicBox.fill(note);
     await publicBox.press("Enter");
+    await see(pa.page.getByRole("list", { name: "Messages" }), note, 15_000);
+    await expect.poll(() => localRows(`select count(*) as n from chat_messages where member_id = '${a.memberId}' and is_private = 0`)[0]?.n, { timeout: 15_000 }).toBe(1);
     await gotoHydrated(pb.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);
     const noteItem = pb.page.getByRole("list", { name: "Messages" }).locator("li", { hasText: note });
+    await see(noteItem, note, 15_000);
+    await screenshot(pb.page, "e2e-media-02a-public-note-phone");
     await noteItem.getByRole("button", { name: /^Send a private message to/ }).click();
     await pb.page.getByRole("switch", { name: "Private message" }).click();
     const replyBox = pb.page.getByLabel("Message", { exact: true });
