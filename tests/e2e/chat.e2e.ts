@@ -86,18 +86,20 @@ describe("chat journey", () => {
     await see(pb.page.getByRole("button", { name: /Back/ }), /Back/);
     await screenshot(pb.page, "chat-05-direct-recipient-phone");
 
-    // An image in the private conversation is a private upload: both load it through /private-media (the <img>
-    // carries the session cookie); without a session, or at /media, it is not found.
+    // An image in the private conversation is encrypted in the browser (both have keys; README Decisions "Everything
+    // private is encrypted"): stored as opaque bytes of kind e2e, decrypted by both from a blob URL; without a
+    // session, or at /media, it is not found.
     await pa.page.locator(".chat-send input[type=file]").setInputFiles({ name: "dm.png", mimeType: "image/png", buffer: smallPng() });
     const sentImage = pa.page.getByRole("list", { name: "Messages" }).locator("img.chat-image");
-    await sentImage.waitFor();
-    const src = (await sentImage.getAttribute("src"))!;
-    expect(src).toMatch(new RegExp(`^/private-media/SMP/${a.memberNo}/dm/[A-Za-z0-9]{24}\\.jpg$`));
-    const received = pb.page.getByRole("list", { name: "Messages" }).locator(`img[src="${src}"]`);
-    await received.waitFor();
+    const received = pb.page.getByRole("list", { name: "Messages" }).locator("img.chat-image");
     for (const image of [sentImage, received]) {
+      await image.waitFor({ timeout: 20_000 });
+      expect(await image.getAttribute("src")).toMatch(/^blob:/);
       await expect.poll(() => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
     }
+    const imageRows = localRows(`select payload from chat_messages where member_no = '${a.memberNo}' and payload like '%"media"%'`);
+    const src = JSON.parse(String(imageRows[0]!.payload)).media as string;
+    expect(src).toMatch(new RegExp(`^/private-media/SMP/${a.memberNo}/e2e/[A-Za-z0-9]{24}\\.bin$`));
     const asVisitor = await fetch(`${baseUrl()}${src}`);
     expect([asVisitor.status, asVisitor.headers.get("cache-control")]).toEqual([404, "private, no-store"]);
     expect((await fetch(`${baseUrl()}${src.replace("/private-media/", "/media/")}`)).status).toBe(404);

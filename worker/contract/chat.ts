@@ -26,6 +26,8 @@ export const ImagePayload = z.object({ type: z.literal("img"), src: MediaSrc });
  * in the message, so only those who may see the message (not a private message's placeholder) can restore it.
  */
 export const EncodedImagePayload = z.object({ type: z.literal("encodedImage"), src: MediaSrc, key: z.string().regex(/^[0-9a-f]{64}$/, "Invalid image key") });
+/** An upload of type `encrypted`: opaque browser-encrypted bytes, served by /private-media to the two members only. */
+export const E2eMediaSrc = z.string().regex(/^\/private-media\/[A-Z]{3}\/\d{1,12}\/e2e\/[A-Za-z0-9_-]+\.bin$/, "Images must be uploaded first");
 const WrappedKey = z.string().regex(/^[A-Za-z0-9+/=]+$/).max(2048);
 /**
  * §7 encrypted private message: AES-GCM ciphertext, the AES key wrapped (RSA-OAEP) for each member number
@@ -53,6 +55,12 @@ export const EncryptedPayload = z.object({
   v: z.literal(2).optional(),
   msgId: z.string().regex(E2E_DEVICE_ID).optional(),
   sentAt: z.number().int().positive().max(8_640_000_000_000_000).optional(),
+  /**
+   * README Decisions "Everything private is encrypted": an encrypted image. The file (R2 kind `e2e`, opaque bytes)
+   * was encrypted in the browser with its own AES-256-GCM key, which travels inside `data` with this same address;
+   * the reader shows the image only when both addresses match. The server needs it to bind and serve the file.
+   */
+  media: E2eMediaSrc.optional(),
 });
 export const Payload = z.discriminatedUnion("type", [TextPayload, EmojiPayload, ImagePayload, EncodedImagePayload, EncryptedPayload]);
 export type Payload = z.infer<typeof Payload>;
@@ -75,8 +83,10 @@ export const ReactBody = z.object({
 });
 export const ThreadBody = z.object({
   idChatroomMessage: z.number().int().positive(),
-  message: z.string().max(2000),
+  message: z.string().max(2000).default(""),
   isPrivate: z.boolean().default(false),
+  /** A private reply encrypted end to end between the replier and the note's author (README Decisions "Everything private is encrypted"). */
+  payload: EncryptedPayload.optional(),
 });
 export const MessagesQuery = z.object({
   pageSize: numeric().pipe(z.number().int().min(1).max(CHAT_PAGE_SIZE)).default(CHAT_PAGE_SIZE),
@@ -140,7 +150,17 @@ export const RequestDecisionBody = z.object({ decision: z.enum(["accept", "decli
 export const PRIVATE_PLACEHOLDER = "private message";
 
 /** `mutedWord`: the text contains one of the viewer's muted words and was withheld (README Decisions "Muted words"). */
-export type ChatThread = { idChatMessageThread: number; message: string; isPrivate: boolean; profile: ProfileSummary | null; dateAdd: string; mutedWord?: boolean };
+export type ChatThread = {
+  idChatMessageThread: number;
+  message: string;
+  isPrivate: boolean;
+  profile: ProfileSummary | null;
+  dateAdd: string;
+  mutedWord?: boolean;
+  /** An encrypted private reply, to its two members only (everyone else: the placeholder and null). */
+  payload?: EncryptedPayloadT | null;
+};
+export type EncryptedPayloadT = z.infer<typeof EncryptedPayload>;
 export type ChatReaction = { type: string; reactEmoji: string; memberNo: string };
 
 /** §3 Chat message as the API and the sockets send it. */

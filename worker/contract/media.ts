@@ -3,16 +3,17 @@
  *   <PROJECT>/<memberNo>/<kind>/<random>.<ext>
  *   <PROJECT>/<memberNo>/blur/<random>.jpg        the blurred rendition of an avatar or photo (its own random id)
  * Public kinds (avatar | photo | cover | album | ai | logo | blur) are served at /media/<key> with long-lived cache headers
- * (keys never change content). Private kinds (keyed: keyed albums' files; dm: images of private messages) are
+ * (keys never change content). Private kinds (keyed: keyed albums' files; dm: images of private messages; e2e:
+ * browser-encrypted images of private messages, `<random>.bin`, opaque to the server) are
  * served only at /private-media/<key>, which checks the viewer on every request and is never cached; /media
  * refuses them.
  */
 export const MEDIA_PREFIX = "/media/";
 export const PRIVATE_MEDIA_PREFIX = "/private-media/";
 export type PublicMediaKind = "avatar" | "photo" | "cover" | "album" | "ai" | "logo";
-export type PrivateMediaKind = "keyed" | "dm";
+export type PrivateMediaKind = "keyed" | "dm" | "e2e";
 export type MediaKind = PublicMediaKind | PrivateMediaKind;
-export const isPrivateMediaKind = (kind: string): kind is PrivateMediaKind => kind === "keyed" || kind === "dm";
+export const isPrivateMediaKind = (kind: string): kind is PrivateMediaKind => kind === "keyed" || kind === "dm" || kind === "e2e";
 /** The kind segment of a key. */
 export const mediaKindOf = (key: string) => key.split("/")[2] ?? "";
 export const mediaUrl = (key: string) => `${isPrivateMediaKind(mediaKindOf(key)) ? PRIVATE_MEDIA_PREFIX : MEDIA_PREFIX}${key}`;

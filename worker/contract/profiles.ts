@@ -133,4 +133,5 @@ export type UploadInfo = {
 
 /** `private`: an image for a private message (stored as kind `dm`, served only by /private-media to sender and recipient). */
 /** `logo`: a creator profile link's logo (README Decisions "DNA pairing and creator profiles"), stored small. */
-export const UploadKind = z.enum(["avatar", "photo", "private", "logo"]);
+/** `encrypted`: a browser-encrypted image for a private message (README Decisions "Everything private is encrypted"). */
+export const UploadKind = z.enum(["avatar", "photo", "private", "logo", "encrypted"]);

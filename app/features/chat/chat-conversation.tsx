@@ -9,6 +9,7 @@ import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { uploadWithProgress } from "../../lib/upload";
 import { useE2eConversation } from "../e2e/e2e-conversation";
+import { useE2eSend } from "../e2e/encrypted-send";
 import { MessageItem } from "./message-item";
 import { useChatRoom, type LocalMessage } from "./use-chat-room";
 
@@ -68,6 +69,7 @@ export function ChatConversation({
   // §5/§6: posts need a qualifying avatar (one-to-one rooms only the sending rules); the reminder shows first.
   const posting = usePostingStatus(DIRECT_CHATROOM.test(chatroomId) ? "send" : "post");
   const e2e = useE2eConversation(peerMemberNo ?? null, chatroomId);
+  const e2eSend = useE2eSend();
   const visible = filter ? room.messages.filter(filter) : room.messages;
   const [limit, setLimit] = useState(FIRST_PAINT);
   const shown = visible.length > limit ? visible.slice(-limit) : visible;
@@ -105,6 +107,11 @@ export function ChatConversation({
       const outcome = await e2e.prepare(message).catch(() => null);
       if (outcome && "payload" in outcome) sent = await deliver({ message: "", payload: outcome.payload, preview: message });
       else if (outcome) sent = await deliver({ message });
+    } else if (sendOptions?.isPrivate && sendOptions.toMemberNo && session) {
+      // A private reply in a shared room is encrypted for both members too (README Decisions "Everything private is encrypted").
+      const sealer = await e2eSend.sealerFor(sendOptions.toMemberNo, chatroomId).catch(() => null);
+      if (sealer === "plain") sent = await deliver({ message });
+      else if (sealer) sent = await deliver({ message: "", payload: await sealer(message), preview: message });
     } else sent = await deliver({ message });
     if (!sent) setText(message);
     setBusy(false);
@@ -117,6 +124,19 @@ export function ChatConversation({
     form.set("file", file);
     // An image for a private message is a private upload: only its sender and recipient can load it.
     const isPrivate = DIRECT_CHATROOM.test(chatroomId) || Boolean(sendOptions?.isPrivate && sendOptions.toMemberNo);
+    const peerNo = peerMemberNo ?? (sendOptions?.isPrivate ? sendOptions.toMemberNo : null);
+    if (isPrivate && peerNo) {
+      // Encrypted in this browser when the peer has keys; the plain private upload only after "Send anyway".
+      setImageProgress(0);
+      const sealed = await e2eSend.sealImage(peerNo, chatroomId, file, setImageProgress).catch(() => null);
+      setImageProgress(null);
+      if (sealed === null) return;
+      if (sealed !== "plain") {
+        if ("failure" in sealed) return toast(errorText(t, sealed.failure), "error");
+        await deliver({ message: "", payload: sealed.payload });
+        return;
+      }
+    }
     form.set("type", isPrivate ? "private" : "photo");
     // §4 encoded images: a room image lives at a public /media address, so it is stored scrambled and the key
     // travels in the message (a private image is already served only to its two members by /private-media).
@@ -137,6 +157,7 @@ export function ChatConversation({
         </p>
       )}
       {e2e.ui}
+      {e2eSend.dialog}
       <ol className="chat-list" ref={listRef} aria-label={t("messages")} aria-live="polite">
         {!room.loaded && <li className="muted">{t("common:loading")}</li>}
         {room.loaded && visible.length === 0 && <li className="empty-state">{t("noMessages")}</li>}

@@ -12,6 +12,7 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload, type Decrypted } from "./chat-crypto";
+import { EncryptedImage } from "../e2e/encrypted-view";
 import { ChatImage } from "./encoded-image";
 import { MutedHidden, MuteWordsDialog } from "./muted-word-hidden";
 import type { LocalMessage } from "./use-chat-room";
@@ -62,6 +63,19 @@ function Body({ message, onAcceptImage, onReveal }: { message: LocalMessage; onA
   if (message.placeholder) return <em className="muted">{t("privatePlaceholder")}</em>;
   if (message.mutedWord) return <MutedHidden onShow={onReveal} />;
   const payload = message.payload;
+  // README Decisions "Everything private is encrypted": an encrypted image is decrypted here (e2e/encrypted-view.tsx).
+  if (payload?.type === "encrypted" && payload.media) {
+    return (
+      <span className="chat-image-wrap">
+        <EncryptedImage payload={payload} context={message.chatroomId} senderNo={message.memberNo} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} />
+        {message.blurred && (
+          <button type="button" className="button chat-image-accept" onClick={onAcceptImage}>
+            {t("showImage")}
+          </button>
+        )}
+      </span>
+    );
+  }
   if (payload?.type === "encrypted") return <EncryptedText message={message} />;
   if (payload?.type === "img" || payload?.type === "encodedImage") {
     return (

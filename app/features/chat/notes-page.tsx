@@ -16,12 +16,15 @@ import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import { MessageTime } from "./message-item";
 import { ChatImage } from "./encoded-image";
 import { MutedHidden } from "./muted-word-hidden";
+import { useE2eSend } from "../e2e/encrypted-send";
+import { EncryptedThreadText } from "../e2e/encrypted-view";
 import "./chat.css";
 
 /** §2 Notes page: one note, its threaded replies and a reply box (private reply for non-authors with an avatar). */
 export function NotesPage({ projectCode, note: initial }: { projectCode: string; note: ChatMessage & { threads?: ChatThread[] } }) {
   // §5/§6: a reply is a post; the reminder shows before sending (README Decisions "Posting rules").
   const posting = usePostingStatus("post");
+  const e2eSend = useE2eSend();
   const { t } = useTranslation("chat");
   const toast = useToast();
   const [note, setNote] = useState(initial);
@@ -101,8 +104,13 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
     event.preventDefault();
     const message = text.trim();
     if (!message || !session) return;
+    // A private reply is encrypted for the replier and the note's author (README Decisions "Everything private is
+    // encrypted"), or sent as text only after "Send anyway".
+    const sealer = isPrivate ? await e2eSend.sealerFor(note.memberNo, `thread-${note.idChatroomMessage}`).catch(() => null) : "plain";
+    if (sealer === null) return;
+    const sealed = sealer === "plain" ? { message } : { message: "", payload: await sealer(message) };
     const body = await api<ChatThread & { threadCount: number }>(`/private/sns/chatroom/messages/threads/${session.memberId}`, {
-      body: { idChatroomMessage: note.idChatroomMessage, message, isPrivate },
+      body: { idChatroomMessage: note.idChatroomMessage, isPrivate, ...sealed },
     });
     if (!("info" in body)) return toast(errorText(t, body), "error");
     setText("");
@@ -186,6 +194,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
         </AlertDialog.Root>
       )}
       {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <ChatImage payload={note.payload} className="chat-image" alt={t("imageAlt", { name })} />}
+      {e2eSend.dialog}
       <h2>{t("threads", { count: note.threadCount })}</h2>
       <ol className="note-threads" aria-label={t("replies")}>
         {(note.threads ?? []).map((thread) => (
@@ -193,6 +202,12 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
             <div className="chat-message-head">
               <span className="chat-name">{thread.profile?.nickname || thread.profile?.simpleCode}</span>
               {thread.isPrivate && <span className="chat-private-tag">{t("private")}</span>}
+              {/* A private reply sent without end-to-end encryption says so, as in conversations. */}
+              {thread.isPrivate && !thread.payload && thread.message !== "private message" && (
+                <span className="e2e-mark">
+                  🔓 {t("e2e:notEncrypted")}
+                </span>
+              )}
               <span className="muted chat-time">
                 <MessageTime iso={thread.dateAdd} />
               </span>
@@ -200,6 +215,8 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
             <p className="chat-body">
               {thread.message === "private message" && thread.isPrivate ? (
                 <em className="muted">{t("privatePlaceholder")}</em>
+              ) : thread.payload ? (
+                <EncryptedThreadText payload={thread.payload} idChatroomMessage={note.idChatroomMessage} senderNo={thread.profile?.simpleCode ?? ""} />
               ) : thread.mutedWord ? (
                 <MutedHidden onShow={showAnyway} />
               ) : (

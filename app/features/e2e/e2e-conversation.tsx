@@ -24,8 +24,8 @@ type KeyState =
 
 const verifiedKey = (memberId: string, peerNo: string) => `e2eVerified:${memberId}:${peerNo}`;
 
-/** What the keys look like now, against what this browser remembers (first sight is remembered, not flagged). */
-async function readKeys(peerNo: string): Promise<KeyState & { encryptFor?: Parameters<typeof encryptText>[3] }> {
+/** What the keys look like now, against what this browser remembers (first sight is remembered, not flagged). Also used by encrypted-send.tsx. */
+export async function readKeys(peerNo: string): Promise<KeyState & { encryptFor?: Parameters<typeof encryptText>[3] }> {
   const session = readSession();
   if (!session) return { status: "noKeys" };
   // Our own listing is read after this browser's device is (re-)registered, so it counts in the number.

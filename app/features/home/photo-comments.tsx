@@ -9,6 +9,8 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { useReturnFocus } from "../../components/return-focus";
+import { useE2eSend } from "../e2e/encrypted-send";
+import { EncryptedThreadText } from "../e2e/encrypted-view";
 
 /**
  * §2 photo card comment icon: a modal with the owner's chatroom messages and their thread replies
@@ -17,6 +19,7 @@ import { useReturnFocus } from "../../components/return-focus";
 export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvatar }: { open: boolean; onOpenChange: (o: boolean) => void; memberNo: string; ownerName: string; hasAvatar: boolean }) {
   // §5/§6: a comment is a post; the reminder shows before sending.
   const posting = usePostingStatus("post");
+  const e2eSend = useE2eSend();
   const { t } = useTranslation("home");
   const returnFocus = useReturnFocus();
   const toast = useToast();
@@ -49,8 +52,12 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
     const message = text.trim();
     const session = readSession();
     if (!message || !session) return;
+    // A private reply is encrypted for the replier and the comment's author (README Decisions "Everything private is encrypted").
+    const sealer = replyTo && isPrivate ? await e2eSend.sealerFor(replyTo.memberNo, `thread-${replyTo.idChatroomMessage}`).catch(() => null) : "plain";
+    if (sealer === null) return;
+    const sealed = sealer === "plain" ? { message } : { message: "", payload: await sealer(message) };
     const body = replyTo
-      ? await api(`/private/sns/chatroom/messages/threads/${session.memberId}`, { body: { idChatroomMessage: replyTo.idChatroomMessage, message, isPrivate } })
+      ? await api(`/private/sns/chatroom/messages/threads/${session.memberId}`, { body: { idChatroomMessage: replyTo.idChatroomMessage, isPrivate, ...sealed } })
       : await api(`/private/sns/chatrooms/${chatroomId}/messages/${session.memberId}`, {
           body: { message, payload: { type: "text", content: message }, requestId: crypto.randomUUID().replace(/-/g, ""), isPrivate: false },
         });
@@ -84,7 +91,12 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
                     <ul className="comment-threads" aria-label={t("comments.threads", { count: threads[m.idChatroomMessage]!.length })}>
                       {threads[m.idChatroomMessage]!.map((th) => (
                         <li key={th.idChatMessageThread}>
-                          <strong>{th.profile?.nickname ?? ""}</strong> {th.message || <em className="muted">{t("comments.privateLabel")}</em>}
+                          <strong>{th.profile?.nickname ?? ""}</strong>{" "}
+                          {th.payload ? (
+                            <EncryptedThreadText payload={th.payload} idChatroomMessage={m.idChatroomMessage} senderNo={th.profile?.simpleCode ?? ""} />
+                          ) : (
+                            th.message || <em className="muted">{t("comments.privateLabel")}</em>
+                          )}
                         </li>
                       ))}
                     </ul>
@@ -96,6 +108,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
               ))}
             </ul>
           )}
+          {e2eSend.dialog}
           <form className="form" onSubmit={send}>
             {posting.status && <PostingReminder projectCode={readSession()?.projectCode ?? "smp"} posting={posting} />}
             {replyTo && <p className="muted">{t("comments.replyTo", { name: replyTo.profile?.nickname || replyTo.memberNo })}</p>}

@@ -48,6 +48,8 @@ export const chatThreads = sqliteTable(
     isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
     deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
     dateAdd: integer("date_add").notNull(),
+    /** An end-to-end encrypted private reply: the EncryptedPayload JSON (migration 0035); `message` is then ''. */
+    payload: text("payload"),
   },
   (t) => [index("chat_threads_message").on(t.idChatroomMessage, t.idChatMessageThread)],
 );
@@ -182,7 +184,7 @@ export const chatCardVersions = sqliteTable("chat_card_versions", {
 });
 
 /**
- * An image uploaded for a private message (R2 kind `dm`, refused by /media). `idChatroomMessage` is the one private
+ * An image uploaded for a private message (R2 kind `dm`, or `e2e` for browser-encrypted bytes; refused by /media). `idChatroomMessage` is the one private
  * message it was sent in (null until then); /private-media serves it to the uploader and that message's recipient.
  */
 export const chatMedia = sqliteTable(

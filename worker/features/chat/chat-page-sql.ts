@@ -179,7 +179,8 @@ function fieldsOf(l: Limited, r: Rules): SQL {
   const placeholder = sql`(${l.isPrivate} and not ${party})`;
   // A §3 payload is an object with a `type`; anything else stored there reads as none.
   const payload = sql`(case when json_valid(${l.payload}) and json_type(${l.payload}) = 'object' and json_type(${l.payload}, '$.type') is not null then json(${l.payload}) end)`;
-  const image = sql`coalesce(json_extract(${payload}, '$.type') in ('img', 'encodedImage'), 0)`;
+  // An encrypted image (`media`) counts as an image too, as in viewMessage (README Decisions "Everything private is encrypted").
+  const image = sql`coalesce(json_extract(${payload}, '$.type') in ('img', 'encodedImage') or (json_extract(${payload}, '$.type') = 'encrypted' and json_extract(${payload}, '$.media') is not null), 0)`;
   return sql`'idChatroomMessage', ${l.id}, 'idMessage', ${l.id},
     'requestId', case when ${r.isSender} then ${l.requestId} else '' end,
     'chatroomId', ${l.chatroomId},

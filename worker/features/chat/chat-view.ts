@@ -1,4 +1,4 @@
-import { PRIVATE_PLACEHOLDER, type ChatMessage, type ChatReaction, type ChatThread, type Payload } from "../../contract/chat";
+import { PRIVATE_PLACEHOLDER, type ChatMessage, type ChatReaction, type ChatThread, type EncryptedPayloadT, type Payload } from "../../contract/chat";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { toProfileSummary, type SummaryRow } from "../profiles/profile-summary";
 import type { StrangerRule } from "../profiles/stranger-media";
@@ -48,7 +48,7 @@ export function viewMessage(stored: StoredMessage, viewer: ChatViewer): ChatMess
   const party = isSender || (isRecipient && !stored.held);
   const placeholder = stored.isPrivate && !party;
   const blurred =
-    !placeholder && isRecipient && stored.isPrivate && !stored.imageAccepted && !stored.recipientFollowsSender && IMAGE_TYPES.has(stored.payload?.type ?? "");
+    !placeholder && isRecipient && stored.isPrivate && !stored.imageAccepted && !stored.recipientFollowsSender && (IMAGE_TYPES.has(stored.payload?.type ?? "") || (stored.payload?.type === "encrypted" && Boolean(stored.payload.media)));
   const profile = summaryFor(stored.profile, viewer);
   return {
     idChatroomMessage: stored.idChatroomMessage,
@@ -85,6 +85,8 @@ export type StoredThread = {
   profile: SummaryRow | null;
   /** Author of the note the thread hangs under: a private reply is seen by it and the replier only. */
   noteAuthorId: string;
+  /** An end-to-end encrypted private reply (README Decisions "Everything private is encrypted"). */
+  payload?: EncryptedPayloadT | null;
 };
 
 export function viewThread(thread: StoredThread, viewer: ChatViewer): ChatThread {
@@ -93,6 +95,8 @@ export function viewThread(thread: StoredThread, viewer: ChatViewer): ChatThread
   return {
     idChatMessageThread: thread.idChatMessageThread,
     message: hidden ? PRIVATE_PLACEHOLDER : thread.message,
+    // Ciphertext too goes only to the two members: everyone else sees the placeholder (not even that it is encrypted).
+    ...(thread.payload && !hidden ? { payload: thread.payload } : {}),
     isPrivate: thread.isPrivate,
     profile: summaryFor(thread.profile, viewer),
     dateAdd: thread.dateAdd,

@@ -28,6 +28,7 @@ import {
 import {
   DEFAULT_CONTACT_SETTINGS,
   DIRECT_CHATROOM,
+  EncryptedPayload,
   HOME_CHATROOM_ID,
   PERSONAL_CHATROOM,
   PUBLIC_CHATROOM_ID,
@@ -36,6 +37,7 @@ import {
   type ChatMessage,
   type ChatReaction,
   type ContactSettings,
+  type EncryptedPayloadT,
   type MessageRequest,
   type Payload,
   type PostMessageBody,
@@ -225,7 +227,19 @@ function storedThread(row: typeof chatThreads.$inferSelect, profile: SummaryRow 
     dateAdd: iso(row.dateAdd)!,
     profile,
     noteAuthorId,
+    payload: encryptedThreadPayload(row.payload),
   };
+}
+
+/** A stored encrypted reply's envelope (anything else stored there reads as none). */
+function encryptedThreadPayload(raw: string | null): EncryptedPayloadT | null {
+  if (!raw) return null;
+  try {
+    const parsed = EncryptedPayload.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 const readKeyFor = (s: Pick<StoredMessage, "memberNo" | "toMemberNo" | "chatroomId">) =>
@@ -328,7 +342,9 @@ export async function acceptsDirectly(env: Env, recipientId: string, sender: { m
   return facts.friends;
 }
 
-const IMAGE_TYPES = new Set(["img", "encodedImage"]);
+/** The file a message carries: an image's src, or an encrypted image's `media` (README Decisions "Everything private is encrypted"). */
+const imageSrcOf = (payload: Payload) =>
+  payload.type === "img" || payload.type === "encodedImage" ? payload.src : payload.type === "encrypted" ? (payload.media ?? null) : null;
 
 function normalise(body: { message: string; payload?: Payload }): { message: string; payload: Payload } {
   const text = body.message.trim();
@@ -350,8 +366,9 @@ function normalise(body: { message: string; payload?: Payload }): { message: str
  * Returns the upload's key to bind to the message, or null.
  */
 async function privateImageOf(env: Env, member: ChatMember, payload: Payload, isPrivate: boolean, requestId: string): Promise<string | null> {
-  if (payload.type !== "img" && payload.type !== "encodedImage") return null;
-  const key = privateMediaKeyFromUrl(payload.src);
+  const src = imageSrcOf(payload);
+  if (!src) return null;
+  const key = privateMediaKeyFromUrl(src);
   if (!isPrivate) {
     if (key) throw new AppError("chatPrivateImageInPublic");
     return null;
@@ -381,7 +398,7 @@ async function storeMessage(env: Env, member: ChatMember, chatroomId: string, bo
   const recipientNo =
     room.kind === "direct" ? (room.memberNos[0] === member.memberNo ? room.memberNos[1] : room.memberNos[0]) : (body.toMemberNo ?? null);
   const { message, payload } = normalise(body);
-  if (IMAGE_TYPES.has(payload.type) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
+  if (imageSrcOf(payload) && verificationRequired(room) && member.kycStatus <= 0) throw new AppError("chatImageNeedsKyc");
   if (!recipientNo && (body.isPrivate || payload.type === "encrypted")) throw new AppError("chatPrivateNeedsRecipient");
   const privateImage = await privateImageOf(env, member, payload, room.kind === "direct" || body.isPrivate, body.requestId);
   const shared = room.kind === "public" || room.kind === "home";
@@ -590,7 +607,8 @@ export async function deleteMessage(env: Env, member: ChatMember, id: number, al
   const db = getDb(env);
   const at = Date.now();
   // A private image goes with its message: the record and the file (its recipient could no longer load it anyway).
-  const image = stored.payload && (stored.payload.type === "img" || stored.payload.type === "encodedImage") ? privateMediaKeyFromUrl(stored.payload.src) : null;
+  const src = stored.payload ? imageSrcOf(stored.payload) : null;
+  const image = src ? privateMediaKeyFromUrl(src) : null;
   await db.batch([
     db.update(chatMessages).set({ deleted: true, message: "", payload: "{}", dateUdp: at }).where(and(eq(chatMessages.idChatroomMessage, id), eq(chatMessages.memberId, member.memberId))),
     ...(all ? [db.update(chatThreads).set({ deleted: true }).where(eq(chatThreads.idChatroomMessage, id))] : []),
@@ -627,12 +645,14 @@ export async function reactToMessage(env: Env, member: ChatMember, id: number, r
  * §9: the note's author gets 1 M coin when their post receives replies, once per post however many reply (the
  * ledger's unique source key is the post), in the same batch as the reply; their master also gets 1.
  */
-export async function addThread(env: Env, member: ChatMember, input: { idChatroomMessage: number; message: string; isPrivate: boolean }) {
+export async function addThread(env: Env, member: ChatMember, input: { idChatroomMessage: number; message: string; isPrivate: boolean; payload?: EncryptedPayloadT }) {
   const parent = await loadStored(env, member.projectCode, input.idChatroomMessage, member);
   const viewer = await viewerContext(env, member);
   if (viewMessage(parent, viewer).placeholder) throw new AppError("notFound");
-  const text = input.message.trim();
-  if (!text) throw new AppError("chatEmptyMessage");
+  // An encrypted reply (README Decisions "Everything private is encrypted") is private and carries no readable text.
+  if (input.payload && !input.isPrivate) throw new AppError("chatPrivateNeedsRecipient");
+  const text = input.payload ? "" : input.message.trim();
+  if (!text && !input.payload) throw new AppError("chatEmptyMessage");
   await assertCanPost(env, member, "post", { isPrivate: input.isPrivate });
   if (input.isPrivate && parent.memberId === member.memberId) throw new AppError("chatNoPrivateReplyToOwnNote");
   const db = getDb(env);
@@ -640,7 +660,15 @@ export async function addThread(env: Env, member: ChatMember, input: { idChatroo
   const results = await db.batch([
     db
       .insert(chatThreads)
-      .values({ projectCode: member.projectCode, idChatroomMessage: parent.idChatroomMessage, memberId: member.memberId, message: text, isPrivate: input.isPrivate, dateAdd: at })
+      .values({
+        projectCode: member.projectCode,
+        idChatroomMessage: parent.idChatroomMessage,
+        memberId: member.memberId,
+        message: text,
+        isPrivate: input.isPrivate,
+        dateAdd: at,
+        payload: input.payload ? JSON.stringify(input.payload) : null,
+      })
       .returning(),
     db
       .update(chatMessages)

@@ -18,6 +18,7 @@ import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";
 import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";
 import { readUploadForm } from "./upload-body";
+import { storeEncryptedImage } from "./encrypted-media";
 import { scramblePixels, seedToHex } from "../../contract/scramble";
 
 type Ctx = Context<AppEnv>;
@@ -27,7 +28,8 @@ const LOGO_MAX_SIDE = 256;
  * Multipart upload (§7 files): field `file` (or `image`), optional `type` avatar|photo|private (default photo).
  * An avatar must be square, is stored 300x300 and becomes the member's `avator`, qualified unless graphic (§5);
  * a graphic avatar raises `unqualifiedCount`. `private` is an image for a private message: its `url` is a
- * /private-media address only its sender (and, once sent, the recipient) can load.
+ * /private-media address only its sender (and, once sent, the recipient) can load. `encrypted` is the same for bytes
+ * the browser encrypted end to end (encrypted-media.ts): stored as sent, never decoded.
  */
 async function upload(c: Ctx): Promise<UploadInfo> {
   const member = c.get("member");
@@ -35,13 +37,17 @@ async function upload(c: Ctx): Promise<UploadInfo> {
   const file = form.get("file") ?? form.get("image");
   if (!file || typeof file === "string") throw new AppError("uploadMissing");
   const kindResult = UploadKind.safeParse(form.get("type") ?? "photo");
-  if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar, photo, private or logo" });
+  if (!kindResult.success) throw new AppError("badRequest", { message: "type must be avatar, photo, private, logo or encrypted" });
   const kind = kindResult.data;
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("tooLarge");
   // §4 encoded images (chat photos and private images, never avatars): scrambled with a fresh random seed, which
   // only the uploader gets back, to put in the message that carries the image.
   const encode = form.get("encode") === "true";
   if (encode && kind === "avatar") throw new AppError("badRequest", { message: "An avatar cannot be encoded" });
+  if (kind === "encrypted") {
+    if (encode) throw new AppError("badRequest", { message: "An encrypted image cannot be encoded" });
+    return storeEncryptedImage(c.env, member, file);
+  }
   const seed = encode ? crypto.getRandomValues(new Uint8Array(32)) : null;
   let stored: Awaited<ReturnType<typeof storeImage>>;
   try {

@@ -8,7 +8,7 @@ import { mayReadKeyedFile } from "../albums/albums.service";
 import { mayReadChatImage } from "../chat/chat-media";
 
 /** Private kinds only: keyed albums' scrambled files and images of private messages. */
-const PRIVATE_KEY = /^([A-Z]{3})\/\d{1,12}\/(keyed|dm)\/[A-Za-z0-9_-]+\.(jpg|png)$/;
+const PRIVATE_KEY = /^([A-Z]{3})\/\d{1,12}\/(?:(keyed|dm)\/[A-Za-z0-9_-]+\.(?:jpg|png)|(e2e)\/[A-Za-z0-9_-]+\.bin)$/;
 
 const NO_STORE = "private, no-store";
 
@@ -35,7 +35,8 @@ export const privateMediaServe = new Hono<AppEnv>().get("/*", async (c) => {
   }
   const match = PRIVATE_KEY.exec(key);
   if (!match) return refused(c);
-  const [, projectCode, kind] = match as unknown as [string, string, "keyed" | "dm"];
+  const projectCode = match[1]!;
+  const kind = (match[2] ?? match[3]) as "keyed" | "dm" | "e2e";
   const member = await optionalMember(c);
   const allowed =
     kind === "keyed"
@@ -46,7 +47,7 @@ export const privateMediaServe = new Hono<AppEnv>().get("/*", async (c) => {
   if (!object) return refused(c);
   return new Response(object.body, {
     headers: {
-      "Content-Type": key.endsWith(".png") ? "image/png" : "image/jpeg",
+      "Content-Type": kind === "e2e" ? "application/octet-stream" : key.endsWith(".png") ? "image/png" : "image/jpeg",
       "Cache-Control": NO_STORE,
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'",

@@ -194,7 +194,7 @@ function erasures(env: Env, member: SessionMember) {
     `update chat_messages set deleted = 1, message = '', payload = '{}'
       where project_code = ?2 and member_id = ?1 and is_private = 0 and to_member_id is null
         and json_valid(payload) and json_extract(payload, '$.type') in ('img', 'encodedImage')`,
-    "update chat_threads set message = ?3 where project_code = ?2 and member_id = ?1 and is_private = 1",
+    "update chat_threads set message = ?3, payload = null where project_code = ?2 and member_id = ?1 and is_private = 1",
     "update reports set reason = '' where project_code = ?2 and member_id = ?1",
     "update missions set description = '', remark = '', cover = '' where project_code = ?2 and member_id = ?1",
     "update missions set review_remark = '' where project_code = ?2 and reviewer_member_id = ?1",

@@ -1,0 +1,93 @@
+import { AlertDialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Payload } from "../../../worker/contract/chat";
+import { readSession } from "../../lib/session-keys";
+import { uploadWithProgress } from "../../lib/upload";
+import { encryptText } from "../chat/chat-crypto";
+import { ensureDeviceRegistered } from "./device-keys";
+import { readKeys } from "./e2e-conversation";
+import { cleanImage, encryptFile } from "./encrypted-media";
+
+type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
+type Ask = { kind: "downgrade" | "changed"; resolve: (go: boolean) => void };
+/** Seals a text for the two members, or "plain" after the member chose to send without encryption. */
+export type Sealer = ((text: string) => Promise<EncryptedPayload>) | "plain";
+
+/**
+ * Encryption for what is private outside a one-to-one room's text (README Decisions "Everything private is
+ * encrypted"): private replies in shared rooms, private thread replies and images of private messages. The same
+ * scheme as one-to-one text (chat-crypto.ts `encryptText`, every listed device of both members, signed by this
+ * device) and the same choices: no silent downgrade ("This message will not be end-to-end encrypted") and a confirm
+ * when a verified contact's keys changed. `context` is what the signature binds the message to: the room id, or
+ * `thread-<note id>` for a thread reply.
+ */
+export function useE2eSend() {
+  const { t } = useTranslation("e2e");
+  const [ask, setAsk] = useState<Ask | null>(null);
+  const confirm = (kind: Ask["kind"]) => new Promise<boolean>((resolve) => setAsk({ kind, resolve }));
+
+  /** Null when the member cancelled. */
+  async function sealerFor(peerNo: string, context: string): Promise<Sealer | null> {
+    const session = readSession();
+    const now = await readKeys(peerNo).catch(() => null);
+    if (!session || !now || now.status !== "ready" || !now.encryptFor) return (await confirm("downgrade")) ? "plain" : null;
+    if (now.wasVerified && !(await confirm("changed"))) return null;
+    const { device } = await ensureDeviceRegistered(session.memberId);
+    const members = now.encryptFor;
+    return (text) => encryptText(text, context, { memberNo: session.memberNo, device }, members);
+  }
+
+  /**
+   * An image for a private message: encrypted here and uploaded as opaque bytes when the peer has keys (the payload
+   * to send), or the ordinary private upload after "Send anyway" (`plain`: the caller sends it as before).
+   */
+  async function sealImage(peerNo: string, context: string, file: File, onProgress: (fraction: number) => void): Promise<{ payload: EncryptedPayload } | { failure: { returnCode: string; returnMessage: string } } | "plain" | null> {
+    const session = readSession();
+    const sealer = await sealerFor(peerNo, context);
+    if (sealer === null || sealer === "plain") return sealer;
+    if (!session) return null;
+    const image = await cleanImage(file);
+    if (!image) return { failure: { returnCode: "415000", returnMessage: "Only png, jpg and jpeg images are accepted" } };
+    const sealed = await encryptFile(image.bytes);
+    const form = new FormData();
+    // A neutral name: the original file name stays on the phone.
+    form.set("file", new File([sealed.ciphertext], "image.bin", { type: "application/octet-stream" }));
+    form.set("type", "encrypted");
+    const upload = await uploadWithProgress<{ url: string }>(`/private/core/files/${session.memberId}`, form, onProgress);
+    if (!("info" in upload)) return { failure: upload };
+    const payload = await sealer(sealed.describe(upload.info.url, { type: image.type, width: image.width, height: image.height }));
+    return { payload: { ...payload, media: upload.info.url } };
+  }
+
+  const answer = (send: boolean) => {
+    ask?.resolve(send);
+    setAsk(null);
+  };
+  const dialog = ask ? (
+    <AlertDialog.Root
+      open
+      onOpenChange={(open) => {
+        if (!open) answer(false);
+      }}
+    >
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay" />
+        <AlertDialog.Content className="dialog">
+          <AlertDialog.Title className="dialog-title">{t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}</AlertDialog.Title>
+          <AlertDialog.Description className="dialog-body">{t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}</AlertDialog.Description>
+          <div className="dialog-actions">
+            <AlertDialog.Cancel className="button" onClick={() => answer(false)}>
+              {t("common:cancel")}
+            </AlertDialog.Cancel>
+            <AlertDialog.Action className="button button-danger" onClick={() => answer(true)}>
+              {t("sendAnyway")}
+            </AlertDialog.Action>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  ) : null;
+
+  return { sealerFor, sealImage, dialog };
+}
