@@ -1,6 +1,8 @@
+import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { BOOKMARK_COOKIE, BOOKMARK_COOKIE_MAX_AGE, BOOKMARK_HEADER, inD1Session, isBookmark, sessionEnv, sessionStart } from "../db/d1-session";
+import { flushDeferredWrites, hasDeferredWrites } from "../db/deferred-writes";
 import type { AppEnv } from "./types";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -14,6 +16,8 @@ export const d1Sessions = createMiddleware<AppEnv>(async (c, next) => {
   const carried = c.req.header(BOOKMARK_HEADER) ?? getCookie(c, BOOKMARK_COOKIE);
   c.env = sessionEnv(c.env);
   const { bookmark, opened } = await inD1Session(c.env.DB, sessionStart(c.req.method, carried), next);
+  // Writes a read caused (page views, footprints, keyword counts) go to the primary after the response, batched.
+  if (opened && hasDeferredWrites()) afterResponse(c, flushDeferredWrites());
   if (!opened || !isBookmark(bookmark) || c.res.status === 101) return;
   try {
     c.res.headers.set(BOOKMARK_HEADER, bookmark);
@@ -27,3 +31,12 @@ export const d1Sessions = createMiddleware<AppEnv>(async (c, next) => {
     // Immutable headers (a proxied response): the next read simply starts unconstrained.
   }
 });
+
+function afterResponse(c: Context<AppEnv>, work: Promise<void>) {
+  const logged = work.catch((error) => console.warn(JSON.stringify({ level: "warn", message: "deferred writes failed", error: String(error) })));
+  try {
+    c.executionCtx.waitUntil(logged);
+  } catch {
+    // No execution context (a test's app.request): the promise still runs.
+  }
+}
