@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../worker/db/client";
 import { BOOKMARK_COOKIE, inD1Session, isBookmark, routedBinding, sessionEnv, sessionStart } from "../../worker/db/d1-session";
 import { deferredWritesPending, settleDeferredWrites } from "../../worker/db/deferred-writes";
-import { call, expectOk, fetchWorker, signUp, type Member } from "../support/client";
+import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
+import { call, expectOk, fetchWorker, signUp, signUpPoster, type Member } from "../support/client";
+import { openSocket, type TestSocket } from "../support/socket";
 import { giveAvatar } from "./profiles-helpers";
 
 // README Decisions "D1 read replicas through sessions": every request runs through one D1 session; reads need no
@@ -138,5 +140,24 @@ describe("writes a read causes leave its path", () => {
     await settleDeferredWrites();
     expect(deferredWritesPending()).toBe(0);
     expect((await visits(host)).n).toBe(1);
+  });
+});
+
+describe("socket writes hand back their bookmark", () => {
+  it("acks a message sent over the chat socket with the write's bookmark; a read through it finds the message", async () => {
+    const member = await signUpPoster();
+    const socket = (await openSocket(member, "chat-room", `SMP~${PUBLIC_CHATROOM_ID}`)) as TestSocket;
+    try {
+      await socket.next((e) => e.type === "welcome");
+      const requestId = `rid-${Date.now().toString(36)}`;
+      socket.socket.send(JSON.stringify({ type: "chat.send", body: { message: "read me back", requestId } }));
+      const ack = await socket.next((e) => e.type === "chat.ack" && e.requestId === requestId);
+      expect(isBookmark(ack.bookmark)).toBe(true);
+      const list = await call("GET", `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20`, { as: member, headers: { "x-d1-bookmark": ack.bookmark } });
+      expect(JSON.stringify(expectOk(list))).toContain("read me back");
+      expect(notOlder(list.headers.get("x-d1-bookmark")!, ack.bookmark)).toBe(true);
+    } finally {
+      socket.close();
+    }
   });
 });

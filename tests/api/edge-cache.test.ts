@@ -7,8 +7,9 @@ import { call, expectOk, fetchWorker, signUp, type Member } from "../support/cli
 // kept in the edge cache (caches.default, keyed by the media key) and purged when the member deletes the item or
 // the account; /private-media is never stored there.
 
+const edge = () => (caches as unknown as { default: Cache }).default;
 const cacheKey = (key: string) => new Request(`https://media-cache.velvet.invalid/${encodeURI(key)}`);
-const inEdgeCache = async (key: string) => Boolean(await caches.default.match(cacheKey(key)));
+const inEdgeCache = async (key: string) => Boolean(await edge().match(cacheKey(key)));
 
 function png() {
   const W = 40, H = 30;
@@ -93,7 +94,7 @@ describe("private media never reaches the edge cache", () => {
     // Neither under its key nor as its address: the edge cache never holds it.
     for (let i = 0; i < 20; i++) await scheduler.wait(0);
     expect(await inEdgeCache(key)).toBe(false);
-    expect(await caches.default.match(new Request(`http://velvet.test${url}`))).toBeUndefined();
+    expect(await edge().match(new Request(`http://velvet.test${url}`))).toBeUndefined();
     // The public door refuses a private key outright (no R2 read, nothing to cache).
     expect((await fetchWorker(`/media/${key}`)).status).toBe(404);
     expect(await inEdgeCache(key)).toBe(false);
