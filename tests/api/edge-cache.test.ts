@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { describe, expect, it } from "vitest";
 import { call, expectOk, fetchWorker, signUp, type Member } from "../support/client";
