@@ -73,18 +73,24 @@ async function measure(base, path, headers, init = {}) {
 // a member would whose nearest replica is 10 ms away: near the primary too (10 ms), or 150 ms from it.
 export const NEAR = { primary: 10, replica: 10 };
 export const FAR = { primary: 150, replica: 10 };
-const FAR_RUNS = 7;
+const FAR_RUNS = 9;
 
-async function serverTime(base, path, headers, delay) {
-  const times = [];
-  for (let i = 0; i < FAR_RUNS; i++) {
+/** p50 server time near and far, the two taking turns (a shared machine drifts: blocks of runs would compare drift). */
+async function nearAndFar(base, path, headers) {
+  const times = { near: [], far: [] };
+  const once = async (delay) => {
     const t0 = performance.now();
     const res = await fetch(base + path, { headers: { ...headers, "X-Bench-D1-Delay": `${delay.primary},${delay.replica}` }, redirect: "manual" });
     await res.arrayBuffer();
-    times.push(performance.now() - t0);
+    return performance.now() - t0;
+  };
+  await once(NEAR); // warm-up
+  for (let i = 0; i < FAR_RUNS; i++) {
+    times.near.push(await once(NEAR));
+    times.far.push(await once(FAR));
   }
-  times.sort((a, b) => a - b);
-  return Math.round(times[Math.floor(times.length / 2)] * 10) / 10;
+  const p50 = (list) => Math.round(list.sort((a, b) => a - b)[Math.floor(list.length / 2)] * 10) / 10;
+  return { near: p50(times.near), far: p50(times.far) };
 }
 
 export async function runQueryCostSuite({ base, big, small }) {
@@ -127,8 +133,7 @@ export async function runQueryCostSuite({ base, big, small }) {
   const far = [];
   for (const page of pageRoutes(big)) {
     const headers = page.cookie ? { Cookie: sessionCookie(big) } : {};
-    const near = await serverTime(base, page.path, headers, NEAR);
-    const distant = await serverTime(base, page.path, headers, FAR);
+    const { near, far: distant } = await nearAndFar(base, page.path, headers);
     far.push({ key: page.key, path: page.path, nearMs: near, farMs: distant, delays: { near: NEAR, far: FAR } });
     log(`cost: far member ${page.key} near ${near} ms, far ${distant} ms`);
   }
