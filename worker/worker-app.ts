@@ -3,6 +3,7 @@ import { api } from "./http/api";
 import { answerStaleSessionsWith } from "./http/auth";
 import { createApp } from "./http/app";
 import { configGuard } from "./http/config-guard";
+import { d1Sessions } from "./http/d1-sessions";
 import { notFound } from "./http/envelope";
 import { cancelUnreadBody } from "./http/plain-address";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
@@ -22,7 +23,9 @@ export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
  */
 export function createWorkerApp(pages?: PageHandler) {
   const app = createApp();
-// Before anything else: without its secrets the worker answers every request with 503 (config-guard.ts).
+  // Every request's D1 work runs in one D1 session (README Decisions "D1 read replicas through sessions").
+  app.use("*", d1Sessions);
+  // Before anything else: without its secrets the worker answers every request with 503 (config-guard.ts).
   app.use("*", configGuard);
   app.use(cancelUnreadBody);
   app.use("/api/*", apiSecurityHeaders);

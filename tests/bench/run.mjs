@@ -4,7 +4,7 @@
 // BENCH_SOCKETS (default 100,500,1000) the fan-out room sizes, BENCH_SCALE (default 1) scales the generated tenants and BENCH_DURATION (default 8) the seconds per API endpoint,
 // for quick runs while developing suites. Never timed assertions in tests: this is the one place figures are taken.
 import { createWriteStream, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { createHash } from "node:crypto";
+import { createHash, generateKeyPairSync } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -90,9 +90,13 @@ function prepareConfig() {
   config.d1_databases[0].migrations_dir = MIGRATIONS_COPY;
   writeFileSync(file, JSON.stringify(config));
   // The worker refuses every request without its secrets (worker/http/config-guard.ts); the bench has its own.
+  // Every secret config-guard.ts requires (SIGNAL_SECRET and the VAPID pair came later; without them every call was a 503).
+  const vapid = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ format: "jwk" });
+  const vapidPublic = Buffer.concat([Buffer.from([4]), Buffer.from(vapid.x, "base64url"), Buffer.from(vapid.y, "base64url")]).toString("base64url");
   writeFileSync(
     path.join(BUILD, "server/.dev.vars"),
-    "JWT_SECRET=bench-secret-0123456789abcdef0123456789abcdef\nSEAL_SECRET=bench-seal-0123456789abcdef0123456789abcdef\n",
+    "JWT_SECRET=bench-secret-0123456789abcdef0123456789abcdef\nSEAL_SECRET=bench-seal-0123456789abcdef0123456789abcdef\n" +
+      `SIGNAL_SECRET=bench-signal-0123456789abcdef0123456789abcdef\nVAPID_PUBLIC_KEY=${vapidPublic}\nVAPID_PRIVATE_KEY=${vapid.d}\nVAPID_SUBJECT=mailto:bench@velvet.localhost\n`,
   );
   return file;
 }

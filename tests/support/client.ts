@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import type { SessionInfo } from "../../worker/contract/session";
+import { settleDeferredWrites } from "../../worker/db/deferred-writes";
 
 export type Json = Record<string, any>;
 export type Reply = { status: number; body: Json; headers: Headers };
@@ -34,6 +35,9 @@ export async function call(
   }
   const response = await fetchWorker(`/api/v${options.version ?? 7}${path}`, { method, headers, body });
   const text = await response.text();
+  // Writes a read caused (a view's footprint, a search's keyword count) land after the response
+  // (worker/db/deferred-writes.ts): a test's next step sees them, as a member's next page would. fetchWorker does not wait.
+  await settleDeferredWrites();
   let parsed: Json;
   try {
     parsed = JSON.parse(text);

@@ -31,8 +31,11 @@ export const ServerEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat.reload"), chatroomId: z.string() }),
   /** End of the replay after a reconnect: everything up to `lastId` has been sent once. */
   z.object({ type: z.literal("chat.synced"), lastId: z.number() }),
-  /** Answer to a socket send: the stored message (or the existing one for a repeated requestId). */
-  z.object({ type: z.literal("chat.ack"), requestId: z.string(), message: ChatMessageShape }),
+  /**
+   * Answer to a socket send: the stored message (or the existing one for a repeated requestId), and the D1 bookmark
+   * of the write (send it as `x-d1-bookmark` to read it back from any replica; worker/db/d1-session.ts).
+   */
+  z.object({ type: z.literal("chat.ack"), requestId: z.string(), message: ChatMessageShape, bookmark: z.string().optional() }),
   // Presence: who is online, filtered by each member's chosen audience.
   z.object({ type: z.literal("presence.snapshot"), members: z.array(PresenceMember) }),
   z.object({ type: z.literal("presence.update"), member: PresenceMember }),

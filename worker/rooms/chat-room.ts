@@ -15,6 +15,7 @@ import { strangerBlurs } from "../features/profiles/stranger-media";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
 import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
 import { SendWindow } from "./send-window";
+import { inD1Session, sessionEnv } from "../db/d1-session";
 
 /** Small, hibernation-safe per-connection state (serialized with the socket). */
 /** `replayedUpTo`: the newest id a reconnecting client got by replay; live copies of older new messages are dropped. */
@@ -121,8 +122,9 @@ export class ChatRoom extends Server<Env> {
     try {
       const { success } = await this.env.RL_WRITE.limit({ key: `chat:${state.memberId}` });
       if (!success) throw new AppError("rateLimited");
-      const result = await sendMessage(this.env, { ...state }, chatroomIdOf(this.name), event.body);
-      this.sendTo(connection, { type: "chat.ack", requestId: event.body.requestId, message: result.message });
+      // In a D1 session of its own (a write: first at the primary), so the ack can hand back the write's bookmark.
+      const { result, bookmark } = await inD1Session(this.env.DB, "first-primary", () => sendMessage(sessionEnv(this.env), { ...state }, chatroomIdOf(this.name), event.body));
+      this.sendTo(connection, { type: "chat.ack", requestId: event.body.requestId, message: result.message, ...(bookmark ? { bookmark } : {}) });
       if (result.fanout) await publishMessage(this.env, state.projectCode, result.fanout);
     } catch (error) {
       const entry = error instanceof AppError ? error.entry : errors.internal;

@@ -72,8 +72,17 @@ export function reportMd(results, checks) {
   if (results.queryCost) {
     L.push(`## Query cost (D1 round trips / rows_read per call)`, "", "| call | pageSize | large: queries | large: rows_read | small: queries | small: rows_read | limit |", "|---|---:|---:|---:|---:|---:|---:|");
     for (const c of results.queryCost.calls) L.push(`| ${c.key} | ${c.pageSize ?? ""} | ${c.large.queries} | ${c.large.rowsRead} | ${c.small.queries} | ${c.small.rowsRead} | ${c.limit ?? ""} |`);
-    L.push("", "| page (large tenant) | D1 round trips | rows_read |", "|---|---:|---:|");
-    for (const p of results.queryCost.pages) L.push(`| ${p.key} \`${p.path}\` | ${p.queries} | ${p.rowsRead} |`);
+    L.push("", "| page (large tenant) | D1 round trips | to the primary | rows_read |", "|---|---:|---:|---:|");
+    for (const p of results.queryCost.pages) L.push(`| ${p.key} \`${p.path}\` | ${p.queries} | ${p.primary ?? ""} | ${p.rowsRead} |`);
+    if (results.queryCost.writes?.length) {
+      L.push("", "| write | D1 round trips | to the primary |", "|---|---:|---:|");
+      for (const w of results.queryCost.writes) L.push(`| ${w.key} | ${w.queries} | ${w.primary ?? ""} |`);
+    }
+    if (results.queryCost.far?.length) {
+      const f0 = results.queryCost.far[0].delays;
+      L.push("", `### Far-member simulation (server time p50; replica ${f0.far.replica} ms, primary ${f0.near.primary} ms near / ${f0.far.primary} ms far per round trip)`, "", "| page | near ms | far ms | far − near |", "|---|---:|---:|---:|");
+      for (const f of results.queryCost.far) L.push(`| ${f.key} | ${f.nearMs} | ${f.farMs} | ${Math.round((f.farMs - f.nearMs) * 10) / 10} |`);
+    }
     L.push("");
   }
   if (results.pages?.pages?.length) {

@@ -43,6 +43,12 @@ export function evaluate(results) {
     else add("cost", `${c.key}: rows_read does not grow with the tenant`, `${c.large.rowsRead} rows large vs ${c.small.rowsRead} small`, c.large.rowsRead <= c.small.rowsRead * 1.5 + 50);
   }
   for (const p of results.queryCost?.pages ?? []) add("cost", `page ${p.key}: ≤ 3 D1 round trips`, `${p.queries} round trips, ${p.rowsRead} rows`, p.pass);
+  // README Decisions "D1 read replicas through sessions": reads never need the primary; a write needs it once.
+  const primaryOf = (n) => (n == null ? "not reported" : `${n} to the primary`);
+  for (const c of results.queryCost?.calls ?? []) add("replicas", `${c.key}: 0 primary round trips`, primaryOf(c.large.primary), c.large.primary == null ? null : c.large.primary === 0);
+  for (const p of results.queryCost?.pages ?? []) add("replicas", `page ${p.key}: 0 primary round trips`, primaryOf(p.primary), p.primary == null ? null : p.primary === 0);
+  for (const w of results.queryCost?.writes ?? []) add("replicas", `write ${w.key}: 1 primary round trip`, primaryOf(w.primary), w.primary == null ? null : w.primary <= 1);
+  for (const f of results.queryCost?.far ?? []) add("replicas", `page ${f.key}: far member ≤ near member + 20 ms`, `far ${f.farMs} ms vs near ${f.nearMs} ms (+${Math.round((f.farMs - f.nearMs) * 10) / 10})`, f.farMs <= f.nearMs + 20);
 
   for (const p of results.pages?.pages ?? []) {
     if (p.key === "home") add("pages", "home: first-load JS ≤ 180 KB gzip", `${p.js.gzipKB} KB`, p.js.gzipKB <= 180);

@@ -47,11 +47,50 @@ export function pageRoutes(code) {
   ];
 }
 
-async function measure(base, path, headers) {
-  const res = await fetch(base + path, { headers, redirect: "manual" });
+/** Writes measured for their primary round trips (target: 1 each). */
+export function writeCalls(code) {
+  const q = `/api/v7/private`;
+  return [
+    {
+      key: "post-chat-message",
+      method: "POST",
+      path: `${q}/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${memberId(code, 1)}`,
+      headers: { ...auth(code), "Content-Type": "application/json" },
+      body: () => JSON.stringify({ message: "bench primary count", requestId: `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` }),
+    },
+  ];
+}
+
+async function measure(base, path, headers, init = {}) {
+  const res = await fetch(base + path, { headers, redirect: "manual", ...init });
   await res.arrayBuffer();
   const q = res.headers.get("X-D1-Queries");
-  return { status: res.status, queries: q === null ? null : Number(q), rowsRead: q === null ? null : Number(res.headers.get("X-D1-Rows-Read")) };
+  const p = res.headers.get("X-D1-Primary-Queries");
+  return { status: res.status, queries: q === null ? null : Number(q), primary: p === null ? null : Number(p), rowsRead: q === null ? null : Number(res.headers.get("X-D1-Rows-Read")) };
+}
+
+// Far-member simulation: the worker (development only, worker/http/query-cost.ts) waits before each D1 round trip as
+// a member would whose nearest replica is 10 ms away: near the primary too (10 ms), or 150 ms from it.
+export const NEAR = { primary: 10, replica: 10 };
+export const FAR = { primary: 150, replica: 10 };
+const FAR_RUNS = 9;
+
+/** p50 server time near and far, the two taking turns (a shared machine drifts: blocks of runs would compare drift). */
+async function nearAndFar(base, path, headers) {
+  const times = { near: [], far: [] };
+  const once = async (delay) => {
+    const t0 = performance.now();
+    const res = await fetch(base + path, { headers: { ...headers, "X-Bench-D1-Delay": `${delay.primary},${delay.replica}` }, redirect: "manual" });
+    await res.arrayBuffer();
+    return performance.now() - t0;
+  };
+  await once(NEAR); // warm-up
+  for (let i = 0; i < FAR_RUNS; i++) {
+    times.near.push(await once(NEAR));
+    times.far.push(await once(FAR));
+  }
+  const p50 = (list) => Math.round(list.sort((a, b) => a - b)[Math.floor(list.length / 2)] * 10) / 10;
+  return { near: p50(times.near), far: p50(times.far) };
 }
 
 export async function runQueryCostSuite({ base, big, small }) {
@@ -78,7 +117,25 @@ export async function runQueryCostSuite({ base, big, small }) {
       continue;
     }
     pages.push({ key: page.key, path: page.path, ...r, limit: 3, pass: r.queries <= 3 });
-    log(`cost: page ${page.key} ${r.queries} round trips / ${r.rowsRead} rows`);
+    log(`cost: page ${page.key} ${r.queries} round trips (${r.primary} to the primary) / ${r.rowsRead} rows`);
   }
-  return { calls, pages, skipped };
+  const writes = [];
+  for (const call of writeCalls(big)) {
+    const r = await measure(base, call.path, call.headers, { method: call.method, body: call.body() });
+    if (r.status !== 200) {
+      skipped.push({ key: `write ${call.key}`, reason: `HTTP ${r.status}` });
+      continue;
+    }
+    writes.push({ key: call.key, path: call.path, ...r });
+    log(`cost: write ${call.key} ${r.queries} round trips (${r.primary} to the primary)`);
+  }
+  // Server time of each main page for a member near the primary and one far from it (same replica distance).
+  const far = [];
+  for (const page of pageRoutes(big)) {
+    const headers = page.cookie ? { Cookie: sessionCookie(big) } : {};
+    const { near, far: distant } = await nearAndFar(base, page.path, headers);
+    far.push({ key: page.key, path: page.path, nearMs: near, farMs: distant, delays: { near: NEAR, far: FAR } });
+    log(`cost: far member ${page.key} near ${near} ms, far ${distant} ms`);
+  }
+  return { calls, pages, writes, far, skipped };
 }

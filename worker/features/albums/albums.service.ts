@@ -16,6 +16,7 @@ import { isBlockedBetween } from "../social/visibility";
 import { isCurrentSeal, newScrambleSeed, openSeed as open, sealSeed as seal } from "./album-seal";
 import { issueUnlock, unlockIsLive } from "./album-unlock";
 import { rekeyLegacyAlbum } from "./albums-legacy";
+import { deleteMedia } from "../media/edge-cache";
 
 type AlbumRow = typeof albums.$inferSelect;
 /**
@@ -228,7 +229,7 @@ async function albumsOf(env: Env, ownerId: string, viewer: SessionMember | null)
 }
 
 async function deleteAlbumMedia(env: Env, keys: string[]) {
-  if (keys.length) await env.MEDIA.delete(keys);
+  if (keys.length) await deleteMedia(env, keys);
 }
 
 export async function deleteAlbum(env: Env, member: SessionMember, idAlbum: number) {

@@ -1,5 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { deferWrites } from "../../db/deferred-writes";
 
 const dialect = new SQLiteAsyncDialect();
 
@@ -14,4 +15,9 @@ export function d1Batch(env: Env, queries: SQL[]) {
       return env.DB.prepare(sql).bind(...params);
     }),
   );
+}
+
+/** The same statements written after the response (db/deferred-writes.ts): a read's side effects stay off its path. */
+export function deferD1Batch(env: Env, queries: SQL[]) {
+  deferWrites(env, queries.map((query) => ({ toSQL: () => dialect.sqlToQuery(query) })));
 }

@@ -22,7 +22,7 @@ import {
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { profileSummaries, toProfileSummary, viewerFor, type Viewer } from "../profiles/profile-summary";
 import { isBlockedBetween, notBlockedWith } from "../social/visibility";
-import { d1Batch } from "./d1-batch";
+import { d1Batch, deferD1Batch } from "./d1-batch";
 import { notify } from "../notifications/notify";
 import { connectionsOpenSql } from "../social/connections-visibility";
 
@@ -484,8 +484,9 @@ export async function searchMembers(env: Env, caller: Caller, keyword: string, p
       and ${notBlockedWith(caller.memberId, sql.raw("p.member_id"), at)}
     order by p.id_profile desc limit ${pageSize}`);
   const normalized = normalizeKeyword(keyword);
+  // Counted after the response (deferred-writes.ts): the search itself is a read a replica can serve.
   if (rows.length > 0 && normalized) {
-    await d1Batch(env, [
+    deferD1Batch(env, [
       sql`insert or ignore into keyword_searches (project_code, keyword, member_id, day)
         values (${caller.projectCode}, ${normalized}, ${caller.memberId}, ${utcDate(at)})`,
       sql`insert into search_keywords (project_code, keyword, search_count, last_searched_at)

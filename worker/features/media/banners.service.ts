@@ -3,6 +3,7 @@ import { getDb } from "../../db/client";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
 import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
+import { purgeMediaCache } from "./edge-cache";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../lib/app-error";
 import { closedTo, seenAsVisitor } from "../profiles/profile-access";
@@ -174,9 +175,11 @@ async function ownBanner(env: Env, idBanner: number, memberId: string) {
 }
 
 export async function deleteBanner(env: Env, idBanner: number, memberId: string) {
-  await ownBanner(env, idBanner, memberId);
+  const row = await ownBanner(env, idBanner, memberId);
   const db = getDb(env);
   await db.batch([db.delete(bannerRatings).where(eq(bannerRatings.idBanner, idBanner)), db.delete(banners).where(eq(banners.idBanner, idBanner))]);
+  // The photo and its blurred rendition leave the edge cache with it (edge-cache.ts).
+  await purgeMediaCache([row.image, row.blurImage].map((url) => (url ? mediaKeyFromUrl(url) : null)).filter((key): key is string => Boolean(key)));
 }
 
 export async function resizeBanner(env: Env, idBanner: number, memberId: string, size: { width: number; height: number }) {

@@ -14,6 +14,7 @@ import { randomString, verifyPassword } from "../../lib/crypto";
 import { newDeletedCode } from "../../lib/ids";
 import { iso, now } from "../../lib/time";
 import type { SessionMember } from "../session/session.service";
+import { deleteMedia } from "../media/edge-cache";
 
 /**
  * Account deletion and data export (§7). Both walk the drizzle schema rather than a hand-kept
@@ -305,6 +306,7 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
   await env.DB.batch([...erasures(env, member), ...[wipe, mail, retire, endSessions, ...forgetSignals(env, member.memberId)].map(prepared), ...cleanup]);
   await endMemberSockets(env, member.projectCode, member.memberId);
 
-  for (let i = 0; i < mediaKeys.length; i += 1000) await env.MEDIA.delete(mediaKeys.slice(i, i + 1000));
+  // R2 and the edge cache (edge-cache.ts): nothing of the account is served from either afterwards.
+  await deleteMedia(env, mediaKeys);
   return { deleted: true, mediaRemoved: mediaKeys.length };
 }

@@ -35,7 +35,7 @@ const PAGE = { footprints: 30, strip: 20, feedHot: 500, feedBirthdays: 20, feedP
 /**
  * Everything the public profile page shows (§2), in one read batch: the profile with the relationship, the
  * characters, the activity by hour, the footprints, the photos and the four member strips. The same rules as
- * the single calls (404 across tenants or blocks; the visit is recorded), in one round trip instead of
+ * the single calls (404 across tenants or blocks; the visit is recorded after the response), in one round trip instead of
  * nine calls' worth. Beyond the spec: the page's own call, so its loader stays within the round-trip budget.
  */
 export async function profilePage(env: Env, projectCode: string, simpleCode: string, viewerId: string | null) {
@@ -43,10 +43,10 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
   // Lists read with the viewer's id for blocks; avatar visibility is applied below, once the viewer is known.
   const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false, safeMode: false } : null;
   const strip = (options: ReturnType<typeof discovery.hot>) => listProfilesQuery(env, projectCode, listViewer, options);
-  // The visit is written right after the target is read, before the footprints: a visitor sees their own visit.
+  // Reads only, so a replica can serve the page; the visit is recorded after the response (`view.record`), and
+  // shows in the footprints from the next read on.
   const results = await getDb(env).batch([
     ...view.queries,
-    ...view.writes,
     characterCatalogueQuery(env, projectCode),
     actionStatsQuery(env, view.targetId),
     visitorsQuery(env, view.targetId, viewerId, PAGE.footprints),
@@ -57,8 +57,9 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
     strip(discovery.lastChat(PAGE.strip)),
   ]);
   const [targets, viewers, characterRows] = results as unknown as [Rows<0>, Rows<1>, Rows<2>];
-  const [catalogue, actions, footprints, photos, hot, newbie, online, speech] = results.slice(view.queries.length + view.writes.length) as unknown as Reads;
+  const [catalogue, actions, footprints, photos, hot, newbie, online, speech] = results.slice(view.queries.length) as unknown as Reads;
   const { profile, open, target, viewer, shownTo, asVisitor, characterIds } = view.finish(targets, viewers, characterRows);
+  view.record();
   // What is about the member goes out as `shownTo` sees it (a visitor, to a member who approves followers and whom
   // the viewer does not follow: profile-access.ts); the tenant's lists stay the viewer's own.
   const contentViewerId = asVisitor ? null : viewerId;

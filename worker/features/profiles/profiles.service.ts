@@ -3,6 +3,7 @@ import ngeohash from "ngeohash";
 import { nicknameContains } from "./nickname-search";
 import { getDb, type Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
+import { deferWrites } from "../../db/deferred-writes";
 import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
@@ -200,19 +201,21 @@ export function toActionStats(rows: { actionHour: number; actionCount: number }[
  * The public profile of the member `locate` finds in `projectCode`, as `viewerId` sees it: 404 when missing,
  * across tenants or blocked either way. A member's view records a visit (footprint) and a page view; an
  * anonymous view counts a page view only; one's own view counts nothing. One round trip: a batch reads the
- * target with the relationship, the viewer and both members' characters, then records the visit under the
- * same conditions in SQL (a batch is one transaction, so what was read is what was counted).
+ * target with the relationship, the viewer and both members' characters; the visit is recorded after the
+ * response under the same conditions in SQL (`record`), so the read is served by a replica.
  */
 export async function viewProfile(env: Env, projectCode: string, locate: Locate, viewerId: string | null) {
   const view = profileViewReads(env, projectCode, locate, viewerId);
-  const [targets, viewers, characterRows] = await getDb(env).batch([...view.queries, ...view.writes]);
-  return view.finish(targets, viewers, characterRows).profile;
+  const [targets, viewers, characterRows] = await getDb(env).batch([...view.queries]);
+  const { profile } = view.finish(targets, viewers, characterRows);
+  view.record();
+  return profile;
 }
 
 /**
  * The reads and the visit's writes behind `viewProfile` as batch members, so a caller can add its own to the
- * same round trip (`targetId` is the target's member id as a subquery; writes go after every read), and
- * `finish`, which checks access and shapes the profile.
+ * same round trip (`targetId` is the target's member id as a subquery), `finish`, which checks access and
+ * shapes the profile, and `record`, which writes the visit after the response.
  */
 export function profileViewReads(env: Env, projectCode: string, locate: Locate, viewerId: string | null) {
   const db = getDb(env);
@@ -255,7 +258,13 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
     return { profile: open ? profile : closedStub(target, shownTo, viewerId ? relationship : null), open, target, viewer, shownTo, asVisitor, characterIds };
   }
 
-  return { queries, writes, targetId, finish };
+  /**
+   * Records the visit after the response (deferred-writes.ts), so the view itself reads from a replica. Its
+   * statements keep their SQL conditions (tenant, blocks, not one's own): written later, they count what
+   * `finish` showed.
+   */
+  const record = () => deferWrites(env, writes);
+  return { queries, writes, targetId, finish, record };
 }
 
 /** How `viewProfile` finds its target within the tenant. */

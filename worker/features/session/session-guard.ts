@@ -3,6 +3,7 @@ import { AppError } from "../../lib/app-error";
 import { now } from "../../lib/time";
 import type { SessionMember } from "./session.service";
 import { IsolateCache } from "../../lib/isolate-cache";
+import { checkDeferredWritesWith } from "../../db/deferred-writes";
 
 /**
  * A read request whose session this isolate has already looked up does not look it up again before its work:
@@ -17,9 +18,17 @@ import { IsolateCache } from "../../lib/isolate-cache";
  * When they cannot be installed, every request looks its session up first, as before.
  */
 
-type Guard = { statement: D1PreparedStatement; verdict?: Promise<boolean> };
+type Guard = { statement: D1PreparedStatement; verdict?: Promise<boolean>; first?: D1PreparedStatement["first"] };
 
 const current = new AsyncLocalStorage<Guard>();
+
+// A write deferred past the response (db/deferred-writes.ts) is written only if its request's check passed, as
+// when it rode in the request's batch (a failed check rolled it back).
+checkDeferredWritesWith(() => {
+  const guard = current.getStore();
+  if (!guard) return null;
+  return () => (guard.verdict ??= guard.first ? runAlone(guard.first, guard.statement) : Promise.resolve(false));
+});
 const installed = new WeakMap<D1Database, boolean>();
 type Original = { batch: D1Database["batch"]; first: D1PreparedStatement["first"] };
 const originals = new WeakMap<object, Original>();
@@ -119,6 +128,7 @@ export async function withSessionGuard(db: D1Database, member: SessionMember, wo
     statement: db
       .prepare(GUARD_SQL)
       .bind(member.sessionId, member.memberId, member.projectCode, member.memberNo, member.status, member.kycStatus, now()),
+    first: originals.get(db)?.first,
   };
   await current.run(guard, work);
   // A request that never touched D1 (or swallowed the guard's error) is checked now.

@@ -1,0 +1,82 @@
+import { realBinding } from "./d1-session";
+
+/**
+ * Writes a read only causes as a side effect (a profile view's page view, footprint and activity hour; a search's
+ * keyword counters) leave the read's own round trip: they are queued here and written after the response, all
+ * of an isolate's queued writes in ONE batch on the primary (README Decisions "D1 read replicas through
+ * sessions"). The read itself is then served by a replica: 0 primary round trips per read page in the bench.
+ *
+ * The request middleware (http/d1-sessions.ts) flushes after each response with `waitUntil`. Tests wait with
+ * `settleDeferredWrites()` (never a timed sleep).
+ */
+
+type Statement = { toSQL(): { sql: string; params: unknown[] } };
+type Group = { binding: D1Database; statements: D1PreparedStatement[]; stillValid: (() => Promise<boolean>) | null };
+
+const queue: Group[] = [];
+const inFlight = new Set<Promise<void>>();
+let captureValidity: (() => (() => Promise<boolean>) | null) | null = null;
+
+/**
+ * The session guard (session-guard.ts) registers how a deferred write learns whether the request that queued it
+ * passed its session check: a request answered 100003 (or run again) writes nothing, as when the write rode in
+ * its rolled-back batch.
+ */
+export function checkDeferredWritesWith(capture: () => (() => Promise<boolean>) | null) {
+  captureValidity = capture;
+}
+
+/** Queues drizzle statements (query builders or compiled items) to be written after the response. */
+export function deferWrites(env: { DB: D1Database }, statements: readonly Statement[]): void {
+  if (!statements.length) return;
+  const binding = realBinding(env.DB);
+  queue.push({
+    binding,
+    statements: statements.map((statement) => {
+      const { sql, params } = statement.toSQL();
+      return binding.prepare(sql).bind(...params);
+    }),
+    stillValid: captureValidity?.() ?? null,
+  });
+}
+
+export const hasDeferredWrites = () => queue.length > 0;
+
+/** Writes everything queued so far (one batch per binding); the promise settles when it is written. */
+export function flushDeferredWrites(): Promise<void> {
+  if (!queue.length) return Promise.resolve();
+  const groups = queue.splice(0);
+  const flight: Promise<void> = write(groups).finally(() => inFlight.delete(flight));
+  inFlight.add(flight);
+  return flight;
+}
+
+/** Flushes and waits until every queued or in-flight deferred write has been written. */
+export async function settleDeferredWrites(): Promise<void> {
+  flushDeferredWrites();
+  while (inFlight.size) await Promise.all([...inFlight]);
+}
+
+async function write(groups: Group[]) {
+  const kept: Group[] = [];
+  for (const group of groups) if (!group.stillValid || (await group.stillValid())) kept.push(group);
+  const bindings = new Set(kept.map((g) => g.binding));
+  for (const binding of bindings) {
+    const mine = kept.filter((g) => g.binding === binding);
+    try {
+      await binding.batch(mine.flatMap((g) => g.statements));
+    } catch {
+      // A batch is one transaction: one bad group must not lose the others' counts.
+      for (const group of mine) {
+        try {
+          await binding.batch(group.statements);
+        } catch (error) {
+          console.warn(JSON.stringify({ level: "warn", message: "deferred write failed", error: String(error) }));
+        }
+      }
+    }
+  }
+}
+
+/** Queued and in-flight deferred writes of this isolate (tests see that a view left one). */
+export const deferredWritesPending = () => queue.length + inFlight.size;

@@ -1,0 +1,42 @@
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import { BOOKMARK_COOKIE, BOOKMARK_COOKIE_MAX_AGE, BOOKMARK_HEADER, inD1Session, isBookmark, sessionEnv, sessionStart } from "../db/d1-session";
+import { flushDeferredWrites, hasDeferredWrites } from "../db/deferred-writes";
+import type { AppEnv } from "./types";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The one place a request gets its D1 session (worker/db/d1-session.ts, README Decisions "D1 read replicas through
+ * sessions"): handlers see `c.env.DB` routed to it, so `getDb(c.env)` and every service taking `env` read and
+ * write through the session without knowing. A page's in-process API calls run inside the page's session.
+ */
+export const d1Sessions = createMiddleware<AppEnv>(async (c, next) => {
+  const carried = c.req.header(BOOKMARK_HEADER) ?? getCookie(c, BOOKMARK_COOKIE);
+  c.env = sessionEnv(c.env);
+  const { bookmark, opened } = await inD1Session(c.env.DB, sessionStart(c.req.method, carried), next);
+  // Writes a read caused (page views, footprints, keyword counts) go to the primary after the response, batched.
+  if (opened && hasDeferredWrites()) afterResponse(c, flushDeferredWrites());
+  if (!opened || !isBookmark(bookmark) || c.res.status === 101) return;
+  try {
+    c.res.headers.set(BOOKMARK_HEADER, bookmark);
+    // After a write the browser's next page load reads through it (the cookie rides on navigations; the header
+    // is for clients that keep it themselves). A bookmark says nothing about the member: only a commit position.
+    if (!SAFE_METHODS.has(c.req.method) && bookmark !== carried) {
+      const secure = new URL(c.req.url).protocol === "https:" ? "; Secure" : "";
+      c.res.headers.append("Set-Cookie", `${BOOKMARK_COOKIE}=${bookmark}; Max-Age=${BOOKMARK_COOKIE_MAX_AGE}; Path=/; HttpOnly; SameSite=Lax${secure}`);
+    }
+  } catch {
+    // Immutable headers (a proxied response): the next read simply starts unconstrained.
+  }
+});
+
+function afterResponse(c: Context<AppEnv>, work: Promise<void>) {
+  const logged = work.catch((error) => console.warn(JSON.stringify({ level: "warn", message: "deferred writes failed", error: String(error) })));
+  try {
+    c.executionCtx.waitUntil(logged);
+  } catch {
+    // No execution context (a test's app.request): the promise still runs.
+  }
+}
