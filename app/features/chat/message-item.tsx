@@ -1,11 +1,11 @@
 import { ReportItemButton } from "../social/report-item-dialog";
-import { AlertDialog, Dialog } from "radix-ui";
 import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
+import { ConfirmDialog, Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
@@ -301,57 +301,44 @@ export const MessageItem = memo(function MessageItem({
         </div>
       )}
       {confirmDelete && (
-        <AlertDialog.Root open onOpenChange={setConfirmDelete}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="dialog-overlay" />
-            <AlertDialog.Content className="dialog">
-              <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
-              <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
-              <div className="dialog-actions">
-                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
-                <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
-                  {t("common:delete")}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+        <ConfirmDialog
+          open
+          onOpenChange={setConfirmDelete}
+          title={t("deleteTitle")}
+          description={t("deleteBody")}
+          confirmLabel={t("common:delete")}
+          onConfirm={() => void remove()}
+          danger
+        />
       )}
       {muteOpen && <MuteWordsDialog projectCode={projectCode} onClose={() => setMuteOpen(false)} />}
       {reminderOpen && (
-        <Dialog.Root open onOpenChange={setReminderOpen}>
-          <Dialog.Portal>
-            <Dialog.Overlay className="dialog-overlay" />
-            <Dialog.Content className="dialog">
-              <Dialog.Title className="dialog-title">{t("reminderTitle")}</Dialog.Title>
-              <Dialog.Description className="dialog-body muted">{t("reminderHint")}</Dialog.Description>
-              <form className="form" onSubmit={saveReminder}>
-                <label className="field">
-                  <span>{t("reminderName")}</span>
-                  <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
-                </label>
-                <label className="field">
-                  <span>{t("reminderDescription")}</span>
-                  <textarea name="description" rows={3} maxLength={1000} />
-                </label>
-                <label className="field">
-                  <span>{t("reminderDate")}</span>
-                  <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
-                </label>
-                <label className="field">
-                  <span>{t("reminderTime")}</span>
-                  <input name="time" type="time" defaultValue="09:00" />
-                </label>
-                <div className="dialog-actions">
-                  <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-                  <button type="submit" className="button button-primary">
-                    {t("common:save")}
-                  </button>
-                </div>
-              </form>
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        <Dialog open onOpenChange={setReminderOpen} title={t("reminderTitle")} description={t("reminderHint")} descriptionClassName="dialog-body muted">
+          <form className="form" onSubmit={saveReminder}>
+            <label className="field">
+              <span>{t("reminderName")}</span>
+              <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
+            </label>
+            <label className="field">
+              <span>{t("reminderDescription")}</span>
+              <textarea name="description" rows={3} maxLength={1000} />
+            </label>
+            <label className="field">
+              <span>{t("reminderDate")}</span>
+              <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
+            </label>
+            <label className="field">
+              <span>{t("reminderTime")}</span>
+              <input name="time" type="time" defaultValue="09:00" />
+            </label>
+            <div className="dialog-actions">
+              <DialogClose>{t("common:cancel")}</DialogClose>
+              <button type="submit" className="button button-primary">
+                {t("common:save")}
+              </button>
+            </div>
+          </form>
+        </Dialog>
       )}
     </li>
   );

@@ -1,5 +1,5 @@
 import { ReportItemButton } from "../social/report-item-dialog";
-import { AlertDialog, Switch } from "radix-ui";
+import { Switch } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
@@ -7,6 +7,7 @@ import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID } from "../../../worker/contract/c
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
+import { ConfirmDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -169,21 +170,15 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
         </div>
       )}
       {confirmDelete && (
-        <AlertDialog.Root open onOpenChange={setConfirmDelete}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="dialog-overlay" />
-            <AlertDialog.Content className="dialog">
-              <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
-              <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
-              <div className="dialog-actions">
-                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
-                <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
-                  {t("common:delete")}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+        <ConfirmDialog
+          open
+          onOpenChange={setConfirmDelete}
+          title={t("deleteTitle")}
+          description={t("deleteBody")}
+          confirmLabel={t("common:delete")}
+          onConfirm={() => void remove()}
+          danger
+        />
       )}
       {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <ChatImage payload={note.payload} className="chat-image" alt={t("imageAlt", { name })} />}
       <h2>{t("threads", { count: note.threadCount })}</h2>

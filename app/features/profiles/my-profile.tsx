@@ -1,9 +1,10 @@
-import { AlertDialog, Dialog, RadioGroup, Switch } from "radix-ui";
+import { RadioGroup, Switch } from "radix-ui";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Banner, Character, UploadInfo } from "../../../worker/contract/profiles";
 import { Avatar, setSafeMode } from "../../components/avatar";
+import { Dialog, DialogAction, DialogClose } from "../../components/dialog";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { UploadProgress } from "../../components/upload-progress";
 import { api } from "../../lib/api";
@@ -15,7 +16,6 @@ import { useLogout } from "../session/use-logout";
 import { MySocialLists } from "../social/my-social-lists";
 import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
 import { SharePanel } from "./share-panel";
-import { useReturnFocus } from "../../components/return-focus";
 
 export type OwnProfile = {
   memberId: string;
@@ -95,8 +95,6 @@ export function MyProfile({
   const [pendingGender, setPendingGender] = useState<number | null>(null);
   const [confirmStep, setConfirmStep] = useState<0 | 1 | 2>(0);
   const [shareOpen, setShareOpen] = useState(false);
-  const shareFocus = useReturnFocus();
-  const confirmFocus = useReturnFocus();
   const [coordinates, setCoordinates] = useState(initial.latitude != null && initial.longitude != null ? `${initial.latitude},${initial.longitude}` : "");
   const nicknameTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const avatarInput = useRef<HTMLInputElement>(null);
@@ -433,58 +431,46 @@ export function MyProfile({
       </button>
       <p className="version">{t("version", { version: APP_VERSION })}</p>
 
-      <Dialog.Root open={shareOpen} onOpenChange={setShareOpen}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog" {...shareFocus}>
-            <Dialog.Title className="dialog-title">{t("share.title")}</Dialog.Title>
-            <Dialog.Description className="dialog-body">{t("share.description")}</Dialog.Description>
-            <SharePanel projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} />
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <Dialog open={shareOpen} onOpenChange={setShareOpen} title={t("share.title")} description={t("share.description")} returnFocus>
+        <SharePanel projectCode={projectCode} memberNo={profile.simpleCode} nickname={profile.nickname} />
+        <div className="dialog-actions">
+          <DialogClose>{t("common:close")}</DialogClose>
+        </div>
+      </Dialog>
 
-      <AlertDialog.Root open={confirmStep > 0}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="dialog-overlay" />
-          <AlertDialog.Content className="dialog" {...confirmFocus}>
-            <AlertDialog.Title className="dialog-title">{confirmStep === 1 ? t("roleConfirm.title") : t("roleConfirm.againTitle")}</AlertDialog.Title>
-            <AlertDialog.Description className="dialog-body">
-              {confirmStep === 1 ? t("roleConfirm.body", { role: genderLabel(t, pendingGender) }) : t("roleConfirm.againBody")}
-            </AlertDialog.Description>
-            <div className="dialog-actions">
-              <AlertDialog.Cancel
-                className="button"
-                onClick={() => {
-                  // §4: cancel clears the selection.
-                  setPendingGender(null);
-                  setConfirmStep(0);
-                }}
-              >
-                {t("common:cancel")}
-              </AlertDialog.Cancel>
-              <AlertDialog.Action
-                className="button button-primary"
-                onClick={async (e) => {
-                  if (confirmStep === 1) {
-                    e.preventDefault();
-                    setConfirmStep(2);
-                    return;
-                  }
-                  setConfirmStep(0);
-                  if (pendingGender != null) await save({ multiGender: pendingGender });
-                  setPendingGender(null);
-                }}
-              >
-                {t("common:confirm")}
-              </AlertDialog.Action>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
+      <Dialog
+        kind="alert"
+        open={confirmStep > 0}
+        title={confirmStep === 1 ? t("roleConfirm.title") : t("roleConfirm.againTitle")}
+        description={confirmStep === 1 ? t("roleConfirm.body", { role: genderLabel(t, pendingGender) }) : t("roleConfirm.againBody")}
+        returnFocus
+      >
+        <div className="dialog-actions">
+          <DialogClose
+            onClick={() => {
+              // §4: cancel clears the selection.
+              setPendingGender(null);
+              setConfirmStep(0);
+            }}
+          >
+            {t("common:cancel")}
+          </DialogClose>
+          <DialogAction
+            onClick={async (e) => {
+              if (confirmStep === 1) {
+                e.preventDefault();
+                setConfirmStep(2);
+                return;
+              }
+              setConfirmStep(0);
+              if (pendingGender != null) await save({ multiGender: pendingGender });
+              setPendingGender(null);
+            }}
+          >
+            {t("common:confirm")}
+          </DialogAction>
+        </div>
+      </Dialog>
     </main>
   );
 }

@@ -1,4 +1,3 @@
-import { Dialog } from "radix-ui";
 import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
@@ -6,6 +5,7 @@ import type { ActionStat, Banner, Character } from "../../../worker/contract/pro
 import type { Relationship } from "../../../worker/contract/social";
 import { COMPASS_POINTS, type CompassPoint } from "../../../worker/contract/social.constants";
 import { Avatar, LoginPrompt, useAvatarMode } from "../../components/avatar";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { LocalTime, useFormat } from "../../i18n/use-format";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { api } from "../../lib/api";
@@ -380,30 +380,28 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
         </div>
       </div>
 
-      <Dialog.Root open={character !== null} onOpenChange={(open) => !open && setCharacter(null)}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog">
-            <Dialog.Title className="dialog-title">{character ? characterLabel(t, character.title) : ""}</Dialog.Title>
-            <Dialog.Description className="dialog-body">{t("public.usersWith")}</Dialog.Description>
-            {characterUsers === null ? (
-              <p>{t("common:loading")}</p>
-            ) : (
-              <ul className="timeline">
-                {characterUsers.map((u) => (
-                  <li key={u.simpleCode}>
-                    <Avatar profile={u.profile} size={36} link />
-                    <span>{u.nickname || t("avatar.unnamed", { code: u.simpleCode })}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <Dialog
+        open={character !== null}
+        onOpenChange={(open) => !open && setCharacter(null)}
+        title={character ? characterLabel(t, character.title) : ""}
+        description={t("public.usersWith")}
+      >
+        {characterUsers === null ? (
+          <p>{t("common:loading")}</p>
+        ) : (
+          <ul className="timeline">
+            {characterUsers.map((u) => (
+              <li key={u.simpleCode}>
+                <Avatar profile={u.profile} size={36} link />
+                <span>{u.nickname || t("avatar.unnamed", { code: u.simpleCode })}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="dialog-actions">
+          <DialogClose>{t("common:close")}</DialogClose>
+        </div>
+      </Dialog>
     </main>
   );
 }

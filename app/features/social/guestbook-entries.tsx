@@ -1,5 +1,4 @@
 import { ReportItemButton } from "./report-item-dialog";
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
@@ -8,6 +7,7 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { Avatar } from "../../components/avatar";
 import { PostingReminderSelf } from "../posting/posting-reminder";
 import { readSession } from "../../lib/session-keys";
@@ -102,31 +102,32 @@ export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="button" aria-label={t("guestbook.reply", { name })}>
-        ↩ {t("guestbook.reply", { name })}
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("guestbook.replyTitle", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("guestbook.replyTitle", { name })}</Dialog.Description>
-          <form className="form" onSubmit={(event) => void send(event)}>
-            <PostingReminderSelf projectCode={readSession()?.projectCode ?? "smp"} />
-            <label className="field">
-              <span>{t("leave.label")}</span>
-              <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
-            </label>
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-              <button type="submit" className="button button-primary" disabled={busy}>
-                {t("leave.send")}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <button type="button" className="button" aria-label={t("guestbook.reply", { name })}>
+          ↩ {t("guestbook.reply", { name })}
+        </button>
+      }
+      title={t("guestbook.replyTitle", { name })}
+      description={t("guestbook.replyTitle", { name })}
+      descriptionClassName="visually-hidden"
+    >
+      <form className="form" onSubmit={(event) => void send(event)}>
+        <PostingReminderSelf projectCode={readSession()?.projectCode ?? "smp"} />
+        <label className="field">
+          <span>{t("leave.label")}</span>
+          <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
+        </label>
+        <div className="dialog-actions">
+          <DialogClose>{t("common:cancel")}</DialogClose>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t("leave.send")}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
 
@@ -142,37 +143,38 @@ export function HistoryDrawer({ memberNo, name }: { memberNo: string; name: stri
   }
 
   return (
-    <Dialog.Root onOpenChange={(open) => void load(open)}>
-      <Dialog.Trigger className="button" aria-label={t("guestbook.history", { name })}>
-        ☰ {t("guestbook.history", { name })}
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="drawer">
-          <Dialog.Title className="dialog-title">{t("guestbook.historyTitle", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("guestbook.historyTitle", { name })}</Dialog.Description>
-          {!items && <p className="muted">{t("common:loading")}</p>}
-          {items?.length === 0 && <p className="empty-state">{t("guestbook.emptyHistory")}</p>}
-          <ul className="entries">
-            {items?.map((entry) => {
-              const mine = entry.profile.simpleCode !== memberNo;
-              return (
-                <li key={entry.idGuestbook} className={`entry${mine ? " history-mine" : ""}`}>
-                  <Avatar profile={entry.profile} size={32} />
-                  <div className="entry-body">
-                    <div className="entry-head">
-                      <span className="entry-name">{mine ? t("guestbook.to", { name }) : t("guestbook.from", { name })}</span>
-                      <LocalTime className="entry-time" value={entry.timelog} />
-                    </div>
-                    <EntryMessage entry={entry} />
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-          <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      className="drawer"
+      onOpenChange={(open) => void load(open)}
+      trigger={
+        <button type="button" className="button" aria-label={t("guestbook.history", { name })}>
+          ☰ {t("guestbook.history", { name })}
+        </button>
+      }
+      title={t("guestbook.historyTitle", { name })}
+      description={t("guestbook.historyTitle", { name })}
+      descriptionClassName="visually-hidden"
+    >
+      {!items && <p className="muted">{t("common:loading")}</p>}
+      {items?.length === 0 && <p className="empty-state">{t("guestbook.emptyHistory")}</p>}
+      <ul className="entries">
+        {items?.map((entry) => {
+          const mine = entry.profile.simpleCode !== memberNo;
+          return (
+            <li key={entry.idGuestbook} className={`entry${mine ? " history-mine" : ""}`}>
+              <Avatar profile={entry.profile} size={32} />
+              <div className="entry-body">
+                <div className="entry-head">
+                  <span className="entry-name">{mine ? t("guestbook.to", { name }) : t("guestbook.from", { name })}</span>
+                  <LocalTime className="entry-time" value={entry.timelog} />
+                </div>
+                <EntryMessage entry={entry} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <DialogClose>{t("common:close")}</DialogClose>
+    </Dialog>
   );
 }

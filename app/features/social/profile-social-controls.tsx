@@ -1,4 +1,3 @@
-import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -6,6 +5,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import { BLOCK_INDICATORS } from "../../../worker/contract/social.constants";
 import type { BlockCount, FollowInfo, FriendStatus, Relationship, SafetyDuration } from "../../../worker/contract/social";
 import { LoginPrompt } from "../../components/avatar";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -291,44 +291,44 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
   }
 
   return (
-    <Dialog.Root
+    <Dialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
         if (next) setNeedKyc(false);
       }}
+      trigger={
+        <button type="button" className="button">
+          {t("leave.open")}
+        </button>
+      }
+      title={t("leave.title", { name })}
+      description={t("leave.title", { name })}
+      descriptionClassName="visually-hidden"
     >
-      <Dialog.Trigger className="button">{t("leave.open")}</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("leave.title", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("leave.title", { name })}</Dialog.Description>
-          {needKyc ? (
-            <>
-              <VerificationPrompt projectCode={projectCode} />
-              <div className="dialog-actions">
-                <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-              </div>
-            </>
-          ) : (
-          <form className="form" onSubmit={(event) => void send(event)}>
-            <PostingReminderSelf projectCode={projectCode} />
-            <label className="field">
-              <span>{t("leave.label")}</span>
-              <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
-            </label>
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-              <button type="submit" className="button button-primary" disabled={busy}>
-                {t("leave.send")}
-              </button>
-            </div>
-          </form>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {needKyc ? (
+        <>
+          <VerificationPrompt projectCode={projectCode} />
+          <div className="dialog-actions">
+            <DialogClose>{t("common:close")}</DialogClose>
+          </div>
+        </>
+      ) : (
+      <form className="form" onSubmit={(event) => void send(event)}>
+        <PostingReminderSelf projectCode={projectCode} />
+        <label className="field">
+          <span>{t("leave.label")}</span>
+          <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
+        </label>
+        <div className="dialog-actions">
+          <DialogClose>{t("common:cancel")}</DialogClose>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t("leave.send")}
+          </button>
+        </div>
+      </form>
+      )}
+    </Dialog>
   );
 }
 
@@ -353,27 +353,30 @@ function ReportDialog({ memberNo, name, onReported }: { memberNo: string; name: 
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="button">{t("report.open")}</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("report.title", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("report.title", { name })}</Dialog.Description>
-          <form className="form" onSubmit={(event) => void send(event)}>
-            <label className="field">
-              <span>{t("report.reason")}</span>
-              <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
-            </label>
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-              <button type="submit" className="button button-danger">
-                {t("report.send")}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <button type="button" className="button">
+          {t("report.open")}
+        </button>
+      }
+      title={t("report.title", { name })}
+      description={t("report.title", { name })}
+      descriptionClassName="visually-hidden"
+    >
+      <form className="form" onSubmit={(event) => void send(event)}>
+        <label className="field">
+          <span>{t("report.reason")}</span>
+          <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
+        </label>
+        <div className="dialog-actions">
+          <DialogClose>{t("common:cancel")}</DialogClose>
+          <button type="submit" className="button button-danger">
+            {t("report.send")}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -1,8 +1,8 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import type { ReportKind } from "../../../worker/contract/social";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -50,27 +50,20 @@ export function ReportItemButton({
         {t("item.report")}
       </button>
       {open && (
-        <Dialog.Root open onOpenChange={setOpen}>
-          <Dialog.Portal>
-            <Dialog.Overlay className="dialog-overlay" />
-            <Dialog.Content className="dialog">
-              <Dialog.Title className="dialog-title">{t(kind === "guestbook" ? "item.titleGuestbook" : "item.titleChat", { name })}</Dialog.Title>
-              <Dialog.Description className="dialog-body">{t("item.explain")}</Dialog.Description>
-              <form className="form" onSubmit={(event) => void send(event)}>
-                <label className="field">
-                  <span>{t("item.reason")}</span>
-                  <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
-                </label>
-                <div className="dialog-actions">
-                  <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-                  <button type="submit" className="button button-danger" disabled={busy}>
-                    {t("item.send")}
-                  </button>
-                </div>
-              </form>
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        <Dialog open onOpenChange={setOpen} title={t(kind === "guestbook" ? "item.titleGuestbook" : "item.titleChat", { name })} description={t("item.explain")}>
+          <form className="form" onSubmit={(event) => void send(event)}>
+            <label className="field">
+              <span>{t("item.reason")}</span>
+              <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
+            </label>
+            <div className="dialog-actions">
+              <DialogClose>{t("common:cancel")}</DialogClose>
+              <button type="submit" className="button button-danger" disabled={busy}>
+                {t("item.send")}
+              </button>
+            </div>
+          </form>
+        </Dialog>
       )}
     </>
   );
