@@ -1,12 +1,11 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/login";
 import type { SessionInfo } from "../../worker/contract/session";
-import { MessageDialog } from "../components/alert-dialog";
 import { Avatar } from "../components/avatar";
 import { AuthCard } from "../features/session/auth-card";
+import { AuthField, AuthForm, field } from "../features/session/auth-form";
 import { useFinishLogin } from "../features/session/use-finish-login";
 import { api } from "../lib/api";
 import { callApi } from "../lib/api.server";
@@ -32,19 +31,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function Login({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("session");
   const finish = useFinishLogin(params.projectCode);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
+  async function submit(form: FormData) {
     const body = await api<SessionInfo>(`/public/core/sessions/${params.projectCode.toUpperCase()}`, {
-      body: { username: String(form.get("username") ?? ""), password: String(form.get("password") ?? "") },
+      body: { username: field(form, "username"), password: field(form, "password") },
     });
-    setBusy(false);
-    if ("info" in body) finish(body.info);
-    else setError(errorText(t, body));
+    if (!("info" in body)) return errorText(t, body);
+    finish(body.info);
   }
 
   return (
@@ -59,26 +52,16 @@ export default function Login({ loaderData, params }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      <form method="post" onSubmit={submit} className="form" noValidate={false}>
-        <label className="field">
-          <span>{t("email")}</span>
-          <input name="username" type="email" autoComplete="email" required />
-        </label>
-        <label className="field">
-          <span>{t("password")}</span>
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {t("login.submit")}
-        </button>
-      </form>
+      <AuthForm submitLabel={t("login.submit")} messageTitle={t("login.failedTitle")} onSubmit={submit}>
+        <AuthField label={t("email")} name="username" kind="email" />
+        <AuthField label={t("password")} name="password" kind="current-password" />
+      </AuthForm>
       <p className="auth-switch">
         <Link to={`/${params.projectCode}/reset-password`}>{t("login.forgot")}</Link>
       </p>
       <p className="auth-switch">
         {t("login.noAccount")} <Link to={`/${params.projectCode}/registration`}>{t("login.toRegistration")}</Link>
       </p>
-      <MessageDialog open={error !== null} title={t("login.failedTitle")} message={error ?? ""} onClose={() => setError(null)} />
     </AuthCard>
   );
 }
