@@ -8,7 +8,7 @@ import { Avatar } from "../../components/avatar";
 import { ConfirmDialog, Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload, type Decrypted } from "./chat-crypto";
@@ -123,10 +123,7 @@ export const MessageItem = memo(function MessageItem({
   async function react(emoji: string) {
     const session = readSession();
     if (!session) return;
-    const body = await api<{ replyPayload: ChatReaction[] }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/react`, {
-      method: "PUT",
-      body: { replyPayload: { type: "emoji", reactEmoji: emoji } },
-    });
+    const body = await chat.react(session.memberId, message.idChatroomMessage, emoji);
     if ("info" in body) onChanged({ ...message, replyPayload: body.info.replyPayload });
     else toast(errorText(t, body), "error");
   }
@@ -142,10 +139,7 @@ export const MessageItem = memo(function MessageItem({
     event.preventDefault();
     const session = readSession();
     if (!session) return;
-    const body = await api<ChatMessage & { deleted?: boolean }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}`, {
-      method: "PUT",
-      body: { message: draft },
-    });
+    const body = await chat.editMessage(session.memberId, message.idChatroomMessage, draft);
     setEditing(false);
     if (!("info" in body)) return toast(errorText(t, body), "error");
     // §5: updating an own message with empty text deletes it.
@@ -156,7 +150,7 @@ export const MessageItem = memo(function MessageItem({
   async function remove() {
     const session = readSession();
     if (!session) return;
-    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}?all=true`, { method: "DELETE" });
+    const body = await chat.deleteMessage(session.memberId, message.idChatroomMessage);
     setConfirmDelete(false);
     if (body.returnCode === "000000") {
       onRemoved(message.idChatroomMessage);
@@ -166,7 +160,7 @@ export const MessageItem = memo(function MessageItem({
 
   /** "Show anyway": this one message's text, asked for explicitly (README Decisions "Muted words"). */
   async function reveal() {
-    const body = await api<ChatMessage>(`/private/sns/chatroom/messages/${message.idChatroomMessage}?showMuted=true`);
+    const body = await chat.message(message.idChatroomMessage, true);
     if ("info" in body) onChanged({ ...message, message: body.info.message, payload: body.info.payload, mutedWord: false });
     else toast(errorText(t, body), "error");
   }
@@ -174,7 +168,7 @@ export const MessageItem = memo(function MessageItem({
   async function acceptImage() {
     const session = readSession();
     if (!session) return;
-    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/accept-image`, { method: "PUT" });
+    const body = await chat.acceptImage(session.memberId, message.idChatroomMessage);
     if (body.returnCode === "000000") onChanged({ ...message, blurred: false });
   }
 
@@ -184,8 +178,11 @@ export const MessageItem = memo(function MessageItem({
     const date = String(form.get("date") ?? "");
     const time = String(form.get("time") || "09:00");
     // §9: reminders are kept in UTC; the member picks a UTC date.
-    const body = await api("/private/core/reminders", {
-      body: { idChatroomMessage: message.idChatroomMessage, title: String(form.get("title") ?? ""), description: String(form.get("description") ?? ""), remindAt: `${date}T${time}:00.000Z` },
+    const body = await chat.addReminder({
+      idChatroomMessage: message.idChatroomMessage,
+      title: String(form.get("title") ?? ""),
+      description: String(form.get("description") ?? ""),
+      remindAt: `${date}T${time}:00.000Z`,
     });
     if (body.returnCode === "000000") {
       setReminderOpen(false);

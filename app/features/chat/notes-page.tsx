@@ -9,7 +9,7 @@ import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { ConfirmDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
@@ -51,10 +51,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   async function saveEdit(event: React.FormEvent) {
     event.preventDefault();
     if (!session) return;
-    const body = await api<ChatMessage & { deleted?: boolean }>(`/private/sns/chatroom/messages/${session.memberId}/${note.idChatroomMessage}`, {
-      method: "PUT",
-      body: { message: draft },
-    });
+    const body = await chat.editMessage(session.memberId, note.idChatroomMessage, draft);
     setEditing(false);
     if (!("info" in body)) return toast(errorText(t, body), "error");
     // §5: updating an own message with empty text deletes it.
@@ -67,7 +64,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
 
   async function remove() {
     if (!session) return;
-    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${note.idChatroomMessage}?all=true`, { method: "DELETE" });
+    const body = await chat.deleteMessage(session.memberId, note.idChatroomMessage);
     setConfirmDelete(false);
     // §8/§9: the failure toast 'deleteMessage' stays 3 s (the delete duration).
     if (body.returnCode !== "000000") return toast(t("deleteMessage"), "delete");
@@ -76,13 +73,13 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   }
 
   const reload = useCallback(async () => {
-    const body = await api<ChatMessage & { threads?: ChatThread[] }>(`/private/sns/chatroom/messages/${note.idChatroomMessage}`);
+    const body = await chat.message(note.idChatroomMessage);
     if ("info" in body) setNote(body.info);
   }, [note.idChatroomMessage]);
 
   /** "Show anyway" (README Decisions "Muted words"): the note and its replies with their text, asked for explicitly. */
   const showAnyway = useCallback(async () => {
-    const body = await api<ChatMessage & { threads?: ChatThread[] }>(`/private/sns/chatroom/messages/${note.idChatroomMessage}?showMuted=true`);
+    const body = await chat.message(note.idChatroomMessage, true);
     if ("info" in body) setNote(body.info);
   }, [note.idChatroomMessage]);
 
@@ -102,9 +99,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
     event.preventDefault();
     const message = text.trim();
     if (!message || !session) return;
-    const body = await api<ChatThread & { threadCount: number }>(`/private/sns/chatroom/messages/threads/${session.memberId}`, {
-      body: { idChatroomMessage: note.idChatroomMessage, message, isPrivate },
-    });
+    const body = await chat.postThread(session.memberId, { idChatroomMessage: note.idChatroomMessage, message, isPrivate });
     if (!("info" in body)) return toast(errorText(t, body), "error");
     setText("");
     void reload();

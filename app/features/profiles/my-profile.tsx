@@ -7,7 +7,6 @@ import { Avatar, setSafeMode } from "../../components/avatar";
 import { Dialog, DialogAction, DialogClose } from "../../components/dialog";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { UploadProgress } from "../../components/upload-progress";
-import { api } from "../../lib/api";
 import { uploadWithProgress } from "../../lib/upload";
 import { errorText } from "../../lib/error-text";
 import { MemberChatMessages } from "../chat/member-chat-messages";
@@ -15,6 +14,7 @@ import { ProfileSubmembers } from "../market/profile-submembers";
 import { useLogout } from "../session/use-logout";
 import { MySocialLists } from "../social/my-social-lists";
 import { characterLabel, genderLabel, lookForLabel } from "./profile-labels";
+import * as profiles from "./profiles-api";
 import { SharePanel } from "./share-panel";
 
 const HANDLES = ["skypeId", "wechatId", "telegramId", "twitterId", "instagramId", "dcardId"] as const;
@@ -76,7 +76,7 @@ export function MyProfile({
 
   async function save(patch: Partial<OwnProfile> & { coordinates?: string; language?: string }, quiet = false) {
     setBusy(true);
-    const body = await api<OwnProfile>(`/private/core/profiles/${profile.memberId}`, { method: "PATCH", body: patch });
+    const body = await profiles.updateProfile(profile.memberId, patch);
     setBusy(false);
     if ("info" in body) {
       setProfile(body.info);
@@ -122,9 +122,7 @@ export function MyProfile({
       setBusy(false);
       return toast(errorText(t, up), "error");
     }
-    const created = await api<Banner>(`/private/core/banners/${profile.memberId}`, {
-      body: { image: up.info.url, pickable: true, width: up.info.width, height: up.info.height },
-    });
+    const created = await profiles.addBanner(profile.memberId, { image: up.info.url, pickable: true, width: up.info.width, height: up.info.height });
     setBusy(false);
     if ("info" in created) {
       setBanners((list) => [created.info, ...list]);
@@ -133,7 +131,7 @@ export function MyProfile({
   }
 
   async function removePhoto(idBanner: number) {
-    const body = await api(`/private/core/banners/${idBanner}/${profile.memberId}`, { method: "DELETE" });
+    const body = await profiles.deleteBanner(profile.memberId, idBanner);
     if ("info" in body) {
       setBanners((list) => list.filter((b) => b.idBanner !== idBanner));
       toast(t("photoDeleted"), "delete");
@@ -141,9 +139,7 @@ export function MyProfile({
   }
 
   async function toggleCharacter(c: Character) {
-    const body = c.checked
-      ? await api<Character[]>(`/private/sns/characters/${profile.memberId}/${c.idCharacter}`, { method: "DELETE" })
-      : await api<Character[]>(`/private/sns/characters/${profile.memberId}`, { body: { idCharacter: c.idCharacter } });
+    const body = await profiles.setCharacter(profile.memberId, c.idCharacter, !c.checked);
     if ("info" in body) setCharacters(body.info);
     else toast(errorText(t, body), "error");
   }

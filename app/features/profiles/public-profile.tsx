@@ -8,7 +8,6 @@ import { Avatar, LoginPrompt, useAvatarMode } from "../../components/avatar";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { LocalTime, useFormat } from "../../i18n/use-format";
 import { TOAST_DURATION, useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { readSession } from "../../lib/session-keys";
@@ -19,6 +18,7 @@ import { ProfileSocialControls } from "../social/profile-social-controls";
 import { FlameControls } from "./flame-controls";
 import { characterLabel, genderLabel } from "./profile-labels";
 import { ProfileStrip } from "./profile-grid";
+import * as profiles from "./profiles-api";
 
 export type PublicProfileData = ProfileSummary & {
   projectCode: string;
@@ -253,8 +253,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
   async function openCharacter(c: Character) {
     setCharacter(c);
     setCharacterUsers(null);
-    const path = readSession() ? `/private/sns/characters/${projectCode.toUpperCase()}/${c.idCharacter}/users?pageSize=20` : `/public/sns/characters/${projectCode.toUpperCase()}/${c.idCharacter}/users?pageSize=20`;
-    const body = await api<{ userCharacters: { simpleCode: string; nickname: string; profile: ProfileSummary }[] }>(path);
+    const body = await profiles.characterUsers(projectCode, c.idCharacter);
     setCharacterUsers("info" in body ? body.info.userCharacters : []);
   }
 

@@ -2,10 +2,10 @@ import { ReportItemButton } from "./report-item-dialog";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import type { GuestbookEntry, Page } from "../../../worker/contract/social";
+import type { GuestbookEntry, } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { Avatar } from "../../components/avatar";
@@ -23,7 +23,7 @@ function EntryMessage({ entry }: { entry: GuestbookEntry }) {
   const [shown, setShown] = useState<string | null>(null);
   if (!entry.mutedWord || shown !== null) return <p className="entry-message">{shown ?? entry.message}</p>;
   async function show() {
-    const body = await api<GuestbookEntry>(`/private/core/guestbooks/entry/${entry.idGuestbook}`);
+    const body = await social.guestbookEntry(entry.idGuestbook);
     if (isOk(body)) setShown(body.info.message);
     else toast(errorText(t, body), "error");
   }
@@ -52,7 +52,7 @@ function GuestbookEntryCard({ entry, onDeleted }: { entry: GuestbookEntry; onDel
   const name = entry.profile.nickname || entry.profile.simpleCode;
 
   async function remove() {
-    const body = await api(`/private/core/guestbooks/${entry.idGuestbook}`, { method: "DELETE" });
+    const body = await social.deleteGuestbookEntry(entry.idGuestbook);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     toast(t("guestbook.deleted"), "delete");
     onDeleted();
@@ -93,7 +93,7 @@ export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string
     event.preventDefault();
     if (!text.trim()) return toast(t("leave.empty"), "warning");
     setBusy(true);
-    const body = await api(`/private/core/guestbooks/${memberNo}`, { body: { message: text } });
+    const body = await social.writeGuestbook(memberNo, text);
     setBusy(false);
     if (!isOk(body)) return toast(errorText(t, body), body.returnCode === "403201" ? "warning" : "error");
     setText("");
@@ -138,7 +138,7 @@ export function HistoryDrawer({ memberNo, name }: { memberNo: string; name: stri
 
   async function load(open: boolean) {
     if (!open) return;
-    const body = await api<Page<GuestbookEntry>>(`/private/core/guestbooks/history/${memberNo}?pageSize=50`);
+    const body = await social.guestbookHistory(memberNo);
     setItems(isOk(body) ? body.info.items : []);
   }
 

@@ -4,7 +4,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { ReportKind } from "../../../worker/contract/social";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
 
 /**
@@ -36,7 +36,7 @@ export function ReportItemButton({
   async function send(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const body = await api("/private/core/reports", { body: { targetMemberNo: memberNo, reason, kind, itemId } });
+    const body = await social.report({ targetMemberNo: memberNo, reason, kind, itemId });
     setBusy(false);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setOpen(false);
