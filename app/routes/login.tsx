@@ -2,12 +2,11 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/login";
-import type { SessionInfo } from "../../worker/contract/session";
 import { Avatar } from "../components/avatar";
 import { AuthCard } from "../features/session/auth-card";
 import { AuthField, AuthForm, field } from "../features/session/auth-form";
 import { useFinishLogin } from "../features/session/use-finish-login";
-import { api } from "../lib/api";
+import * as session from "../features/session/session-api";
 import { callApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 
@@ -33,9 +32,7 @@ export default function Login({ loaderData, params }: Route.ComponentProps) {
   const finish = useFinishLogin(params.projectCode);
 
   async function submit(form: FormData) {
-    const body = await api<SessionInfo>(`/public/core/sessions/${params.projectCode.toUpperCase()}`, {
-      body: { username: field(form, "username"), password: field(form, "password") },
-    });
+    const body = await session.login(params.projectCode, field(form, "username"), field(form, "password"));
     if (!("info" in body)) return errorText(t, body);
     finish(body.info);
   }

@@ -3,11 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/registration";
-import type { SessionInfo } from "../../worker/contract/session";
 import { AuthCard } from "../features/session/auth-card";
 import { AuthField, AuthForm, field } from "../features/session/auth-form";
 import { useFinishLogin } from "../features/session/use-finish-login";
-import { api } from "../lib/api";
+import * as session from "../features/session/session-api";
 import { errorText } from "../lib/error-text";
 import { REFERRAL_PARAM } from "../features/settings/referral-link";
 
@@ -42,8 +41,8 @@ export default function Registration({ params }: Route.ComponentProps) {
     const code = referralCode.trim();
     // §7: with a code, referral sign-up (the member joins the inviter's tenant, which the link names).
     const body = code
-      ? await api<SessionInfo>("/public/core/members/referral-signup", { body: { username, password, adult: true, referralCode: code } })
-      : await api<SessionInfo>(`/public/core/members/${params.projectCode.toUpperCase()}`, { body: { username, password, adult: true } });
+      ? await session.referralSignUp(username, password, code)
+      : await session.signUp(params.projectCode, username, password);
     if (!("info" in body)) return errorText(t, body);
     localStorage.removeItem(REFERRAL_KEY);
     finish(body.info);

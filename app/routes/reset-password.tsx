@@ -4,7 +4,7 @@ import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/reset-password";
 import { AuthCard } from "../features/session/auth-card";
 import { AuthField, AuthForm, field } from "../features/session/auth-form";
-import { api } from "../lib/api";
+import * as session from "../features/session/session-api";
 import { errorText } from "../lib/error-text";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
@@ -20,16 +20,15 @@ export default function ResetPassword({ params }: Route.ComponentProps) {
   const { t } = useTranslation("session");
   const [search] = useSearchParams();
   const token = search.get("token");
-  const project = params.projectCode.toUpperCase();
 
   async function submit(form: FormData) {
     if (token) {
       const password = field(form, "password");
       if (password !== field(form, "confirm")) return t("errors:400101");
-      const body = await api(`/public/core/members/${project}/reset/password`, { body: { token, newPassword: password } });
+      const body = await session.resetPassword(params.projectCode, token, password);
       return "info" in body ? t("reset.done") : errorText(t, body);
     }
-    const body = await api(`/public/core/members/${project}/forget/password`, { body: { email: field(form, "email") } });
+    const body = await session.forgotPassword(params.projectCode, field(form, "email"));
     return "info" in body ? t("reset.sent") : errorText(t, body);
   }
 
