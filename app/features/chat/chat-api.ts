@@ -26,7 +26,7 @@ export const chatList = () => api<ChatListEntry[]>("/private/sns/chatroom/list?p
 export const postMessage = (
   chatroomId: string,
   memberId: string,
-  body: { message: string; payload: Payload | undefined; requestId: string; toMemberNo: string | null; isPrivate: boolean },
+  body: { message: string; payload?: Payload; requestId: string; toMemberNo?: string | null; isPrivate: boolean },
 ) => api<ChatMessage>(`/private/sns/chatrooms/${chatroomId}/messages/${memberId}`, { body });
 
 /** One message; `showMuted` asks for a text withheld by the reader's muted words (README Decisions "Muted words"). */

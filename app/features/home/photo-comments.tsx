@@ -6,6 +6,7 @@ import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
+import * as chat from "../chat/chat-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { Dialog } from "../../components/dialog";
@@ -34,7 +35,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
   /** The list carries thread counts; a message's replies come with its detail. */
   async function openThread(message: ChatMessage) {
     setReplyTo(message);
-    const body = await api<ChatMessage>(`/private/sns/chatroom/messages/${message.idChatroomMessage}`);
+    const body = await chat.message(message.idChatroomMessage);
     if ("info" in body) setThreads((all) => ({ ...all, [message.idChatroomMessage]: body.info.threads ?? [] }));
   }
 
@@ -49,9 +50,12 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
     const session = readSession();
     if (!message || !session) return;
     const body = replyTo
-      ? await api(`/private/sns/chatroom/messages/threads/${session.memberId}`, { body: { idChatroomMessage: replyTo.idChatroomMessage, message, isPrivate } })
-      : await api(`/private/sns/chatrooms/${chatroomId}/messages/${session.memberId}`, {
-          body: { message, payload: { type: "text", content: message }, requestId: crypto.randomUUID().replace(/-/g, ""), isPrivate: false },
+      ? await chat.postThread(session.memberId, { idChatroomMessage: replyTo.idChatroomMessage, message, isPrivate })
+      : await chat.postMessage(chatroomId, session.memberId, {
+          message,
+          payload: { type: "text", content: message },
+          requestId: crypto.randomUUID().replace(/-/g, ""),
+          isPrivate: false,
         });
     if ("info" in body) {
       setText("");

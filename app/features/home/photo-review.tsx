@@ -2,14 +2,12 @@ import { RadioGroup } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { HOME_LIMITS } from "../../../worker/contract/home.constants";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as home from "./home-api";
 import { announceCoinsChanged } from "../../lib/coins-live";
 import { errorText } from "../../lib/error-text";
 import { Dialog } from "../../components/dialog";
 
-type ReviewPhoto = { idBanner: number; image: string; width: number; height: number; memberNo: string; profile?: ProfileSummary | null };
 
 /**
  * §4 photo review: a session of 10 ratings (1–5, with reset) through POST /sns/banner-ratings; each
@@ -18,14 +16,14 @@ type ReviewPhoto = { idBanner: number; image: string; width: number; height: num
 export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { projectCode: string; open: boolean; onOpenChange: (open: boolean) => void; onDone: (rated: number) => void }) {
   const { t } = useTranslation("home");
   const toast = useToast();
-  const [queue, setQueue] = useState<ReviewPhoto[] | null>(null);
+  const [queue, setQueue] = useState<home.ReviewPhoto[] | null>(null);
   const [rated, setRated] = useState(0);
   const [rating, setRating] = useState("");
   const [busy, setBusy] = useState(false);
   const total = HOME_LIMITS.reviewSession;
 
   async function load() {
-    const body = await api<ReviewPhoto[]>(`/private/core/banners/review/${projectCode.toUpperCase()}`);
+    const body = await home.reviewQueue(projectCode);
     setQueue("info" in body ? body.info : []);
   }
 
@@ -40,7 +38,7 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
     event.preventDefault();
     if (!current || !rating) return;
     setBusy(true);
-    const body = await api(`/private/sns/banner-ratings`, { body: { idBanner: current.idBanner, rating: Number(rating) } });
+    const body = await home.ratePhoto(current.idBanner, Number(rating));
     setBusy(false);
     if (!("info" in body) && body.returnCode !== "409501") {
       toast(errorText(t, body), "error");
@@ -58,7 +56,7 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
       return;
     }
     if (rest.length === 0) {
-      const more = await api<ReviewPhoto[]>(`/private/core/banners/review/${projectCode.toUpperCase()}`);
+      const more = await home.reviewQueue(projectCode);
       const next = "info" in more ? more.info : [];
       setQueue(next);
       if (next.length === 0) {
