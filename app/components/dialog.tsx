@@ -1,5 +1,5 @@
 import { AlertDialog, Dialog as RadixDialog } from "radix-ui";
-import { type ComponentProps, createContext, type ReactElement, type ReactNode, useContext } from "react";
+import { type ComponentProps, createContext, type FormEvent, type ReactElement, type ReactNode, useContext } from "react";
 import { useTranslation } from "react-i18next";
 import { useReturnFocus } from "./return-focus";
 
@@ -114,5 +114,45 @@ export function ConfirmDialog({
         </>
       }
     />
+  );
+}
+
+/**
+ * A dialog holding one form: the fields (children), the refusal (`error`, announced), Cancel and a submit button that
+ * waits while `busy`. The caller keeps the state (open, busy, error) and sends the request in `onSubmit`.
+ */
+export function FormDialog({
+  submitLabel,
+  submitClassName = "button button-primary",
+  busy = false,
+  error,
+  onSubmit,
+  children,
+  ...dialog
+}: Omit<ComponentProps<typeof Dialog>, "kind" | "actions"> & {
+  submitLabel: ReactNode;
+  submitClassName?: string;
+  busy?: boolean;
+  error?: string | null;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog {...dialog}>
+      <form className="form" onSubmit={onSubmit}>
+        {children}
+        {error && (
+          <p role="alert" className="field-error">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <DialogClose>{t("common:cancel")}</DialogClose>
+          <button type="submit" className={submitClassName} disabled={busy}>
+            {submitLabel}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ALBUM_KEY_MIN_LENGTH, ALBUM_PATHS } from "../../../worker/contract/albums.constants";
 import type { Album } from "../../../worker/contract/albums";
-import { ConfirmDialog, Dialog, DialogClose } from "../../components/dialog";
+import { ConfirmDialog, Dialog, FormDialog } from "../../components/dialog";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 
@@ -28,30 +28,27 @@ export function CreateAlbumDialog({ onCreated }: { onCreated: (album: Album) => 
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={(next) => { setOpen(next); setError(null); }}
       trigger={<button type="button" className="button button-primary">{t("create.open")}</button>}
       title={t("create.title")}
       description={t("create.hint", { min: ALBUM_KEY_MIN_LENGTH })}
       descriptionClassName="muted"
+      submitLabel={t("create.submit")}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
     >
-      <form className="form" onSubmit={submit}>
-        <label className="field">
-          <span>{t("create.albumTitle")}</span>
-          <input name="title" required maxLength={80} />
-        </label>
-        <label className="field">
-          <span>{t("secretKey")}</span>
-          <input name="secretKey" type="password" minLength={ALBUM_KEY_MIN_LENGTH} maxLength={64} autoComplete="new-password" />
-        </label>
-        {error && <p role="alert" className="field-error">{error}</p>}
-        <div className="dialog-actions">
-          <DialogClose>{t("common:cancel")}</DialogClose>
-          <button type="submit" className="button button-primary" disabled={busy}>{t("create.submit")}</button>
-        </div>
-      </form>
-    </Dialog>
+      <label className="field">
+        <span>{t("create.albumTitle")}</span>
+        <input name="title" required maxLength={80} />
+      </label>
+      <label className="field">
+        <span>{t("secretKey")}</span>
+        <input name="secretKey" type="password" minLength={ALBUM_KEY_MIN_LENGTH} maxLength={64} autoComplete="new-password" />
+      </label>
+    </FormDialog>
   );
 }
 

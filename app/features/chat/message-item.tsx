@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
-import { ConfirmDialog, Dialog, DialogClose } from "../../components/dialog";
+import { ConfirmDialog, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import * as chat from "./chat-api";
@@ -310,32 +310,24 @@ export const MessageItem = memo(function MessageItem({
       )}
       {muteOpen && <MuteWordsDialog projectCode={projectCode} onClose={() => setMuteOpen(false)} />}
       {reminderOpen && (
-        <Dialog open onOpenChange={setReminderOpen} title={t("reminderTitle")} description={t("reminderHint")} descriptionClassName="dialog-body muted">
-          <form className="form" onSubmit={saveReminder}>
-            <label className="field">
-              <span>{t("reminderName")}</span>
-              <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
-            </label>
-            <label className="field">
-              <span>{t("reminderDescription")}</span>
-              <textarea name="description" rows={3} maxLength={1000} />
-            </label>
-            <label className="field">
-              <span>{t("reminderDate")}</span>
-              <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
-            </label>
-            <label className="field">
-              <span>{t("reminderTime")}</span>
-              <input name="time" type="time" defaultValue="09:00" />
-            </label>
-            <div className="dialog-actions">
-              <DialogClose>{t("common:cancel")}</DialogClose>
-              <button type="submit" className="button button-primary">
-                {t("common:save")}
-              </button>
-            </div>
-          </form>
-        </Dialog>
+        <FormDialog open onOpenChange={setReminderOpen} title={t("reminderTitle")} description={t("reminderHint")} descriptionClassName="dialog-body muted" submitLabel={t("common:save")} onSubmit={saveReminder}>
+          <label className="field">
+            <span>{t("reminderName")}</span>
+            <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
+          </label>
+          <label className="field">
+            <span>{t("reminderDescription")}</span>
+            <textarea name="description" rows={3} maxLength={1000} />
+          </label>
+          <label className="field">
+            <span>{t("reminderDate")}</span>
+            <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
+          </label>
+          <label className="field">
+            <span>{t("reminderTime")}</span>
+            <input name="time" type="time" defaultValue="09:00" />
+          </label>
+        </FormDialog>
       )}
     </li>
   );

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { OwnProfile } from "../../../worker/contract/profiles";
-import type { ProfileEditor } from "./use-profile-editor";
+import type { ProfileEditor, ProfilePatchInput } from "./use-profile-editor";
 
 const HANDLES = ["skypeId", "wechatId", "telegramId", "twitterId", "instagramId", "dcardId"] as const;
 
@@ -21,7 +20,7 @@ export function MyDetailsForm({ editor }: { editor: ProfileEditor }) {
     if (text("birthday")) patch.birthday = text("birthday");
     if (text("safeword").trim()) patch.safeword = text("safeword");
     if (coordinates.trim()) patch.coordinates = coordinates.trim();
-    await save(patch as Partial<OwnProfile>);
+    await save(patch as ProfilePatchInput);
   }
 
   return (

@@ -7,7 +7,7 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
-import { Dialog, DialogClose } from "../../components/dialog";
+import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { Avatar } from "../../components/avatar";
 import { PostingReminderSelf } from "../posting/posting-reminder";
 import { readSession } from "../../lib/session-keys";
@@ -102,7 +102,7 @@ export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={setOpen}
       trigger={
@@ -113,21 +113,16 @@ export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string
       title={t("guestbook.replyTitle", { name })}
       description={t("guestbook.replyTitle", { name })}
       descriptionClassName="visually-hidden"
+      submitLabel={t("leave.send")}
+      busy={busy}
+      onSubmit={(event) => void send(event)}
     >
-      <form className="form" onSubmit={(event) => void send(event)}>
-        <PostingReminderSelf projectCode={readSession()?.projectCode ?? "smp"} />
-        <label className="field">
-          <span>{t("leave.label")}</span>
-          <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
-        </label>
-        <div className="dialog-actions">
-          <DialogClose>{t("common:cancel")}</DialogClose>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {t("leave.send")}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      <PostingReminderSelf projectCode={readSession()?.projectCode ?? "smp"} />
+      <label className="field">
+        <span>{t("leave.label")}</span>
+        <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
+      </label>
+    </FormDialog>
   );
 }
 

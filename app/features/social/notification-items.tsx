@@ -60,6 +60,7 @@ function FriendRequestActions({ item }: ViewProps) {
   const toast = useToast();
   const [status, setStatus] = useState<FriendStatus | null>(null);
   async function answer(action: "accept" | "reject") {
+    if (!item.actorMemberNo) return;
     const body = await social.friendAction(action, item.actorMemberNo);
     if (isOk(body)) setStatus(body.info.friendStatus);
     else toast(errorText(t, body), "error");

@@ -5,7 +5,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import { BLOCK_INDICATORS } from "../../../worker/contract/social.constants";
 import type { FriendStatus, Relationship, SafetyDuration } from "../../../worker/contract/social";
 import { LoginPrompt } from "../../components/avatar";
-import { Dialog, DialogClose } from "../../components/dialog";
+import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
@@ -353,7 +353,7 @@ function ReportDialog({ memberNo, name, onReported }: { memberNo: string; name: 
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={setOpen}
       trigger={
@@ -364,19 +364,14 @@ function ReportDialog({ memberNo, name, onReported }: { memberNo: string; name: 
       title={t("report.title", { name })}
       description={t("report.title", { name })}
       descriptionClassName="visually-hidden"
+      submitLabel={t("report.send")}
+      submitClassName="button button-danger"
+      onSubmit={(event) => void send(event)}
     >
-      <form className="form" onSubmit={(event) => void send(event)}>
-        <label className="field">
-          <span>{t("report.reason")}</span>
-          <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
-        </label>
-        <div className="dialog-actions">
-          <DialogClose>{t("common:cancel")}</DialogClose>
-          <button type="submit" className="button button-danger">
-            {t("report.send")}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      <label className="field">
+        <span>{t("report.reason")}</span>
+        <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
+      </label>
+    </FormDialog>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import type { ReportKind } from "../../../worker/contract/social";
-import { Dialog, DialogClose } from "../../components/dialog";
+import { FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
@@ -50,20 +50,12 @@ export function ReportItemButton({
         {t("item.report")}
       </button>
       {open && (
-        <Dialog open onOpenChange={setOpen} title={t(kind === "guestbook" ? "item.titleGuestbook" : "item.titleChat", { name })} description={t("item.explain")}>
-          <form className="form" onSubmit={(event) => void send(event)}>
-            <label className="field">
-              <span>{t("item.reason")}</span>
-              <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
-            </label>
-            <div className="dialog-actions">
-              <DialogClose>{t("common:cancel")}</DialogClose>
-              <button type="submit" className="button button-danger" disabled={busy}>
-                {t("item.send")}
-              </button>
-            </div>
-          </form>
-        </Dialog>
+        <FormDialog open onOpenChange={setOpen} title={t(kind === "guestbook" ? "item.titleGuestbook" : "item.titleChat", { name })} description={t("item.explain")} submitLabel={t("item.send")} submitClassName="button button-danger" busy={busy} onSubmit={(event) => void send(event)}>
+          <label className="field">
+            <span>{t("item.reason")}</span>
+            <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
+          </label>
+        </FormDialog>
       )}
     </>
   );

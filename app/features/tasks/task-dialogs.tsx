@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Mission, Task } from "../../../worker/contract/tasks";
 import { TASK_PATHS } from "../../../worker/contract/tasks.constants";
-import { Dialog, DialogClose } from "../../components/dialog";
+import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 
@@ -30,30 +30,27 @@ export function CreateTaskDialog({ onCreated }: { onCreated: (task: Task) => voi
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={(next) => { setOpen(next); setError(null); }}
       trigger={<button type="button" className="button button-primary">{t("create.open")}</button>}
       title={t("create.title")}
       description={t("create.hint")}
       descriptionClassName="muted"
+      submitLabel={t("create.submit")}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
     >
-      <form className="form" onSubmit={submit}>
-        <label className="field">
-          <span>{t("create.subject")}</span>
-          <input name="subject" required maxLength={120} />
-        </label>
-        <label className="field">
-          <span>{t("create.description")}</span>
-          <textarea name="description" required rows={6} maxLength={4000} />
-        </label>
-        {error && <p role="alert" className="field-error">{error}</p>}
-        <div className="dialog-actions">
-          <DialogClose>{t("common:cancel")}</DialogClose>
-          <button type="submit" className="button button-primary" disabled={busy}>{t("create.submit")}</button>
-        </div>
-      </form>
-    </Dialog>
+      <label className="field">
+        <span>{t("create.subject")}</span>
+        <input name="subject" required maxLength={120} />
+      </label>
+      <label className="field">
+        <span>{t("create.description")}</span>
+        <textarea name="description" required rows={6} maxLength={4000} />
+      </label>
+    </FormDialog>
   );
 }
 
