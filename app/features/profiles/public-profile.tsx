@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
-import type { ActionStat, Banner, Character, PublicProfile } from "../../../worker/contract/profiles";
+import type { ActionStat, Banner, Character, PublicProfile as PublicProfileFields } from "../../../worker/contract/profiles";
 import type { Relationship } from "../../../worker/contract/social";
 import { COMPASS_POINTS, type CompassPoint } from "../../../worker/contract/social.constants";
 import { Avatar, LoginPrompt, useAvatarMode } from "../../components/avatar";
@@ -21,7 +21,7 @@ import { ProfileStrip } from "./profile-grid";
 import * as profiles from "./profiles-api";
 
 /** A profile on GET /core/profiles/{projectCode}/page/{memberNo}: the §3 public profile (one type with the server) and what it is to this viewer. */
-export type PublicProfileData = PublicProfile & {
+export type PublicProfileData = PublicProfileFields & {
   relationship: Relationship | null;
   matchRate: number | null;
   /** Whole kilometres between the viewer's cell and this member's (README "Cells, not positions"). */
