@@ -1,10 +1,9 @@
-import { Dialog } from "radix-ui";
 import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import { readSession } from "../lib/session-keys";
-import { useReturnFocus } from "./return-focus";
+import { Dialog, DialogClose } from "./dialog";
 
 export type AvatarProfile = Pick<ProfileSummary, "simpleCode" | "nickname" | "avator"> &
   Partial<Pick<ProfileSummary, "qualify" | "blur" | "multiGender">>;
@@ -195,25 +194,23 @@ export function Avatar({
  */
 export function LoginPrompt({ projectCode, onClose, forMembers = false }: { projectCode: string; onClose: () => void; forMembers?: boolean }) {
   const { t } = useTranslation("profiles");
-  const returnFocus = useReturnFocus();
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" {...returnFocus}>
-          <Dialog.Title className="dialog-title">{forMembers ? t("shell:visitor.promptTitle") : t("avatar.loginTitle")}</Dialog.Title>
-          <Dialog.Description className="dialog-body">{forMembers ? t("shell:visitor.promptBody") : t("avatar.loginBody")}</Dialog.Description>
-          <div className="dialog-actions">
-            <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-            <Link className="button" to={`/${projectCode}/registration`}>
-              {t("shell:visitor.signUp")}
-            </Link>
-            <Link className="button button-primary" to={`/${projectCode}/login`}>
-              {t("avatar.login")}
-            </Link>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={forMembers ? t("shell:visitor.promptTitle") : t("avatar.loginTitle")}
+      description={forMembers ? t("shell:visitor.promptBody") : t("avatar.loginBody")}
+      returnFocus
+    >
+      <div className="dialog-actions">
+        <DialogClose>{t("common:cancel")}</DialogClose>
+        <Link className="button" to={`/${projectCode}/registration`}>
+          {t("shell:visitor.signUp")}
+        </Link>
+        <Link className="button button-primary" to={`/${projectCode}/login`}>
+          {t("avatar.login")}
+        </Link>
+      </div>
+    </Dialog>
   );
 }

@@ -1,15 +1,13 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/login";
-import type { SessionInfo } from "../../worker/contract/session";
-import { MessageDialog } from "../components/alert-dialog";
 import { Avatar } from "../components/avatar";
 import { AuthCard } from "../features/session/auth-card";
 import { LineLoginButton } from "../features/line/line-login-button";
+import { AuthField, AuthForm, field } from "../features/session/auth-form";
 import { useFinishLogin } from "../features/session/use-finish-login";
-import { api } from "../lib/api";
+import * as session from "../features/session/session-api";
 import { callApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 
@@ -33,19 +31,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function Login({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("session");
   const finish = useFinishLogin(params.projectCode);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    const body = await api<SessionInfo>(`/public/core/sessions/${params.projectCode.toUpperCase()}`, {
-      body: { username: String(form.get("username") ?? ""), password: String(form.get("password") ?? "") },
-    });
-    setBusy(false);
-    if ("info" in body) finish(body.info);
-    else setError(errorText(t, body));
+  async function submit(form: FormData) {
+    const body = await session.login(params.projectCode, field(form, "username"), field(form, "password"));
+    if (!("info" in body)) return errorText(t, body);
+    finish(body.info);
   }
 
   return (
@@ -60,19 +50,10 @@ export default function Login({ loaderData, params }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      <form method="post" onSubmit={submit} className="form" noValidate={false}>
-        <label className="field">
-          <span>{t("email")}</span>
-          <input name="username" type="email" autoComplete="email" required />
-        </label>
-        <label className="field">
-          <span>{t("password")}</span>
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {t("login.submit")}
-        </button>
-      </form>
+      <AuthForm submitLabel={t("login.submit")} messageTitle={t("login.failedTitle")} onSubmit={submit}>
+        <AuthField label={t("email")} name="username" kind="email" />
+        <AuthField label={t("password")} name="password" kind="current-password" />
+      </AuthForm>
       <LineLoginButton projectCode={params.projectCode} />
       <p className="auth-switch">
         <Link to={`/${params.projectCode}/reset-password`}>{t("login.forgot")}</Link>
@@ -80,7 +61,6 @@ export default function Login({ loaderData, params }: Route.ComponentProps) {
       <p className="auth-switch">
         {t("login.noAccount")} <Link to={`/${params.projectCode}/registration`}>{t("login.toRegistration")}</Link>
       </p>
-      <MessageDialog open={error !== null} title={t("login.failedTitle")} message={error ?? ""} onClose={() => setError(null)} />
     </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/profile";
-import type { Banner, Character } from "../../worker/contract/profiles";
-import { MyProfile, type OwnProfile } from "../features/profiles/my-profile";
+import type { Banner, Character, OwnProfile } from "../../worker/contract/profiles";
+import { MyProfile } from "../features/profiles/my-profile";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
 import "../features/profiles/profiles.css";
 

@@ -3,11 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/registration";
-import type { SessionInfo } from "../../worker/contract/session";
-import { MessageDialog } from "../components/alert-dialog";
 import { AuthCard } from "../features/session/auth-card";
+import { AuthField, AuthForm, field } from "../features/session/auth-form";
 import { useFinishLogin } from "../features/session/use-finish-login";
-import { api } from "../lib/api";
+import * as session from "../features/session/session-api";
 import { errorText } from "../lib/error-text";
 import { REFERRAL_PARAM } from "../features/settings/referral-link";
 
@@ -25,8 +24,6 @@ export const action = ({ request }: Route.ActionArgs) => redirectBack(request);
 export default function Registration({ params }: Route.ComponentProps) {
   const { t } = useTranslation("session");
   const finish = useFinishLogin(params.projectCode);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [searchParams] = useSearchParams();
   const linkCode = searchParams.get(REFERRAL_PARAM)?.trim() ?? "";
   const [referralCode, setReferralCode] = useState(linkCode);
@@ -36,42 +33,27 @@ export default function Registration({ params }: Route.ComponentProps) {
     else setReferralCode(localStorage.getItem(REFERRAL_KEY) ?? "");
   }, [linkCode]);
 
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const password = String(form.get("password") ?? "");
+  async function submit(form: FormData) {
+    const password = field(form, "password");
     // §5: password and confirm must match.
-    if (password !== String(form.get("confirm") ?? "")) return setError(t("errors:400101"));
-    setBusy(true);
-    const username = String(form.get("username") ?? "");
+    if (password !== field(form, "confirm")) return t("errors:400101");
+    const username = field(form, "username");
     const code = referralCode.trim();
     // §7: with a code, referral sign-up (the member joins the inviter's tenant, which the link names).
     const body = code
-      ? await api<SessionInfo>("/public/core/members/referral-signup", { body: { username, password, adult: true, referralCode: code } })
-      : await api<SessionInfo>(`/public/core/members/${params.projectCode.toUpperCase()}`, { body: { username, password, adult: true } });
-    setBusy(false);
-    if ("info" in body) {
-      localStorage.removeItem(REFERRAL_KEY);
-      finish(body.info);
-    }
-    else setError(errorText(t, body));
+      ? await session.referralSignUp(username, password, code)
+      : await session.signUp(params.projectCode, username, password);
+    if (!("info" in body)) return errorText(t, body);
+    localStorage.removeItem(REFERRAL_KEY);
+    finish(body.info);
   }
 
   return (
     <AuthCard title={t("registration.title")}>
-      <form method="post" onSubmit={submit} className="form">
-        <label className="field">
-          <span>{t("email")}</span>
-          <input name="username" type="email" autoComplete="email" required />
-        </label>
-        <label className="field">
-          <span>{t("password")}</span>
-          <input name="password" type="password" autoComplete="new-password" minLength={8} required />
-        </label>
-        <label className="field">
-          <span>{t("registration.confirm")}</span>
-          <input name="confirm" type="password" autoComplete="new-password" required />
-        </label>
+      <AuthForm submitLabel={t("registration.submit")} messageTitle={t("registration.failedTitle")} onSubmit={submit}>
+        <AuthField label={t("email")} name="username" kind="email" />
+        <AuthField label={t("password")} name="password" kind="new-password" minLength={8} />
+        <AuthField label={t("registration.confirm")} name="confirm" kind="new-password" />
         <label className="field">
           <span>{t("settings:invite.codeField")}</span>
           <input name="referralCode" value={referralCode} onChange={(e) => setReferralCode(e.currentTarget.value)} autoComplete="off" maxLength={32} />
@@ -80,14 +62,10 @@ export default function Registration({ params }: Route.ComponentProps) {
           <input name="adult" type="checkbox" required />
           <span>{t("registration.adultNotice")}</span>
         </label>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {t("registration.submit")}
-        </button>
-      </form>
+      </AuthForm>
       <p className="auth-switch">
         {t("registration.haveAccount")} <Link to={`/${params.projectCode}/login`}>{t("registration.toLogin")}</Link>
       </p>
-      <MessageDialog open={error !== null} title={t("registration.failedTitle")} message={error ?? ""} onClose={() => setError(null)} />
     </AuthCard>
   );
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { Language, MemberNo, pageSize, numeric } from "./common";
+import type { LastBidding } from "./market";
+import type { ProfileSummary } from "./profile-summary";
 
 /** §3 multiGender: 1 male S, 2 female S, 3 male M, 4 female M, 5 male SW, 6 female SW. */
 export const MultiGender = numeric().pipe(z.number().int().min(1).max(6));
@@ -93,6 +95,54 @@ export const BannerRatingBody = z.strictObject({
   idBanner: numeric().pipe(z.number().int().positive()),
   rating: numeric().pipe(z.number().int().min(1).max(5)),
 });
+
+/**
+ * §3 Profile as another member or a visitor gets it (profiles.service `publicProfile` is typed by it): the summary and
+ * the public fields, never phone, mobile, address, email hash or safeword.
+ */
+export type PublicProfile = ProfileSummary & {
+  projectCode: string;
+  introduction: string;
+  unqualifiedCount: number;
+  /** Always null here (SECURITY.md "What a visitor sees": the sign, never the date); the owner gets it. */
+  birthday: string | null;
+  zodiacSign: string | null;
+  skypeId: string;
+  wechatId: string;
+  telegramId: string;
+  twitterId: string;
+  instagramId: string;
+  dcardId: string;
+  websiteUrl: string;
+  publicKey: string | null;
+  /** The member's cell for other members, nulls for visitors (README "Cells, not positions"). */
+  geohash: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  biddingCount: number;
+  /** For members only (SECURITY.md "What a visitor sees"). */
+  pageViews: number | null;
+};
+
+/** Every §3 field, for the owner (GET and PATCH /core/profiles/{own memberId}; profiles.service `ownProfile` is typed by it). */
+export type OwnProfile = PublicProfile & {
+  memberId: string;
+  /** The owner's own exact position, and whether others see its cell. */
+  showPosition: boolean;
+  muted: boolean;
+  safeMode: boolean;
+  genderLocked: boolean;
+  safeword: string;
+  phone: string;
+  mobile: string;
+  defaultAddress: string;
+  emailHash: string;
+  language: string | null;
+  /** Filled by GET /core/profiles/{own memberId}; other paths leave it null. */
+  lastBidding: LastBidding | null;
+  dateAdd: string | null;
+  dateUdp: string | null;
+};
 
 /** §3 Banner or photo. */
 export type Banner = {

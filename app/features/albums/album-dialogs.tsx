@@ -1,8 +1,8 @@
-import { AlertDialog, Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ALBUM_KEY_MIN_LENGTH, ALBUM_PATHS } from "../../../worker/contract/albums.constants";
 import type { Album } from "../../../worker/contract/albums";
+import { ConfirmDialog, Dialog, FormDialog } from "../../components/dialog";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 
@@ -28,35 +28,27 @@ export function CreateAlbumDialog({ onCreated }: { onCreated: (album: Album) => 
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => { setOpen(next); setError(null); }}>
-      <Dialog.Trigger asChild>
-        <button type="button" className="button button-primary">{t("create.open")}</button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("create.title")}</Dialog.Title>
-          <Dialog.Description className="muted">{t("create.hint", { min: ALBUM_KEY_MIN_LENGTH })}</Dialog.Description>
-          <form className="form" onSubmit={submit}>
-            <label className="field">
-              <span>{t("create.albumTitle")}</span>
-              <input name="title" required maxLength={80} />
-            </label>
-            <label className="field">
-              <span>{t("secretKey")}</span>
-              <input name="secretKey" type="password" minLength={ALBUM_KEY_MIN_LENGTH} maxLength={64} autoComplete="new-password" />
-            </label>
-            {error && <p role="alert" className="field-error">{error}</p>}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button">{t("common:cancel")}</button>
-              </Dialog.Close>
-              <button type="submit" className="button button-primary" disabled={busy}>{t("create.submit")}</button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onOpenChange={(next) => { setOpen(next); setError(null); }}
+      trigger={<button type="button" className="button button-primary">{t("create.open")}</button>}
+      title={t("create.title")}
+      description={t("create.hint", { min: ALBUM_KEY_MIN_LENGTH })}
+      descriptionClassName="muted"
+      submitLabel={t("create.submit")}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+    >
+      <label className="field">
+        <span>{t("create.albumTitle")}</span>
+        <input name="title" required maxLength={80} />
+      </label>
+      <label className="field">
+        <span>{t("secretKey")}</span>
+        <input name="secretKey" type="password" minLength={ALBUM_KEY_MIN_LENGTH} maxLength={64} autoComplete="new-password" />
+      </label>
+    </FormDialog>
   );
 }
 
@@ -72,28 +64,23 @@ export function OpenAlbumDialog({ title, locked, onOpen }: { title: string; lock
     );
   }
   return (
-    <Dialog.Root>
-      <Dialog.Trigger asChild>
-        <button type="button" className="button" aria-label={t("openNamed", { title })}>{t("open")}</button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-          <Dialog.Description className="muted">{t("askKey")}</Dialog.Description>
-          <form className="form" onSubmit={(e) => { e.preventDefault(); onOpen(key); }}>
-            <label className="field">
-              <span>{t("secretKey")}</span>
-              <input type="password" value={key} maxLength={64} autoComplete="off" onChange={(e) => setKey(e.target.value)} />
-            </label>
-            <div className="dialog-actions">
-              <button type="button" className="button" onClick={() => onOpen("")}>{t("skip")}</button>
-              <button type="submit" className="button button-primary">{t("continue")}</button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      trigger={<button type="button" className="button" aria-label={t("openNamed", { title })}>{t("open")}</button>}
+      title={title}
+      description={t("askKey")}
+      descriptionClassName="muted"
+    >
+      <form className="form" onSubmit={(e) => { e.preventDefault(); onOpen(key); }}>
+        <label className="field">
+          <span>{t("secretKey")}</span>
+          <input type="password" value={key} maxLength={64} autoComplete="off" onChange={(e) => setKey(e.target.value)} />
+        </label>
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={() => onOpen("")}>{t("skip")}</button>
+          <button type="submit" className="button button-primary">{t("continue")}</button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
 
@@ -101,21 +88,13 @@ export function OpenAlbumDialog({ title, locked, onOpen }: { title: string; lock
 export function ConfirmDelete({ label, question, onConfirm }: { label: string; question: string; onConfirm: () => void }) {
   const { t } = useTranslation("albums");
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger asChild>
-        <button type="button" className="button button-danger" aria-label={label}>{t("common:delete")}</button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
-          <AlertDialog.Title className="dialog-title">{label}</AlertDialog.Title>
-          <AlertDialog.Description className="dialog-body">{question}</AlertDialog.Description>
-          <div className="dialog-actions">
-            <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
-            <AlertDialog.Action className="button button-danger" onClick={onConfirm}>{t("common:delete")}</AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ConfirmDialog
+      trigger={<button type="button" className="button button-danger" aria-label={label}>{t("common:delete")}</button>}
+      title={label}
+      description={question}
+      confirmLabel={t("common:delete")}
+      onConfirm={onConfirm}
+      danger
+    />
   );
 }

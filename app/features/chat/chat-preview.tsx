@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage } from "../../../worker/contract/chat";
 import { Avatar } from "../../components/avatar";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { HOME_CHAT_PREVIEW_SIZE, uniqueByMember } from "./chat-preview-list";
 import "./chat.css";
 
@@ -13,7 +13,7 @@ export function ChatPreview({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("rules");
   const [messages, setMessages] = useState<ChatMessage[] | null>(null);
   useEffect(() => {
-    void api<ChatMessage[]>(`/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=${HOME_CHAT_PREVIEW_SIZE}`).then((body) => {
+    void chat.roomMessages(PUBLIC_CHATROOM_ID, HOME_CHAT_PREVIEW_SIZE).then((body) => {
       setMessages("info" in body ? uniqueByMember(body.info) : []);
     });
   }, []);

@@ -5,7 +5,7 @@ import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { LoginPrompt } from "../../components/avatar";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { useRoom } from "../../lib/realtime";
 import { useSignedIn } from "../shell/viewer";
 import "./chat.css";
@@ -37,7 +37,7 @@ function MemberLatestChatBar({ projectCode }: { projectCode: string }) {
   // Only a member gets a socket ticket: a visitor's page (the feed) never tries a socket that must fail.
   const [member, setMember] = useState(false);
   useEffect(() => {
-    void api<ChatMessage | null>(`/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/last-message`).then((body) => {
+    void chat.lastMessage(PUBLIC_CHATROOM_ID).then((body) => {
       if (!("info" in body)) return;
       setMember(true);
       setLatest(body.info);

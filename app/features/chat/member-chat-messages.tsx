@@ -1,10 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage } from "../../../worker/contract/chat";
-import { api } from "../../lib/api";
-import { readSession } from "../../lib/session-keys";
+import * as chat from "./chat-api";
 import { MEMBER_HIDDEN_EVENT } from "../social/social-client";
 import { MessageTime } from "./message-item";
 import "./chat.css";
@@ -22,10 +20,7 @@ export function MemberChatMessages({ projectCode, memberNo }: { projectCode: str
   }, [memberNo]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reads` counts the events that ask for a fresh read
   useEffect(() => {
-    const path = readSession()
-      ? `/private/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20&memberNo=${memberNo}`
-      : `/public/sns/chatroom/${PUBLIC_CHATROOM_ID}/messages?pageSize=20&memberNo=${memberNo}&project=${projectCode.toUpperCase()}`;
-    void api<ChatMessage[]>(path).then((body) => setMessages("info" in body ? [...body.info].reverse() : []));
+    void chat.memberMessages(projectCode, memberNo).then((body) => setMessages("info" in body ? [...body.info].reverse() : []));
   }, [projectCode, memberNo, reads]);
   if (messages === null) return null;
   return (

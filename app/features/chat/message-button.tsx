@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import type { Relationship } from "../../../worker/contract/social";
 import type { MessagePermission } from "../../../worker/contract/chat";
 import { LoginPrompt } from "../../components/avatar";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { readSession } from "../../lib/session-keys";
 import "./chat.css";
 
@@ -28,7 +28,7 @@ export function ProfileMessageControls({ projectCode, memberNo, nickname, relati
     setMe(session?.memberNo ?? "");
     if (!session || session.memberNo === memberNo || blocking || blockedBy) return;
     let live = true;
-    void api<MessagePermission>(`/private/sns/message-permission/${memberNo}`).then((body) => live && setPermission("info" in body ? body.info : "hidden"));
+    void chat.messagePermission(memberNo).then((body) => live && setPermission("info" in body ? body.info : "hidden"));
     return () => {
       live = false;
     };

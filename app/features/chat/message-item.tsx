@@ -1,14 +1,14 @@
 import { ReportItemButton } from "../social/report-item-dialog";
-import { AlertDialog, Dialog } from "radix-ui";
 import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
+import { ConfirmDialog, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload, type Decrypted } from "./chat-crypto";
@@ -148,10 +148,7 @@ export const MessageItem = memo(function MessageItem({
   async function react(emoji: string) {
     const session = readSession();
     if (!session) return;
-    const body = await api<{ replyPayload: ChatReaction[] }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/react`, {
-      method: "PUT",
-      body: { replyPayload: { type: "emoji", reactEmoji: emoji } },
-    });
+    const body = await chat.react(session.memberId, message.idChatroomMessage, emoji);
     if ("info" in body) onChanged({ ...message, replyPayload: body.info.replyPayload });
     else toast(errorText(t, body), "error");
   }
@@ -167,10 +164,7 @@ export const MessageItem = memo(function MessageItem({
     event.preventDefault();
     const session = readSession();
     if (!session) return;
-    const body = await api<ChatMessage & { deleted?: boolean }>(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}`, {
-      method: "PUT",
-      body: { message: draft },
-    });
+    const body = await chat.editMessage(session.memberId, message.idChatroomMessage, draft);
     setEditing(false);
     if (!("info" in body)) return toast(errorText(t, body), "error");
     // §5: updating an own message with empty text deletes it.
@@ -181,7 +175,7 @@ export const MessageItem = memo(function MessageItem({
   async function remove() {
     const session = readSession();
     if (!session) return;
-    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}?all=true`, { method: "DELETE" });
+    const body = await chat.deleteMessage(session.memberId, message.idChatroomMessage);
     setConfirmDelete(false);
     if (body.returnCode === "000000") {
       onRemoved(message.idChatroomMessage);
@@ -191,7 +185,7 @@ export const MessageItem = memo(function MessageItem({
 
   /** "Show anyway": this one message's text, asked for explicitly (README Decisions "Muted words"). */
   async function reveal() {
-    const body = await api<ChatMessage>(`/private/sns/chatroom/messages/${message.idChatroomMessage}?showMuted=true`);
+    const body = await chat.message(message.idChatroomMessage, true);
     if ("info" in body) onChanged({ ...message, message: body.info.message, payload: body.info.payload, mutedWord: false });
     else toast(errorText(t, body), "error");
   }
@@ -199,7 +193,7 @@ export const MessageItem = memo(function MessageItem({
   async function acceptImage() {
     const session = readSession();
     if (!session) return;
-    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${message.idChatroomMessage}/accept-image`, { method: "PUT" });
+    const body = await chat.acceptImage(session.memberId, message.idChatroomMessage);
     if (body.returnCode === "000000") onChanged({ ...message, blurred: false });
   }
 
@@ -209,8 +203,11 @@ export const MessageItem = memo(function MessageItem({
     const date = String(form.get("date") ?? "");
     const time = String(form.get("time") || "09:00");
     // §9: reminders are kept in UTC; the member picks a UTC date.
-    const body = await api("/private/core/reminders", {
-      body: { idChatroomMessage: message.idChatroomMessage, title: String(form.get("title") ?? ""), description: String(form.get("description") ?? ""), remindAt: `${date}T${time}:00.000Z` },
+    const body = await chat.addReminder({
+      idChatroomMessage: message.idChatroomMessage,
+      title: String(form.get("title") ?? ""),
+      description: String(form.get("description") ?? ""),
+      remindAt: `${date}T${time}:00.000Z`,
     });
     if (body.returnCode === "000000") {
       setReminderOpen(false);
@@ -326,57 +323,36 @@ export const MessageItem = memo(function MessageItem({
         </div>
       )}
       {confirmDelete && (
-        <AlertDialog.Root open onOpenChange={setConfirmDelete}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="dialog-overlay" />
-            <AlertDialog.Content className="dialog">
-              <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
-              <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
-              <div className="dialog-actions">
-                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
-                <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
-                  {t("common:delete")}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+        <ConfirmDialog
+          open
+          onOpenChange={setConfirmDelete}
+          title={t("deleteTitle")}
+          description={t("deleteBody")}
+          confirmLabel={t("common:delete")}
+          onConfirm={() => void remove()}
+          danger
+        />
       )}
       {muteOpen && <MuteWordsDialog projectCode={projectCode} onClose={() => setMuteOpen(false)} />}
       {reminderOpen && (
-        <Dialog.Root open onOpenChange={setReminderOpen}>
-          <Dialog.Portal>
-            <Dialog.Overlay className="dialog-overlay" />
-            <Dialog.Content className="dialog">
-              <Dialog.Title className="dialog-title">{t("reminderTitle")}</Dialog.Title>
-              <Dialog.Description className="dialog-body muted">{t("reminderHint")}</Dialog.Description>
-              <form className="form" onSubmit={saveReminder}>
-                <label className="field">
-                  <span>{t("reminderName")}</span>
-                  <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
-                </label>
-                <label className="field">
-                  <span>{t("reminderDescription")}</span>
-                  <textarea name="description" rows={3} maxLength={1000} />
-                </label>
-                <label className="field">
-                  <span>{t("reminderDate")}</span>
-                  <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
-                </label>
-                <label className="field">
-                  <span>{t("reminderTime")}</span>
-                  <input name="time" type="time" defaultValue="09:00" />
-                </label>
-                <div className="dialog-actions">
-                  <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-                  <button type="submit" className="button button-primary">
-                    {t("common:save")}
-                  </button>
-                </div>
-              </form>
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        <FormDialog open onOpenChange={setReminderOpen} title={t("reminderTitle")} description={t("reminderHint")} descriptionClassName="dialog-body muted" submitLabel={t("common:save")} onSubmit={saveReminder}>
+          <label className="field">
+            <span>{t("reminderName")}</span>
+            <input name="title" required maxLength={120} defaultValue={message.placeholder ? "" : message.message.slice(0, 60)} />
+          </label>
+          <label className="field">
+            <span>{t("reminderDescription")}</span>
+            <textarea name="description" rows={3} maxLength={1000} />
+          </label>
+          <label className="field">
+            <span>{t("reminderDate")}</span>
+            <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
+          </label>
+          <label className="field">
+            <span>{t("reminderTime")}</span>
+            <input name="time" type="time" defaultValue="09:00" />
+          </label>
+        </FormDialog>
       )}
     </li>
   );

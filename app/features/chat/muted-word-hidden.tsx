@@ -1,7 +1,7 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { MutedWordForm } from "../settings/muted-words-section";
 import "../settings/muted-words.css";
 
@@ -34,27 +34,20 @@ export function MutedHidden({ onShow }: { onShow: () => Promise<void> | void }) 
 export function MuteWordsDialog({ projectCode, onClose, onAdded }: { projectCode: string; onClose: () => void; onAdded?: () => void }) {
   const { t } = useTranslation("muted");
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("title")}</Dialog.Title>
-          <Dialog.Description className="dialog-body muted">{t("dialogHint")}</Dialog.Description>
-          <MutedWordForm
-            idPrefix="chat-muted"
-            onAdded={() => {
-              onAdded?.();
-              onClose();
-            }}
-          />
-          <div className="dialog-actions">
-            <Link className="button" to={`/${projectCode}/settings#muted-words`}>
-              {t("manage")}
-            </Link>
-            <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={t("title")} description={t("dialogHint")} descriptionClassName="dialog-body muted">
+      <MutedWordForm
+        idPrefix="chat-muted"
+        onAdded={() => {
+          onAdded?.();
+          onClose();
+        }}
+      />
+      <div className="dialog-actions">
+        <Link className="button" to={`/${projectCode}/settings#muted-words`}>
+          {t("manage")}
+        </Link>
+        <DialogClose>{t("common:cancel")}</DialogClose>
+      </div>
+    </Dialog>
   );
 }

@@ -1,5 +1,5 @@
 import { ReportItemButton } from "../social/report-item-dialog";
-import { AlertDialog, Switch } from "radix-ui";
+import { Switch } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
@@ -7,8 +7,9 @@ import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID } from "../../../worker/contract/c
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
+import { ConfirmDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
@@ -53,10 +54,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   async function saveEdit(event: React.FormEvent) {
     event.preventDefault();
     if (!session) return;
-    const body = await api<ChatMessage & { deleted?: boolean }>(`/private/sns/chatroom/messages/${session.memberId}/${note.idChatroomMessage}`, {
-      method: "PUT",
-      body: { message: draft },
-    });
+    const body = await chat.editMessage(session.memberId, note.idChatroomMessage, draft);
     setEditing(false);
     if (!("info" in body)) return toast(errorText(t, body), "error");
     // §5: updating an own message with empty text deletes it.
@@ -69,7 +67,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
 
   async function remove() {
     if (!session) return;
-    const body = await api(`/private/sns/chatroom/messages/${session.memberId}/${note.idChatroomMessage}?all=true`, { method: "DELETE" });
+    const body = await chat.deleteMessage(session.memberId, note.idChatroomMessage);
     setConfirmDelete(false);
     // §8/§9: the failure toast 'deleteMessage' stays 3 s (the delete duration).
     if (body.returnCode !== "000000") return toast(t("deleteMessage"), "delete");
@@ -78,13 +76,13 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
   }
 
   const reload = useCallback(async () => {
-    const body = await api<ChatMessage & { threads?: ChatThread[] }>(`/private/sns/chatroom/messages/${note.idChatroomMessage}`);
+    const body = await chat.message(note.idChatroomMessage);
     if ("info" in body) setNote(body.info);
   }, [note.idChatroomMessage]);
 
   /** "Show anyway" (README Decisions "Muted words"): the note and its replies with their text, asked for explicitly. */
   const showAnyway = useCallback(async () => {
-    const body = await api<ChatMessage & { threads?: ChatThread[] }>(`/private/sns/chatroom/messages/${note.idChatroomMessage}?showMuted=true`);
+    const body = await chat.message(note.idChatroomMessage, true);
     if ("info" in body) setNote(body.info);
   }, [note.idChatroomMessage]);
 
@@ -109,9 +107,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
     const sealer = isPrivate ? await e2eSend.sealerFor(note.memberNo, `thread-${note.idChatroomMessage}`).catch(() => null) : "plain";
     if (sealer === null) return;
     const sealed = sealer === "plain" ? { message } : { message: "", payload: await sealer(message) };
-    const body = await api<ChatThread & { threadCount: number }>(`/private/sns/chatroom/messages/threads/${session.memberId}`, {
-      body: { idChatroomMessage: note.idChatroomMessage, isPrivate, ...sealed },
-    });
+    const body = await chat.postThread(session.memberId, { idChatroomMessage: note.idChatroomMessage, isPrivate, ...sealed });
     if (!("info" in body)) return toast(errorText(t, body), "error");
     setText("");
     void reload();
@@ -177,21 +173,15 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
         </div>
       )}
       {confirmDelete && (
-        <AlertDialog.Root open onOpenChange={setConfirmDelete}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="dialog-overlay" />
-            <AlertDialog.Content className="dialog">
-              <AlertDialog.Title className="dialog-title">{t("deleteTitle")}</AlertDialog.Title>
-              <AlertDialog.Description className="dialog-body">{t("deleteBody")}</AlertDialog.Description>
-              <div className="dialog-actions">
-                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
-                <AlertDialog.Action className="button button-danger" onClick={() => void remove()}>
-                  {t("common:delete")}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+        <ConfirmDialog
+          open
+          onOpenChange={setConfirmDelete}
+          title={t("deleteTitle")}
+          description={t("deleteBody")}
+          confirmLabel={t("common:delete")}
+          onConfirm={() => void remove()}
+          danger
+        />
       )}
       {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <ChatImage payload={note.payload} className="chat-image" alt={t("imageAlt", { name })} />}
       {e2eSend.dialog}

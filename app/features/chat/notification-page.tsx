@@ -6,7 +6,7 @@ import { DIRECT_CHATROOM, PUBLIC_CHATROOM_ID } from "../../../worker/contract/ch
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { TimeAgo } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { enablePush } from "../../lib/web-push";
@@ -70,7 +70,7 @@ export function DirectConversation({ projectCode, chatroomId, peerName }: { proj
   const [, a, b] = chatroomId.match(DIRECT_CHATROOM) ?? [];
   const peer = a === me ? b : a;
   const markRead = useCallback(() => {
-    void api(`/private/sns/chatroom/${chatroomId}/read`, { method: "PUT", body: {} });
+    void chat.markRoomRead(chatroomId);
   }, [chatroomId]);
   return (
     <ChatConversation
@@ -91,7 +91,7 @@ export function NotificationPage({ projectCode, chatId }: { projectCode: string;
   const [requests, setRequests] = useState<MessageRequest[]>([]);
   const [loaded, setLoaded] = useState(false);
   const load = useCallback(async () => {
-    const [list, tray] = await Promise.all([api<ChatListEntry[]>("/private/sns/chatroom/list?pageSize=100"), api<MessageRequest[]>("/private/sns/message-requests")]);
+    const [list, tray] = await Promise.all([chat.chatList(), chat.messageRequests()]);
     if ("info" in list) setEntries(list.info);
     if ("info" in tray) setRequests(tray.info);
     setLoaded(true);

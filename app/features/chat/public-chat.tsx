@@ -6,6 +6,7 @@ import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { useToast, TOAST_DURATION } from "../../components/toast";
 import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { ChatConversation } from "./chat-conversation";
@@ -19,7 +20,7 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
   const [members, setMembers] = useState<PresenceEntry[]>([]);
   const [loaded, setLoaded] = useState(false);
   const load = useCallback(async () => {
-    const body = await api<PresenceEntry[]>(`/private/sns/presence/${projectCode.toUpperCase()}?pageSize=30`);
+    const body = await chat.presence(projectCode);
     if ("info" in body) setMembers(body.info);
     setLoaded(true);
   }, [projectCode]);

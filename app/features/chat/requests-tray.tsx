@@ -4,7 +4,7 @@ import { Link, useParams } from "react-router";
 import type { MessageRequest } from "../../../worker/contract/chat";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { errorText } from "../../lib/error-text";
 import { REQUESTS_FILTERS_ANCHOR } from "../settings/requests-filters-section";
 import { RevealableAvatar, StrangerSettingsLink } from "../stranger-media/stranger-reveal";
@@ -24,7 +24,7 @@ export function RequestsTray({ requests, onDecided }: { requests: MessageRequest
   const [filtered, setFiltered] = useState<MessageRequest[]>([]);
   const [showFiltered, setShowFiltered] = useState(false);
   const loadFiltered = useCallback(async () => {
-    const body = await api<MessageRequest[]>("/private/sns/message-requests/filtered");
+    const body = await chat.filteredMessageRequests();
     if (isOk(body)) setFiltered(body.info);
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a changed tray (a decision, a new request) reloads the filtered list too
@@ -33,8 +33,8 @@ export function RequestsTray({ requests, onDecided }: { requests: MessageRequest
   async function decide(request: MessageRequest, decision: Decision) {
     const body =
       decision === "accept" || decision === "decline"
-        ? await api(`/private/sns/message-requests/${request.idRequest}`, { method: "PUT", body: { decision } })
-        : await api(`/private/sns/message-requests/${request.idRequest}/${decision === "declineBlock" ? "decline-block" : "decline-all"}`, { method: "POST", body: {} });
+        ? await chat.decideMessageRequest(request.idRequest, decision)
+        : await chat.declineMessageRequest(request.idRequest, decision === "declineBlock" ? "decline-block" : "decline-all");
     if (!isOk(body)) toast(errorText(t, body), "error");
     else if (decision !== "accept") toast(tf(decision === "decline" ? "declined" : decision === "declineBlock" ? "declinedBlocked" : "declinedAll"), "success");
     onDecided();

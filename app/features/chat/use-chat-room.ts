@@ -3,6 +3,7 @@ import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import type { Failure } from "../../../worker/contract/envelope";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { api } from "../../lib/api";
+import * as chat from "./chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 
@@ -59,7 +60,7 @@ export function useChatRoom(projectCode: string, chatroomId: string, options: Ch
   const project = projectCode.toUpperCase();
 
   const load = useCallback(async () => {
-    const body = await api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=${options.pageSize ?? 200}`);
+    const body = await chat.roomMessages(chatroomId, options.pageSize ?? 200);
     if ("info" in body) {
       setMessages(body.info);
       lastSeen.current = newestId(body.info);

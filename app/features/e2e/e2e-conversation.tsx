@@ -1,7 +1,8 @@
-import { AlertDialog, Switch } from "radix-ui";
+import { Switch } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
+import { ConfirmDialog } from "../../components/dialog";
 import { readSession } from "../../lib/session-keys";
 import { encryptText } from "../chat/chat-crypto";
 import { devicesOf, ensureDeviceRegistered, REREGISTERED_FLAG } from "./device-keys";
@@ -159,28 +160,17 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
         </details>
       )}
       {ask && (
-        <AlertDialog.Root
+        <ConfirmDialog
           open
           onOpenChange={(open) => {
             if (!open) answer(false);
           }}
-        >
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="dialog-overlay" />
-            <AlertDialog.Content className="dialog">
-              <AlertDialog.Title className="dialog-title">{t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}</AlertDialog.Title>
-              <AlertDialog.Description className="dialog-body">{t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}</AlertDialog.Description>
-              <div className="dialog-actions">
-                <AlertDialog.Cancel className="button" onClick={() => answer(false)}>
-                  {t("common:cancel")}
-                </AlertDialog.Cancel>
-                <AlertDialog.Action className="button button-danger" onClick={() => answer(true)}>
-                  {t("sendAnyway")}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+          title={t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}
+          description={t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}
+          confirmLabel={t("sendAnyway")}
+          onConfirm={() => answer(true)}
+          danger
+        />
       )}
     </div>
   ) : null;

@@ -1,4 +1,3 @@
-import { AlertDialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
@@ -8,6 +7,7 @@ import { encryptText } from "../chat/chat-crypto";
 import { ensureDeviceRegistered } from "./device-keys";
 import { readKeys } from "./e2e-conversation";
 import { cleanImage, encryptFile } from "./encrypted-media";
+import { ConfirmDialog } from "../../components/dialog";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
 type Ask = { kind: "downgrade" | "changed"; resolve: (go: boolean) => void };
@@ -64,30 +64,20 @@ export function useE2eSend() {
     ask?.resolve(send);
     setAsk(null);
   };
+  // A settled question stays settled: Cancel, Escape and the confirm's own close all end in answer(), first one wins.
   const dialog = ask ? (
-    <AlertDialog.Root
+    <ConfirmDialog
       open
       onOpenChange={(open) => {
         if (!open) answer(false);
       }}
-    >
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
-          <AlertDialog.Title className="dialog-title">{t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}</AlertDialog.Title>
-          <AlertDialog.Description className="dialog-body">{t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}</AlertDialog.Description>
-          <div className="dialog-actions">
-            <AlertDialog.Cancel className="button" onClick={() => answer(false)}>
-              {t("common:cancel")}
-            </AlertDialog.Cancel>
-            <AlertDialog.Action className="button button-danger" onClick={() => answer(true)}>
-              {t("sendAnyway")}
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
-  ) : null;
+      title={t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}
+      description={t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}
+      confirmLabel={t("sendAnyway")}
+      danger
+      onConfirm={() => answer(true)}
+    />
+) : null;
 
   return { sealerFor, sealImage, dialog };
 }

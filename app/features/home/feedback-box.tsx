@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as home from "./home-api";
 import { errorText } from "../../lib/error-text";
 
 /** §2/§4 feedback box (the confessional): non-empty after trimming, success banner for 5 s. */
@@ -20,7 +20,7 @@ export function FeedbackBox({ projectCode }: { projectCode: string }) {
       return;
     }
     setBusy(true);
-    const body = await api(`/private/cs/feedback/${projectCode.toUpperCase()}`, { body: { message } });
+    const body = await home.sendFeedback(projectCode, message);
     setBusy(false);
     if ("info" in body) {
       setMessage("");

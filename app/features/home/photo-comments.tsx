@@ -1,16 +1,17 @@
 import { md5 } from "js-md5";
-import { Dialog, Switch } from "radix-ui";
+import { Switch } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
+import * as chat from "../chat/chat-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
-import { useReturnFocus } from "../../components/return-focus";
 import { useE2eSend } from "../e2e/encrypted-send";
 import { EncryptedThreadText } from "../e2e/encrypted-view";
+import { Dialog } from "../../components/dialog";
 
 /**
  * §2 photo card comment icon: a modal with the owner's chatroom messages and their thread replies
@@ -21,7 +22,6 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
   const posting = usePostingStatus("post");
   const e2eSend = useE2eSend();
   const { t } = useTranslation("home");
-  const returnFocus = useReturnFocus();
   const toast = useToast();
   const [messages, setMessages] = useState<ChatMessage[] | null>(null);
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
@@ -38,7 +38,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
   /** The list carries thread counts; a message's replies come with its detail. */
   async function openThread(message: ChatMessage) {
     setReplyTo(message);
-    const body = await api<ChatMessage>(`/private/sns/chatroom/messages/${message.idChatroomMessage}`);
+    const body = await chat.message(message.idChatroomMessage);
     if ("info" in body) setThreads((all) => ({ ...all, [message.idChatroomMessage]: body.info.threads ?? [] }));
   }
 
@@ -57,9 +57,12 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
     if (sealer === null) return;
     const sealed = sealer === "plain" ? { message } : { message: "", payload: await sealer(message) };
     const body = replyTo
-      ? await api(`/private/sns/chatroom/messages/threads/${session.memberId}`, { body: { idChatroomMessage: replyTo.idChatroomMessage, isPrivate, ...sealed } })
-      : await api(`/private/sns/chatrooms/${chatroomId}/messages/${session.memberId}`, {
-          body: { message, payload: { type: "text", content: message }, requestId: crypto.randomUUID().replace(/-/g, ""), isPrivate: false },
+      ? await chat.postThread(session.memberId, { idChatroomMessage: replyTo.idChatroomMessage, isPrivate, ...sealed })
+      : await chat.postMessage(chatroomId, session.memberId, {
+          message,
+          payload: { type: "text", content: message },
+          requestId: crypto.randomUUID().replace(/-/g, ""),
+          isPrivate: false,
         });
     if ("info" in body) {
       setText("");
@@ -69,80 +72,77 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog comments-dialog" {...returnFocus}>
-          <Dialog.Title className="dialog-title">{t("comments.title", { name: ownerName })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("comments.placeholder")}</Dialog.Description>
-          {messages === null ? (
-            <p className="muted">{t("common:loading")}</p>
-          ) : messages.length === 0 ? (
-            <p className="empty-state">{t("comments.empty")}</p>
-          ) : (
-            <ul className="comment-list">
-              {messages.map((m) => (
-                <li key={m.idChatroomMessage} className="comment">
-                  <p>
-                    <strong>{m.profile?.nickname || m.nickname || m.memberNo}</strong>{" "}
-                    {m.placeholder ? <em className="muted">{t("comments.privateLabel")}</em> : m.message}
-                  </p>
-                  {(threads[m.idChatroomMessage] ?? []).length > 0 && (
-                    <ul className="comment-threads" aria-label={t("comments.threads", { count: threads[m.idChatroomMessage]!.length })}>
-                      {threads[m.idChatroomMessage]!.map((th) => (
-                        <li key={th.idChatMessageThread}>
-                          <strong>{th.profile?.nickname ?? ""}</strong>{" "}
-                          {th.payload ? (
-                            <EncryptedThreadText payload={th.payload} idChatroomMessage={m.idChatroomMessage} senderNo={th.profile?.simpleCode ?? ""} />
-                          ) : (
-                            th.message || <em className="muted">{t("comments.privateLabel")}</em>
-                          )}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                  <button type="button" className="link-button" onClick={() => void openThread(m)} aria-label={t("comments.replyTo", { name: m.profile?.nickname || m.memberNo })}>
-                    {m.threadCount > 0 ? `${t("comments.reply")} · ${t("comments.threads", { count: m.threadCount })}` : t("comments.reply")}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          {e2eSend.dialog}
-          <form className="form" onSubmit={send}>
-            {posting.status && <PostingReminder projectCode={readSession()?.projectCode ?? "smp"} posting={posting} />}
-            {replyTo && <p className="muted">{t("comments.replyTo", { name: replyTo.profile?.nickname || replyTo.memberNo })}</p>}
-            <label className="field">
-              <span className="visually-hidden">{t("comments.placeholder")}</span>
-              <input value={text} onChange={(e) => setText(e.target.value)} placeholder={t("comments.placeholder")} maxLength={2000} />
-            </label>
-            <div className="row">
-              {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
-              <label className="row switch-row">
-                <Switch.Root
-                  className="switch"
-                  checked={isPrivate}
-                  disabled={!hasAvatar || !replyTo}
-                  onCheckedChange={(v) => (hasAvatar ? setIsPrivate(v) : toast(t("comments.privateNeedsAvatar"), "warning"))}
-                  aria-label={t("comments.private")}
-                >
-                  <Switch.Thumb className="switch-thumb" />
-                </Switch.Root>
-                <span aria-hidden="true">{t("comments.private")}</span>
-              </label>
-              {!hasAvatar && <span className="muted small">{t("comments.privateNeedsAvatar")}</span>}
-              <button type="submit" className="button button-primary" disabled={!text.trim() || posting.refused}>
-                {t("comments.send")}
+    <Dialog
+      className="dialog comments-dialog"
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t("comments.title", { name: ownerName })}
+      description={t("comments.placeholder")}
+      descriptionClassName="visually-hidden"
+      returnFocus
+      closeLabel={t("common:close")}
+    >
+      {messages === null ? (
+        <p className="muted">{t("common:loading")}</p>
+      ) : messages.length === 0 ? (
+        <p className="empty-state">{t("comments.empty")}</p>
+      ) : (
+        <ul className="comment-list">
+          {messages.map((m) => (
+            <li key={m.idChatroomMessage} className="comment">
+              <p>
+                <strong>{m.profile?.nickname || m.nickname || m.memberNo}</strong>{" "}
+                {m.placeholder ? <em className="muted">{t("comments.privateLabel")}</em> : m.message}
+              </p>
+              {(threads[m.idChatroomMessage] ?? []).length > 0 && (
+                <ul className="comment-threads" aria-label={t("comments.threads", { count: threads[m.idChatroomMessage]!.length })}>
+                  {threads[m.idChatroomMessage]!.map((th) => (
+                    <li key={th.idChatMessageThread}>
+                      <strong>{th.profile?.nickname ?? ""}</strong>{" "}
+                      {th.payload ? (
+                        <EncryptedThreadText payload={th.payload} idChatroomMessage={m.idChatroomMessage} senderNo={th.profile?.simpleCode ?? ""} />
+                      ) : (
+                        th.message || <em className="muted">{t("comments.privateLabel")}</em>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <button type="button" className="link-button" onClick={() => void openThread(m)} aria-label={t("comments.replyTo", { name: m.profile?.nickname || m.memberNo })}>
+                {m.threadCount > 0 ? `${t("comments.reply")} · ${t("comments.threads", { count: m.threadCount })}` : t("comments.reply")}
               </button>
-            </div>
-          </form>
-          <Dialog.Close asChild>
-            <button type="button" className="icon-button dialog-x" aria-label={t("common:close")}>
-              ×
-            </button>
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            </li>
+          ))}
+        </ul>
+      )}
+      {e2eSend.dialog}
+      <form className="form" onSubmit={send}>
+        {posting.status && <PostingReminder projectCode={readSession()?.projectCode ?? "smp"} posting={posting} />}
+        {replyTo && <p className="muted">{t("comments.replyTo", { name: replyTo.profile?.nickname || replyTo.memberNo })}</p>}
+        <label className="field">
+          <span className="visually-hidden">{t("comments.placeholder")}</span>
+          <input value={text} onChange={(e) => setText(e.target.value)} placeholder={t("comments.placeholder")} maxLength={2000} />
+        </label>
+        <div className="row">
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
+          <label className="row switch-row">
+            <Switch.Root
+              className="switch"
+              checked={isPrivate}
+              disabled={!hasAvatar || !replyTo}
+              onCheckedChange={(v) => (hasAvatar ? setIsPrivate(v) : toast(t("comments.privateNeedsAvatar"), "warning"))}
+              aria-label={t("comments.private")}
+            >
+              <Switch.Thumb className="switch-thumb" />
+            </Switch.Root>
+            <span aria-hidden="true">{t("comments.private")}</span>
+          </label>
+          {!hasAvatar && <span className="muted small">{t("comments.privateNeedsAvatar")}</span>}
+          <button type="submit" className="button button-primary" disabled={!text.trim() || posting.refused}>
+            {t("comments.send")}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -1,4 +1,3 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -6,7 +5,7 @@ import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import type { HomePhoto } from "../../../worker/contract/home";
 import { profileHref } from "./avatar-strip";
 import { PhotoComments } from "./photo-comments";
-import { useReturnFocus } from "../../components/return-focus";
+import { Dialog } from "../../components/dialog";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { RevealButton, StrangerSettingsLink, revealedPhoto } from "../stranger-media/stranger-reveal";
 
@@ -19,7 +18,6 @@ const REVEAL_TAPS = 10;
  */
 export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhoto[]; projectCode: string; hasAvatar: boolean }) {
   const { t } = useTranslation("home");
-  const returnFocus = useReturnFocus();
   const [shown, setShown] = useState<number>(HOME_LIMITS.photoGrid);
   const [taps, setTaps] = useState<Record<number, number>>({});
   /** Originals the server handed over after the 10th tap (the page holds only blurred renditions before). */
@@ -98,21 +96,19 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
           {t("common:loadMore")}
         </button>
       )}
-      <Dialog.Root open={full !== null} onOpenChange={(o) => !o && setFull(null)}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="fullscreen-photo" {...returnFocus}>
-            <Dialog.Title className="visually-hidden">{full ? t("review.photoOf", { name: name(full) }) : ""}</Dialog.Title>
-            <Dialog.Description className="visually-hidden">{t("photos.fullScreen")}</Dialog.Description>
-            {full && <img src={imageOf(full)} alt={t("review.photoOf", { name: name(full) })} />}
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button dialog-x" aria-label={t("photos.closeFullScreen")}>
-                ×
-              </button>
-            </Dialog.Close>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <Dialog
+        className="fullscreen-photo"
+        open={full !== null}
+        onOpenChange={(o) => !o && setFull(null)}
+        title={full ? t("review.photoOf", { name: name(full) }) : ""}
+        titleClassName="visually-hidden"
+        description={t("photos.fullScreen")}
+        descriptionClassName="visually-hidden"
+        returnFocus
+        closeLabel={t("photos.closeFullScreen")}
+      >
+        {full && <img src={imageOf(full)} alt={t("review.photoOf", { name: name(full) })} />}
+      </Dialog>
       {comments && (
         <PhotoComments open onOpenChange={(o) => !o && setComments(null)} memberNo={comments.memberNo} ownerName={name(comments)} hasAvatar={hasAvatar} />
       )}

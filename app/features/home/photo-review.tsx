@@ -1,15 +1,13 @@
-import { Dialog, RadioGroup } from "radix-ui";
+import { RadioGroup } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { HOME_LIMITS } from "../../../worker/contract/home.constants";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as home from "./home-api";
 import { announceCoinsChanged } from "../../lib/coins-live";
 import { errorText } from "../../lib/error-text";
-import { useReturnFocus } from "../../components/return-focus";
+import { Dialog } from "../../components/dialog";
 
-type ReviewPhoto = { idBanner: number; image: string; width: number; height: number; memberNo: string; profile?: ProfileSummary | null };
 
 /**
  * §4 photo review: a session of 10 ratings (1–5, with reset) through POST /sns/banner-ratings; each
@@ -17,16 +15,15 @@ type ReviewPhoto = { idBanner: number; image: string; width: number; height: num
  */
 export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { projectCode: string; open: boolean; onOpenChange: (open: boolean) => void; onDone: (rated: number) => void }) {
   const { t } = useTranslation("home");
-  const returnFocus = useReturnFocus();
   const toast = useToast();
-  const [queue, setQueue] = useState<ReviewPhoto[] | null>(null);
+  const [queue, setQueue] = useState<home.ReviewPhoto[] | null>(null);
   const [rated, setRated] = useState(0);
   const [rating, setRating] = useState("");
   const [busy, setBusy] = useState(false);
   const total = HOME_LIMITS.reviewSession;
 
   async function load() {
-    const body = await api<ReviewPhoto[]>(`/private/core/banners/review/${projectCode.toUpperCase()}`);
+    const body = await home.reviewQueue(projectCode);
     setQueue("info" in body ? body.info : []);
   }
 
@@ -41,7 +38,7 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
     event.preventDefault();
     if (!current || !rating) return;
     setBusy(true);
-    const body = await api(`/private/sns/banner-ratings`, { body: { idBanner: current.idBanner, rating: Number(rating) } });
+    const body = await home.ratePhoto(current.idBanner, Number(rating));
     setBusy(false);
     if (!("info" in body) && body.returnCode !== "409501") {
       toast(errorText(t, body), "error");
@@ -59,7 +56,7 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
       return;
     }
     if (rest.length === 0) {
-      const more = await api<ReviewPhoto[]>(`/private/core/banners/review/${projectCode.toUpperCase()}`);
+      const more = await home.reviewQueue(projectCode);
       const next = "info" in more ? more.info : [];
       setQueue(next);
       if (next.length === 0) {
@@ -71,43 +68,40 @@ export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { proje
 
   const name = current?.profile?.nickname || current?.memberNo || "";
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog review-dialog" {...returnFocus}>
-          <Dialog.Title className="dialog-title">{t("review.title")}</Dialog.Title>
-          <Dialog.Description className="muted">{t("review.progress", { current: Math.min(rated + 1, total), total })}</Dialog.Description>
-          {queue === null ? (
-            <p className="muted">{t("common:loading")}</p>
-          ) : !current ? (
-            <p className="empty-state">{t("review.none")}</p>
-          ) : (
-            <form onSubmit={rate} className="stack">
-              <img className="review-photo" src={current.image} alt={t("review.photoOf", { name })} width={current.width} height={current.height} />
-              <RadioGroup.Root className="stars" value={rating} onValueChange={setRating} aria-label={t("review.rating")} orientation="horizontal">
-                {[1, 2, 3, 4, 5].map((n) => (
-                  <RadioGroup.Item key={n} value={String(n)} className={`star${Number(rating) >= n ? " star-on" : ""}`} aria-label={t("review.star", { count: n })}>
-                    ★
-                  </RadioGroup.Item>
-                ))}
-              </RadioGroup.Root>
-              <div className="dialog-actions">
-                <button type="button" className="button" onClick={() => setRating("")} disabled={!rating}>
-                  {t("review.reset")}
-                </button>
-                <button type="submit" className="button button-primary" disabled={!rating || busy}>
-                  {t("review.submit")}
-                </button>
-              </div>
-            </form>
-          )}
-          <Dialog.Close asChild>
-            <button type="button" className="icon-button dialog-x" aria-label={t("common:close")}>
-              ×
+    <Dialog
+      className="dialog review-dialog"
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t("review.title")}
+      description={t("review.progress", { current: Math.min(rated + 1, total), total })}
+      descriptionClassName="muted"
+      returnFocus
+      closeLabel={t("common:close")}
+    >
+      {queue === null ? (
+        <p className="muted">{t("common:loading")}</p>
+      ) : !current ? (
+        <p className="empty-state">{t("review.none")}</p>
+      ) : (
+        <form onSubmit={rate} className="stack">
+          <img className="review-photo" src={current.image} alt={t("review.photoOf", { name })} width={current.width} height={current.height} />
+          <RadioGroup.Root className="stars" value={rating} onValueChange={setRating} aria-label={t("review.rating")} orientation="horizontal">
+            {[1, 2, 3, 4, 5].map((n) => (
+              <RadioGroup.Item key={n} value={String(n)} className={`star${Number(rating) >= n ? " star-on" : ""}`} aria-label={t("review.star", { count: n })}>
+                ★
+              </RadioGroup.Item>
+            ))}
+          </RadioGroup.Root>
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => setRating("")} disabled={!rating}>
+              {t("review.reset")}
             </button>
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            <button type="submit" className="button button-primary" disabled={!rating || busy}>
+              {t("review.submit")}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
   );
 }

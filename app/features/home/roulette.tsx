@@ -1,6 +1,6 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { fairPick } from "../../../worker/contract/home.constants";
 
 /**
@@ -30,54 +30,50 @@ export function Roulette({ open, onClose }: { open: boolean; onClose: () => void
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog roulette-dialog">
-          <Dialog.Title className="dialog-title">{t("roulette.title")}</Dialog.Title>
-          <Dialog.Description className="muted">{t("roulette.hint")}</Dialog.Description>
-          {/* The wheel is a picture (a tap on it spins too); the hub is the control, named by what it shows. */}
-          <div className="roulette-wheel-wrap">
-            <span className="roulette-pointer" aria-hidden="true">▼</span>
-            <svg viewBox="-100 -100 200 200" className="roulette-wheel" style={{ transform: `rotate(${turn}deg)` }} aria-hidden="true" onClick={spin}>
-              {entries.map((entry, i) => {
-                const a0 = ((i * slice - 90) * Math.PI) / 180;
-                const a1 = (((i + 1) * slice - 90) * Math.PI) / 180;
-                return (
-                  <path
-                    key={entry}
-                    d={`M0 0 L${95 * Math.cos(a0)} ${95 * Math.sin(a0)} A95 95 0 0 1 ${95 * Math.cos(a1)} ${95 * Math.sin(a1)} Z`}
-                    fill={i % 2 === 0 ? "var(--accent)" : "var(--accent-2)"}
-                    opacity={0.55 + (i % 3) * 0.15}
-                    stroke="var(--surface)"
-                  />
-                );
-              })}
-              {entries.map((entry, i) => {
-                const a = (((i + 0.5) * slice - 90) * Math.PI) / 180;
-                return (
-                  <text key={entry} x={68 * Math.cos(a)} y={68 * Math.sin(a)} textAnchor="middle" dominantBaseline="middle" fontSize="12" fill="#fff">
-                    {i + 1}
-                  </text>
-                );
-              })}
-            </svg>
-            <button type="button" className="roulette-hub" onClick={spin} disabled={spinning}>
-              {result === null ? t("roulette.spin") : t("roulette.again")}
-            </button>
-          </div>
-          <p className="roulette-result" aria-live="polite">
-            {result !== null ? t("roulette.result", { entry: `${result + 1}. ${entries[result]}` }) : "\u00a0"}
-          </p>
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="button">
-                {t("common:close")}
-              </button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      className="dialog roulette-dialog"
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={t("roulette.title")}
+      description={t("roulette.hint")}
+      descriptionClassName="muted"
+    >
+      {/* The wheel is a picture (a tap on it spins too); the hub is the control, named by what it shows. */}
+      <div className="roulette-wheel-wrap">
+        <span className="roulette-pointer" aria-hidden="true">▼</span>
+        <svg viewBox="-100 -100 200 200" className="roulette-wheel" style={{ transform: `rotate(${turn}deg)` }} aria-hidden="true" onClick={spin}>
+          {entries.map((entry, i) => {
+            const a0 = ((i * slice - 90) * Math.PI) / 180;
+            const a1 = (((i + 1) * slice - 90) * Math.PI) / 180;
+            return (
+              <path
+                key={entry}
+                d={`M0 0 L${95 * Math.cos(a0)} ${95 * Math.sin(a0)} A95 95 0 0 1 ${95 * Math.cos(a1)} ${95 * Math.sin(a1)} Z`}
+                fill={i % 2 === 0 ? "var(--accent)" : "var(--accent-2)"}
+                opacity={0.55 + (i % 3) * 0.15}
+                stroke="var(--surface)"
+              />
+            );
+          })}
+          {entries.map((entry, i) => {
+            const a = (((i + 0.5) * slice - 90) * Math.PI) / 180;
+            return (
+              <text key={entry} x={68 * Math.cos(a)} y={68 * Math.sin(a)} textAnchor="middle" dominantBaseline="middle" fontSize="12" fill="#fff">
+                {i + 1}
+              </text>
+            );
+          })}
+        </svg>
+        <button type="button" className="roulette-hub" onClick={spin} disabled={spinning}>
+          {result === null ? t("roulette.spin") : t("roulette.again")}
+        </button>
+      </div>
+      <p className="roulette-result" aria-live="polite">
+        {result !== null ? t("roulette.result", { entry: `${result + 1}. ${entries[result]}` }) : "\u00a0"}
+      </p>
+      <div className="dialog-actions">
+        <DialogClose>{t("common:close")}</DialogClose>
+      </div>
+    </Dialog>
   );
 }

@@ -1,7 +1,6 @@
-import { AlertDialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useReturnFocus } from "../../components/return-focus";
+import { Dialog, DialogClose } from "../../components/dialog";
 
 /**
  * §4 two-step confirm: the first step asks, the second says what cannot be undone; only then `onConfirm`.
@@ -25,21 +24,23 @@ export function ConfirmTwice({
   danger?: boolean;
 }) {
   const { t } = useTranslation("market");
-  const returnFocus = useReturnFocus();
   const [step, setStep] = useState<0 | 1 | 2>(0);
   const [busy, setBusy] = useState(false);
   return (
-    <AlertDialog.Root open={step > 0} onOpenChange={(open) => !open && setStep(0)}>
+    <>
       <button type="button" className={`button ${danger ? "button-danger" : ""}`} onClick={() => setStep(1)}>
         {trigger}
       </button>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog" {...returnFocus}>
-          <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
-          <AlertDialog.Description className="dialog-body">{step === 1 ? first : second}</AlertDialog.Description>
-          <div className="dialog-actions">
-            <AlertDialog.Cancel className="button">{t("cancel")}</AlertDialog.Cancel>
+      <Dialog
+        kind="alert"
+        open={step > 0}
+        onOpenChange={(open) => !open && setStep(0)}
+        title={title}
+        description={step === 1 ? first : second}
+        returnFocus
+        actions={
+          <>
+            <DialogClose>{t("cancel")}</DialogClose>
             {step === 1 ? (
               <button type="button" className="button button-primary" onClick={() => setStep(2)}>
                 {t("continue")}
@@ -62,9 +63,9 @@ export function ConfirmTwice({
                 {confirmLabel}
               </button>
             )}
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+          </>
+        }
+      />
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { Dialog, Switch } from "radix-ui";
+import { Switch } from "radix-ui";
 import { useEffect, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -7,6 +7,7 @@ import type { BiddingCard, BiddingLoop, PopularKeyword, SubmemberProfile } from 
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { CompassPoint } from "../../../worker/contract/social.constants";
 import { Avatar } from "../../components/avatar";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
@@ -264,24 +265,24 @@ export function CharacterTags({ projectCode, characters }: { projectCode: string
           </button>
         ))}
       </div>
-      <Dialog.Root open={open !== null} onOpenChange={(value) => !value && setOpen(null)}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog dialog-wide">
-            <Dialog.Title className="dialog-title">{open ? title(open) : ""}</Dialog.Title>
-            <Dialog.Description className="visually-hidden">{t("characters.members")}</Dialog.Description>
-            {pages ? <MemberCards profiles={users} label={t("characters.members")} projectCode={projectCode} /> : <p className="muted">{t("common:loading")}</p>}
-            <div className="dialog-actions">
-              {pages?.hasMore && open && (
-                <button type="button" className="button" onClick={() => void load(open, pages.page + 1)}>
-                  {t("characters.more")}
-                </button>
-              )}
-              <Dialog.Close className="button">{t("close")}</Dialog.Close>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <Dialog
+        className="dialog dialog-wide"
+        open={open !== null}
+        onOpenChange={(value) => !value && setOpen(null)}
+        title={open ? title(open) : ""}
+        description={t("characters.members")}
+        descriptionClassName="visually-hidden"
+      >
+        {pages ? <MemberCards profiles={users} label={t("characters.members")} projectCode={projectCode} /> : <p className="muted">{t("common:loading")}</p>}
+        <div className="dialog-actions">
+          {pages?.hasMore && open && (
+            <button type="button" className="button" onClick={() => void load(open, pages.page + 1)}>
+              {t("characters.more")}
+            </button>
+          )}
+          <DialogClose>{t("close")}</DialogClose>
+        </div>
+      </Dialog>
     </section>
   );
 }

@@ -1,10 +1,10 @@
-import { AlertDialog } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { isMasterGender } from "../../../worker/contract/market.constants";
 import type { SubmemberList } from "../../../worker/contract/market";
 import { Avatar } from "../../components/avatar";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
@@ -129,21 +129,14 @@ export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { proj
           })}
         </ul>
       )}
-      <AlertDialog.Root open={joinOpen} onOpenChange={setJoinOpen}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="dialog-overlay" />
-          <AlertDialog.Content className="dialog">
-            <AlertDialog.Title className="dialog-title">{joinLabel}</AlertDialog.Title>
-            <AlertDialog.Description className="dialog-body">{t("join.confirmBody", { name: masterName })}</AlertDialog.Description>
-            <div className="dialog-actions">
-              <AlertDialog.Cancel className="button">{t("cancel")}</AlertDialog.Cancel>
-              <button type="button" className="button button-primary" disabled={busy} onClick={() => void join()}>
-                {t("join.confirm")}
-              </button>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
+      <Dialog kind="alert" open={joinOpen} onOpenChange={setJoinOpen} title={joinLabel} description={t("join.confirmBody", { name: masterName })}>
+        <div className="dialog-actions">
+          <DialogClose>{t("cancel")}</DialogClose>
+          <button type="button" className="button button-primary" disabled={busy} onClick={() => void join()}>
+            {t("join.confirm")}
+          </button>
+        </div>
+      </Dialog>
     </section>
   );
 }

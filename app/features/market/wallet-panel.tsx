@@ -1,4 +1,3 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
@@ -6,7 +5,7 @@ import type { CoinInfo, TransferResult } from "../../../worker/contract/market";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { useReturnFocus } from "../../components/return-focus";
+import { Dialog, DialogClose } from "../../components/dialog";
 
 /**
  * M coin balance (§7 pvs) and the wallet transfer {simpleCode, amount, otp}: a one-time code is mailed,
@@ -15,7 +14,6 @@ import { useReturnFocus } from "../../components/return-focus";
 export function WalletPanel({ memberId, initial }: { memberId: string; initial: CoinInfo }) {
   const { t } = useTranslation("market");
   const projectCode = (useParams().projectCode ?? "smp").toLowerCase();
-  const returnFocus = useReturnFocus();
   const toast = useToast();
   const [coins, setCoins] = useState(initial);
   const [open, setOpen] = useState(false);
@@ -65,40 +63,31 @@ export function WalletPanel({ memberId, initial }: { memberId: string; initial: 
       <Link className="button" to={`/${projectCode}/wallet`}>
         {t("card:openWallet")}
       </Link>
-      <Dialog.Root open={open} onOpenChange={setOpen}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog" {...returnFocus}>
-            <Dialog.Title className="dialog-title">{t("wallet.title")}</Dialog.Title>
-            <Dialog.Description className="dialog-body">{t("wallet.body", { count: coins.mcoin })}</Dialog.Description>
-            <form className="form" onSubmit={submit}>
-              <label className="field">
-                <span>{t("wallet.recipient")}</span>
-                <input inputMode="numeric" pattern="\d{1,12}" required value={form.simpleCode} onChange={(e) => setForm({ ...form, simpleCode: e.target.value })} />
-              </label>
-              <label className="field">
-                <span>{t("wallet.amount")}</span>
-                <input type="number" min={1} step={1} required value={form.coins} onChange={(e) => setForm({ ...form, coins: e.target.value })} />
-              </label>
-              <button type="button" className="button" onClick={() => void sendCode()}>
-                {codeSent ? t("wallet.resend") : t("wallet.sendCode")}
-              </button>
-              <label className="field">
-                <span>{t("wallet.code")}</span>
-                <input inputMode="numeric" pattern="\d{6}" autoComplete="one-time-code" required value={form.otp} onChange={(e) => setForm({ ...form, otp: e.target.value })} />
-              </label>
-              <div className="dialog-actions">
-                <Dialog.Close className="button" type="button">
-                  {t("cancel")}
-                </Dialog.Close>
-                <button type="submit" className="button button-primary" disabled={busy || !codeSent}>
-                  {t("wallet.send")}
-                </button>
-              </div>
-            </form>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <Dialog open={open} onOpenChange={setOpen} title={t("wallet.title")} description={t("wallet.body", { count: coins.mcoin })} returnFocus>
+        <form className="form" onSubmit={submit}>
+          <label className="field">
+            <span>{t("wallet.recipient")}</span>
+            <input inputMode="numeric" pattern="\d{1,12}" required value={form.simpleCode} onChange={(e) => setForm({ ...form, simpleCode: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>{t("wallet.amount")}</span>
+            <input type="number" min={1} step={1} required value={form.coins} onChange={(e) => setForm({ ...form, coins: e.target.value })} />
+          </label>
+          <button type="button" className="button" onClick={() => void sendCode()}>
+            {codeSent ? t("wallet.resend") : t("wallet.sendCode")}
+          </button>
+          <label className="field">
+            <span>{t("wallet.code")}</span>
+            <input inputMode="numeric" pattern="\d{6}" autoComplete="one-time-code" required value={form.otp} onChange={(e) => setForm({ ...form, otp: e.target.value })} />
+          </label>
+          <div className="dialog-actions">
+            <DialogClose>{t("cancel")}</DialogClose>
+            <button type="submit" className="button button-primary" disabled={busy || !codeSent}>
+              {t("wallet.send")}
+            </button>
+          </div>
+        </form>
+      </Dialog>
     </div>
   );
 }

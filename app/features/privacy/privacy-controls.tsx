@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { AlertDialog } from "radix-ui";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { AccountDeleted, DataExport } from "../../../worker/contract/privacy";
 import { SUCCESS_CODE } from "../../../worker/contract/envelope";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
@@ -74,49 +74,43 @@ export function PrivacyControls({ projectCode }: { projectCode: string }) {
         <button type="button" className="button" onClick={download} disabled={exporting}>
           {exporting ? t("exporting") : t("export")}
         </button>
-        <AlertDialog.Root
+        <Dialog
+          kind="alert"
           open={open}
           onOpenChange={(next) => {
             setOpen(next);
             setPassword("");
             setError("");
           }}
+          trigger={<button type="button" className="button button-danger">{t("delete")}</button>}
+          title={t("confirmTitle")}
+          description={t("confirmBody")}
         >
-          <AlertDialog.Trigger asChild>
-            <button type="button" className="button button-danger">{t("delete")}</button>
-          </AlertDialog.Trigger>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="dialog-overlay" />
-            <AlertDialog.Content className="dialog">
-              <AlertDialog.Title className="dialog-title">{t("confirmTitle")}</AlertDialog.Title>
-              <AlertDialog.Description className="dialog-body">{t("confirmBody")}</AlertDialog.Description>
-              <form onSubmit={remove} className="privacy-form" noValidate>
-                <label className={`field${error ? " field-invalid" : ""}`}>
-                  <span>{t("password")}</span>
-                  <input
-                    type="password"
-                    autoComplete="current-password"
-                    value={password}
-                    onChange={(e) => setPassword(e.target.value)}
-                    aria-invalid={Boolean(error)}
-                    aria-describedby={error ? "privacy-error" : undefined}
-                  />
-                </label>
-                {error ? (
-                  <p id="privacy-error" role="alert" className="privacy-error">
-                    {error}
-                  </p>
-                ) : null}
-                <div className="dialog-actions">
-                  <AlertDialog.Cancel className="button">{t("cancel")}</AlertDialog.Cancel>
-                  <button type="submit" className="button button-danger" disabled={deleting}>
-                    {deleting ? t("deleting") : t("confirmDelete")}
-                  </button>
-                </div>
-              </form>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+          <form onSubmit={remove} className="privacy-form" noValidate>
+            <label className={`field${error ? " field-invalid" : ""}`}>
+              <span>{t("password")}</span>
+              <input
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                aria-invalid={Boolean(error)}
+                aria-describedby={error ? "privacy-error" : undefined}
+              />
+            </label>
+            {error ? (
+              <p id="privacy-error" role="alert" className="privacy-error">
+                {error}
+              </p>
+            ) : null}
+            <div className="dialog-actions">
+              <DialogClose>{t("cancel")}</DialogClose>
+              <button type="submit" className="button button-danger" disabled={deleting}>
+                {deleting ? t("deleting") : t("confirmDelete")}
+              </button>
+            </div>
+          </form>
+        </Dialog>
       </div>
     </section>
   );

@@ -1,14 +1,11 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import type { FlameInfo } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as social from "../social/social-api";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
 import { useTwoStep } from "../social/social-client";
-
-type Requests = { requests: { memberNo: string }[] };
 
 /**
  * §2 torch relay button and §6 approval, shown only to the flame holder on another member's public profile.
@@ -18,7 +15,6 @@ type Requests = { requests: { memberNo: string }[] };
 export function FlameControls({ projectCode, memberNo, kycStatus }: { projectCode: string; memberNo: string; kycStatus: number }) {
   const { t } = useTranslation("social");
   const toast = useToast();
-  const project = projectCode.toUpperCase();
   const [holder, setHolder] = useState(false);
   const [asked, setAsked] = useState(false);
   const [kyc, setKyc] = useState(kycStatus);
@@ -29,26 +25,26 @@ export function FlameControls({ projectCode, memberNo, kycStatus }: { projectCod
     if (!signedIn) return;
     let live = true;
     void (async () => {
-      const flame = await api<FlameInfo>(`/private/core/flame/${project}/last`);
+      const flame = await social.lastFlame(projectCode);
       if (!live || !isOk(flame) || !flame.info.mine || flame.info.memberNo === memberNo) return;
       setHolder(true);
-      const list = await api<Requests>(`/private/core/flame/${project}/requests`);
+      const list = await social.flameRequests(projectCode);
       if (live && isOk(list)) setAsked(list.info.requests.some((r) => r.memberNo === memberNo));
     })();
     return () => {
       live = false;
     };
-  }, [project, memberNo, signedIn]);
+  }, [projectCode, memberNo, signedIn]);
 
   const pass = useTwoStep(async () => {
-    const body = await api<FlameInfo>(`/private/core/flame/${project}/delivery`, { body: { targetMemberNo: memberNo } });
+    const body = await social.passFlame(projectCode, memberNo);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setHolder(false);
     toast(t("flame.passed"), "success");
   });
 
   async function approve() {
-    const body = await api<{ kycStatus: number }>(`/private/core/flame/${project}/approve`, { body: { targetMemberNo: memberNo } });
+    const body = await social.approveByFlame(projectCode, memberNo);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setKyc(body.info.kycStatus);
     setAsked(false);

@@ -1,14 +1,13 @@
-import { Dialog } from "radix-ui";
 import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
-import type { ActionStat, Banner, Character } from "../../../worker/contract/profiles";
+import type { ActionStat, Banner, Character, PublicProfile as PublicProfileFields } from "../../../worker/contract/profiles";
 import type { Relationship } from "../../../worker/contract/social";
 import { COMPASS_POINTS, type CompassPoint } from "../../../worker/contract/social.constants";
 import { Avatar, LoginPrompt, useAvatarMode } from "../../components/avatar";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { LocalTime, useFormat } from "../../i18n/use-format";
 import { TOAST_DURATION, useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { readSession } from "../../lib/session-keys";
@@ -21,23 +20,10 @@ import { characterLabel, genderLabel } from "./profile-labels";
 import { ProfileStrip } from "./profile-grid";
 import { CreatorCard } from "./creator-card";
 import { DnaCard } from "./dna-card";
+import * as profiles from "./profiles-api";
 
-export type PublicProfileData = ProfileSummary & {
-  projectCode: string;
-  introduction: string;
-  birthday: string | null;
-  zodiacSign: string | null;
-  skypeId: string;
-  wechatId: string;
-  telegramId: string;
-  twitterId: string;
-  instagramId: string;
-  dcardId: string;
-  websiteUrl: string;
-  latitude: number | null;
-  longitude: number | null;
-  /** Null for visitors (SECURITY.md "What a visitor sees"). */
-  pageViews: number | null;
+/** A profile on GET /core/profiles/{projectCode}/page/{memberNo}: the §3 public profile (one type with the server) and what it is to this viewer. */
+export type PublicProfileData = PublicProfileFields & {
   relationship: Relationship | null;
   matchRate: number | null;
   /** Whole kilometres between the viewer's cell and this member's (README "Cells, not positions"). */
@@ -255,8 +241,7 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
   async function openCharacter(c: Character) {
     setCharacter(c);
     setCharacterUsers(null);
-    const path = readSession() ? `/private/sns/characters/${projectCode.toUpperCase()}/${c.idCharacter}/users?pageSize=20` : `/public/sns/characters/${projectCode.toUpperCase()}/${c.idCharacter}/users?pageSize=20`;
-    const body = await api<{ userCharacters: { simpleCode: string; nickname: string; profile: ProfileSummary }[] }>(path);
+    const body = await profiles.characterUsers(projectCode, c.idCharacter);
     setCharacterUsers("info" in body ? body.info.userCharacters : []);
   }
 
@@ -384,30 +369,28 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
         </div>
       </div>
 
-      <Dialog.Root open={character !== null} onOpenChange={(open) => !open && setCharacter(null)}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog">
-            <Dialog.Title className="dialog-title">{character ? characterLabel(t, character.title) : ""}</Dialog.Title>
-            <Dialog.Description className="dialog-body">{t("public.usersWith")}</Dialog.Description>
-            {characterUsers === null ? (
-              <p>{t("common:loading")}</p>
-            ) : (
-              <ul className="timeline">
-                {characterUsers.map((u) => (
-                  <li key={u.simpleCode}>
-                    <Avatar profile={u.profile} size={36} link />
-                    <span>{u.nickname || t("avatar.unnamed", { code: u.simpleCode })}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <Dialog
+        open={character !== null}
+        onOpenChange={(open) => !open && setCharacter(null)}
+        title={character ? characterLabel(t, character.title) : ""}
+        description={t("public.usersWith")}
+      >
+        {characterUsers === null ? (
+          <p>{t("common:loading")}</p>
+        ) : (
+          <ul className="timeline">
+            {characterUsers.map((u) => (
+              <li key={u.simpleCode}>
+                <Avatar profile={u.profile} size={36} link />
+                <span>{u.nickname || t("avatar.unnamed", { code: u.simpleCode })}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="dialog-actions">
+          <DialogClose>{t("common:close")}</DialogClose>
+        </div>
+      </Dialog>
     </main>
   );
 }

@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { api } from "../../lib/api";
+import * as session from "./session-api";
 import { sessionEndingHere } from "../../lib/realtime";
 import { clearSession } from "../../lib/session-keys";
 
@@ -8,7 +8,7 @@ export function useLogout(projectCode: string) {
   const navigate = useNavigate();
   return async () => {
     sessionEndingHere();
-    await api("/private/core/sessions/expire", { method: "POST" });
+    await session.logout();
     clearSession();
     navigate(`/${projectCode}/login`, { replace: true });
   };

@@ -2,10 +2,9 @@ import { Switch } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import type { SocialSettings } from "../../../worker/contract/social";
 import { setSafeMode } from "../../components/avatar";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** §3 local key: desktop notifications for this browser (set here or by the chat page's one-time popup). */
@@ -42,7 +41,7 @@ export function AlertsSection({
   async function patchProfile(patch: { safeMode?: boolean; muted?: boolean }) {
     const before = state;
     setState({ ...state, ...patch });
-    const body = await api<{ safeMode: boolean; muted: boolean }>(`/private/core/profiles/${encodeURIComponent(memberId)}`, { method: "PATCH", body: patch });
+    const body = await settings.patchProfileSwitches(memberId, patch);
     if (!isOk(body)) {
       setState(before);
       return toast(errorText(t, body), "error");
@@ -54,7 +53,7 @@ export function AlertsSection({
 
   async function setEmailAlerts(on: boolean) {
     setState((s) => ({ ...s, emailAlerts: on }));
-    const body = await api<SocialSettings>("/private/core/social-settings", { method: "PUT", body: { emailAlerts: on } });
+    const body = await settings.setEmailAlerts(on);
     if (!isOk(body)) {
       setState((s) => ({ ...s, emailAlerts: !on }));
       return toast(errorText(t, body), "error");

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CONNECTIONS_AUDIENCES, type ConnectionsSettings, type ConnectionsVisibility } from "../../../worker/contract/connections.constants";
+import { CONNECTIONS_AUDIENCES, type ConnectionsVisibility } from "../../../worker/contract/connections.constants";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** The section's anchor: the hint beside the member's own lists links here (`settings#connections`). */
@@ -18,16 +18,15 @@ export function ConnectionsSection({ memberId }: { memberId: string }) {
   const { t } = useTranslation("connections");
   const toast = useToast();
   const [audience, setAudience] = useState<ConnectionsVisibility | null>(null);
-  const path = `/private/core/connections-visibility/${encodeURIComponent(memberId)}`;
 
   useEffect(() => {
-    void api<ConnectionsSettings>(path).then((body) => isOk(body) && setAudience(body.info.connectionsVisibility));
-  }, [path]);
+    void settings.connectionsVisibility(memberId).then((body) => isOk(body) && setAudience(body.info.connectionsVisibility));
+  }, [memberId]);
 
   async function save(next: ConnectionsVisibility) {
     const before = audience;
     setAudience(next);
-    const body = await api<ConnectionsSettings>(path, { method: "PUT", body: { connectionsVisibility: next } });
+    const body = await settings.saveConnectionsVisibility(memberId, next);
     if (!isOk(body)) {
       setAudience(before);
       return toast(errorText(t, body), "error");

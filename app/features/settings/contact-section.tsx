@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ContactSettings } from "../../../worker/contract/chat";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as settingsApi from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 const ACCEPT_FROM = ["everyone", "verified", "following", "friends"] as const satisfies readonly ContactSettings["acceptFrom"][];
@@ -21,7 +21,7 @@ export function ContactSection({ initial }: { initial: ContactSettings }) {
   async function save(patch: Partial<ContactSettings>) {
     const before = settings;
     setSettings({ ...settings, ...patch });
-    const body = await api<ContactSettings>("/private/sns/chat-settings", { method: "PUT", body: patch });
+    const body = await settingsApi.saveContactSettings(patch);
     if (!isOk(body)) {
       setSettings(before);
       return toast(errorText(t, body), "error");

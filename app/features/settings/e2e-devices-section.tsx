@@ -1,8 +1,8 @@
-import { AlertDialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { E2eOwnDevice } from "../../../worker/contract/e2e.constants";
 import { isOk } from "../../../worker/contract/envelope";
+import { ConfirmDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
 import { api } from "../../lib/api";
@@ -77,21 +77,15 @@ export function E2eDevicesSection() {
       </ul>
       <DeviceLinkPanel onLinked={() => void load()} />
       {removing && (
-        <AlertDialog.Root open onOpenChange={(open) => !open && setRemoving(null)}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="dialog-overlay" />
-            <AlertDialog.Content className="dialog">
-              <AlertDialog.Title className="dialog-title">{t("removeTitle")}</AlertDialog.Title>
-              <AlertDialog.Description className="dialog-body">{t("removeBody")}</AlertDialog.Description>
-              <div className="dialog-actions">
-                <AlertDialog.Cancel className="button">{t("common:cancel")}</AlertDialog.Cancel>
-                <AlertDialog.Action className="button button-danger" onClick={() => void remove(removing)}>
-                  {t("remove")}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => !open && setRemoving(null)}
+          title={t("removeTitle")}
+          description={t("removeBody")}
+          confirmLabel={t("remove")}
+          onConfirm={() => void remove(removing)}
+          danger
+        />
       )}
     </section>
   );

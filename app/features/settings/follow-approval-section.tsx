@@ -2,9 +2,8 @@ import { Switch } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import type { FollowApproval } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 /**
@@ -15,16 +14,15 @@ export function FollowApprovalSection({ memberId }: { memberId: string }) {
   const { t } = useTranslation("followers");
   const toast = useToast();
   const [on, setOn] = useState<boolean | null>(null);
-  const path = `/private/core/follow-approval/${encodeURIComponent(memberId)}`;
 
   useEffect(() => {
-    void api<FollowApproval>(path).then((body) => {
+    void settings.followApproval(memberId).then((body) => {
       if (isOk(body)) setOn(body.info.approveFollowers);
     });
-  }, [path]);
+  }, [memberId]);
 
   async function save(next: boolean) {
-    const body = await api<FollowApproval>(path, { method: "PUT", body: { approveFollowers: next } });
+    const body = await settings.saveFollowApproval(memberId, next);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setOn(body.info.approveFollowers);
     toast(t("saved"), "success");

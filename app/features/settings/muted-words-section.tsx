@@ -4,7 +4,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import { MUTED_WORD_MAX_LENGTH, MUTED_WORDS_MAX, type MutedWord } from "../../../worker/contract/muted-words.constants";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 import "./muted-words.css";
 
@@ -25,7 +25,7 @@ export function MutedWordForm({ onAdded, idPrefix }: { onAdded: (word: MutedWord
     event.preventDefault();
     if (!phrase.trim()) return;
     setBusy(true);
-    const body = await api<MutedWord>("/private/core/muted-words", { body: { phrase, duration } });
+    const body = await settings.addMutedWord(phrase, duration);
     setBusy(false);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setPhrase("");
@@ -64,13 +64,13 @@ export function MutedWordsSection() {
 
   useEffect(() => {
     void (async () => {
-      const body = await api<MutedWord[]>("/private/core/muted-words");
+      const body = await settings.mutedWords();
       setWords(isOk(body) ? body.info : []);
     })();
   }, []);
 
   async function remove(word: MutedWord) {
-    const body = await api(`/private/core/muted-words/${word.idMutedWord}`, { method: "DELETE" });
+    const body = await settings.removeMutedWord(word.idMutedWord);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setWords((list) => (list ?? []).filter((w) => w.idMutedWord !== word.idMutedWord));
     toast(t("removed"), "delete");

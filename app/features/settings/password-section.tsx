@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 /**
@@ -22,7 +22,7 @@ export function PasswordSection({ memberId }: { memberId: string }) {
     // §5: password and confirm must match ('Password does not match').
     if (newPassword !== String(data.get("confirm") ?? "")) return setResult({ ok: false, text: t("errors:400101") });
     setBusy(true);
-    const body = await api(`/private/core/members/password/${encodeURIComponent(memberId)}`, { method: "PUT", body: { oldPassword, newPassword } });
+    const body = await settings.changePassword(memberId, oldPassword, newPassword);
     setBusy(false);
     if (!isOk(body)) return setResult({ ok: false, text: errorText(t, body) });
     form.reset();

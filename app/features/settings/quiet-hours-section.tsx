@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import type { QuietHours } from "../../../worker/contract/quiet-hours";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
@@ -26,19 +26,18 @@ export function QuietHoursSection({ memberId }: { memberId: string }) {
   const toast = useToast();
   const [saved, setSaved] = useState<QuietHours | null>(null);
   const [draft, setDraft] = useState({ ...DEFAULT_WINDOW, timeZone: "UTC" });
-  const path = `/private/sns/notifications/quiet-hours/${encodeURIComponent(memberId)}`;
 
   useEffect(() => {
     void (async () => {
-      const body = await api<QuietHours>(path);
+      const body = await settings.quietHours(memberId);
       if (!isOk(body)) return;
       setSaved(body.info);
       setDraft(body.info.enabled ? { startHour: body.info.startHour, endHour: body.info.endHour, timeZone: body.info.timeZone } : { ...DEFAULT_WINDOW, timeZone: browserZone() });
     })();
-  }, [path]);
+  }, [memberId]);
 
   async function save(next: QuietHours) {
-    const body = await api<QuietHours>(path, { method: "PUT", body: next });
+    const body = await settings.saveQuietHours(memberId, next);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setSaved(body.info);
     toast(t("saved"), "success");

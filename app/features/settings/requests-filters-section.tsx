@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { DEFAULT_REQUESTS_FILTERS, type RequestsFilters } from "../../../worker/contract/requests-filters.constants";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** The anchor the requests tray and the notifications list link to. */
@@ -21,14 +21,14 @@ export function RequestsFiltersSection() {
 
   useEffect(() => {
     void (async () => {
-      const body = await api<RequestsFilters>("/private/sns/requests-filters");
+      const body = await settings.requestsFilters();
       if (isOk(body)) setDraft(body.info);
       setLoaded(true);
     })();
   }, []);
 
   async function save() {
-    const body = await api<RequestsFilters>("/private/sns/requests-filters", { method: "PUT", body: draft });
+    const body = await settings.saveRequestsFilters(draft);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setDraft(body.info);
     toast(t("saved"), "success");

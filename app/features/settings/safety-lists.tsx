@@ -5,7 +5,7 @@ import type { BlockItem, MuteItem } from "../../../worker/contract/social";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as social from "../social/social-api";
 import { errorText } from "../../lib/error-text";
 import { BlockedPerson } from "../social/my-social-lists";
 import "../social/social.css";
@@ -57,7 +57,7 @@ function MutedPerson({ item, onUnmuted }: { item: MuteItem; onUnmuted: () => voi
   const name = item.profile.nickname || item.profile.simpleCode;
   async function unmute() {
     setBusy(true);
-    const body = await api(`/private/core/mutes/${encodeURIComponent(item.profile.simpleCode)}`, { method: "DELETE" });
+    const body = await social.unmute(item.profile.simpleCode);
     setBusy(false);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     toast(t("social:mute.unmuted"), "success");

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { STRANGER_MEDIA, type StrangerMedia } from "../../../worker/contract/stranger-media.constants";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as settings from "./settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** The anchor blurred items link to (`/<project>/settings#stranger-media`). */
@@ -17,19 +17,18 @@ export function StrangerMediaSection({ memberId }: { memberId: string }) {
   const { t } = useTranslation("stranger");
   const toast = useToast();
   const [mode, setMode] = useState<StrangerMedia | null>(null);
-  const path = `/private/core/stranger-media/${encodeURIComponent(memberId)}`;
 
   useEffect(() => {
     void (async () => {
-      const body = await api<{ strangerMedia: StrangerMedia }>(path);
+      const body = await settings.strangerMedia(memberId);
       if (isOk(body)) setMode(body.info.strangerMedia);
     })();
-  }, [path]);
+  }, [memberId]);
 
   async function save(next: StrangerMedia) {
     const before = mode;
     setMode(next);
-    const body = await api<{ strangerMedia: StrangerMedia }>(path, { method: "PUT", body: { strangerMedia: next } });
+    const body = await settings.saveStrangerMedia(memberId, next);
     if (!isOk(body)) {
       setMode(before);
       return toast(errorText(t, body), "error");

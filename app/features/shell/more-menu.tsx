@@ -1,6 +1,6 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Dialog, DialogClose } from "../../components/dialog";
 import { memberGroups, type NavGroup } from "./nav-items";
 import { ShellNavLink } from "./nav-link";
 import { useMyMemberNo } from "./viewer";
@@ -38,26 +38,28 @@ export function MoreMenu({ projectCode }: { projectCode: string }) {
   const [open, setOpen] = useState(false);
   const myMemberNo = useMyMemberNo();
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="bottom-nav-tab">
-        <span className="shell-nav-icon" aria-hidden="true">
-          ☰
-        </span>
-        <span className="shell-nav-label">{t("nav.more")}</span>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog more-sheet">
-          <Dialog.Title className="dialog-title">{t("nav.moreTitle")}</Dialog.Title>
-          <Dialog.Description className="muted">{t("nav.moreHint")}</Dialog.Description>
-          <nav aria-label={t("nav.moreTitle")} className="more-sheet-groups">
-            <NavGroups projectCode={projectCode} groups={memberGroups(myMemberNo)} onNavigate={() => setOpen(false)} />
-          </nav>
-          <div className="dialog-actions">
-            <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      className="dialog more-sheet"
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <button type="button" className="bottom-nav-tab">
+          <span className="shell-nav-icon" aria-hidden="true">
+            ☰
+          </span>
+          <span className="shell-nav-label">{t("nav.more")}</span>
+        </button>
+      }
+      title={t("nav.moreTitle")}
+      description={t("nav.moreHint")}
+      descriptionClassName="muted"
+    >
+      <nav aria-label={t("nav.moreTitle")} className="more-sheet-groups">
+        <NavGroups projectCode={projectCode} groups={memberGroups(myMemberNo)} onNavigate={() => setOpen(false)} />
+      </nav>
+      <div className="dialog-actions">
+        <DialogClose>{t("common:close")}</DialogClose>
+      </div>
+    </Dialog>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { ConnectionsSettings, ConnectionsVisibility } from "../../../worker/contract/connections.constants";
+import type { ConnectionsVisibility } from "../../../worker/contract/connections.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import { api } from "../../lib/api";
+import * as settings from "../settings/settings-api";
 import { CONNECTIONS_SECTION_ID } from "../settings/connections-section";
 import { useMemberId } from "./social-client";
 import "./connections-hint.css";
@@ -19,7 +19,7 @@ export function ConnectionsHint({ projectCode }: { projectCode: string }) {
 
   useEffect(() => {
     if (!memberId) return;
-    void api<ConnectionsSettings>(`/private/core/connections-visibility/${encodeURIComponent(memberId)}`).then(
+    void settings.connectionsVisibility(memberId).then(
       (body) => isOk(body) && setAudience(body.info.connectionsVisibility),
     );
   }, [memberId]);

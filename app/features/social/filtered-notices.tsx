@@ -2,8 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
-import type { NotificationView, Page } from "../../../worker/contract/social";
-import { api } from "../../lib/api";
+import type { NotificationView, } from "../../../worker/contract/social";
+import * as social from "./social-api";
 import { REQUESTS_FILTERS_ANCHOR } from "../settings/requests-filters-section";
 import { NotificationItems } from "./notification-items";
 
@@ -17,7 +17,7 @@ export function FilteredNotices() {
   const [items, setItems] = useState<NotificationView[] | null>(null);
   async function toggle() {
     if (items) return setItems(null);
-    const body = await api<Page<NotificationView>>("/private/core/notifications/filtered?pageSize=50");
+    const body = await social.filteredNotifications();
     setItems(isOk(body) ? body.info.items : []);
   }
   return (

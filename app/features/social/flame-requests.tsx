@@ -2,21 +2,19 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
-import { api } from "../../lib/api";
+import * as social from "./social-api";
 import { profilePath } from "./social-client";
 
-type Requests = { requests: { memberNo: string; profile: ProfileSummary; requestedAt: string }[] };
 
 /** README Decisions "Verification": the holder's open requests on home's flame card; each opens the profile to approve. */
 export function FlameRequests({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("social");
-  const [list, setList] = useState<Requests["requests"] | null>(null);
+  const [list, setList] = useState<social.FlameRequest[] | null>(null);
 
   useEffect(() => {
     let live = true;
-    void api<Requests>(`/private/core/flame/${projectCode.toUpperCase()}/requests`).then((body) => {
+    void social.flameRequests(projectCode).then((body) => {
       if (live && isOk(body)) setList(body.info.requests);
     });
     return () => {

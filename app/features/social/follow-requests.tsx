@@ -2,10 +2,10 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
-import type { FollowInfo, FollowRequestItem, Page } from "../../../worker/contract/social";
+import type { FollowRequestItem, } from "../../../worker/contract/social";
 import { Avatar, publicProfileHref } from "../../components/avatar";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
 
 type Answer = "accept" | "decline";
@@ -15,7 +15,7 @@ function useAnswer() {
   const { t } = useTranslation("followers");
   const toast = useToast();
   return async (memberNo: string, name: string, answer: Answer) => {
-    const body = await api<FollowInfo>(`/private/core/follow-requests/${encodeURIComponent(memberNo)}/${answer}`, { method: "POST" });
+    const body = await social.answerFollowRequest(memberNo, answer);
     if (!isOk(body)) {
       toast(errorText(t, body), "error");
       return false;
@@ -35,7 +35,7 @@ export function FollowRequests({ refresh = 0 }: { refresh?: number }) {
   const answer = useAnswer();
   const [items, setItems] = useState<FollowRequestItem[]>([]);
   const load = useCallback(async () => {
-    const body = await api<Page<FollowRequestItem>>("/private/core/follow-requests?pageSize=100");
+    const body = await social.followRequests();
     if (isOk(body)) setItems(body.info.items);
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `refresh` changes when the inbox stream says something new arrived

@@ -1,13 +1,13 @@
 import { ReportItemButton } from "./report-item-dialog";
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import type { GuestbookEntry, Page } from "../../../worker/contract/social";
+import type { GuestbookEntry, } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
+import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { Avatar } from "../../components/avatar";
 import { PostingReminderSelf } from "../posting/posting-reminder";
 import { readSession } from "../../lib/session-keys";
@@ -23,7 +23,7 @@ function EntryMessage({ entry }: { entry: GuestbookEntry }) {
   const [shown, setShown] = useState<string | null>(null);
   if (!entry.mutedWord || shown !== null) return <p className="entry-message">{shown ?? entry.message}</p>;
   async function show() {
-    const body = await api<GuestbookEntry>(`/private/core/guestbooks/entry/${entry.idGuestbook}`);
+    const body = await social.guestbookEntry(entry.idGuestbook);
     if (isOk(body)) setShown(body.info.message);
     else toast(errorText(t, body), "error");
   }
@@ -52,7 +52,7 @@ function GuestbookEntryCard({ entry, onDeleted }: { entry: GuestbookEntry; onDel
   const name = entry.profile.nickname || entry.profile.simpleCode;
 
   async function remove() {
-    const body = await api(`/private/core/guestbooks/${entry.idGuestbook}`, { method: "DELETE" });
+    const body = await social.deleteGuestbookEntry(entry.idGuestbook);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     toast(t("guestbook.deleted"), "delete");
     onDeleted();
@@ -93,7 +93,7 @@ export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string
     event.preventDefault();
     if (!text.trim()) return toast(t("leave.empty"), "warning");
     setBusy(true);
-    const body = await api(`/private/core/guestbooks/${memberNo}`, { body: { message: text } });
+    const body = await social.writeGuestbook(memberNo, text);
     setBusy(false);
     if (!isOk(body)) return toast(errorText(t, body), body.returnCode === "403201" ? "warning" : "error");
     setText("");
@@ -102,31 +102,27 @@ export function ReplyDialog({ memberNo, name }: { memberNo: string; name: string
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="button" aria-label={t("guestbook.reply", { name })}>
-        ↩ {t("guestbook.reply", { name })}
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("guestbook.replyTitle", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("guestbook.replyTitle", { name })}</Dialog.Description>
-          <form className="form" onSubmit={(event) => void send(event)}>
-            <PostingReminderSelf projectCode={readSession()?.projectCode ?? "smp"} />
-            <label className="field">
-              <span>{t("leave.label")}</span>
-              <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
-            </label>
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-              <button type="submit" className="button button-primary" disabled={busy}>
-                {t("leave.send")}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <button type="button" className="button" aria-label={t("guestbook.reply", { name })}>
+          ↩ {t("guestbook.reply", { name })}
+        </button>
+      }
+      title={t("guestbook.replyTitle", { name })}
+      description={t("guestbook.replyTitle", { name })}
+      descriptionClassName="visually-hidden"
+      submitLabel={t("leave.send")}
+      busy={busy}
+      onSubmit={(event) => void send(event)}
+    >
+      <PostingReminderSelf projectCode={readSession()?.projectCode ?? "smp"} />
+      <label className="field">
+        <span>{t("leave.label")}</span>
+        <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
+      </label>
+    </FormDialog>
   );
 }
 
@@ -137,42 +133,43 @@ export function HistoryDrawer({ memberNo, name }: { memberNo: string; name: stri
 
   async function load(open: boolean) {
     if (!open) return;
-    const body = await api<Page<GuestbookEntry>>(`/private/core/guestbooks/history/${memberNo}?pageSize=50`);
+    const body = await social.guestbookHistory(memberNo);
     setItems(isOk(body) ? body.info.items : []);
   }
 
   return (
-    <Dialog.Root onOpenChange={(open) => void load(open)}>
-      <Dialog.Trigger className="button" aria-label={t("guestbook.history", { name })}>
-        ☰ {t("guestbook.history", { name })}
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="drawer">
-          <Dialog.Title className="dialog-title">{t("guestbook.historyTitle", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("guestbook.historyTitle", { name })}</Dialog.Description>
-          {!items && <p className="muted">{t("common:loading")}</p>}
-          {items?.length === 0 && <p className="empty-state">{t("guestbook.emptyHistory")}</p>}
-          <ul className="entries">
-            {items?.map((entry) => {
-              const mine = entry.profile.simpleCode !== memberNo;
-              return (
-                <li key={entry.idGuestbook} className={`entry${mine ? " history-mine" : ""}`}>
-                  <Avatar profile={entry.profile} size={32} />
-                  <div className="entry-body">
-                    <div className="entry-head">
-                      <span className="entry-name">{mine ? t("guestbook.to", { name }) : t("guestbook.from", { name })}</span>
-                      <LocalTime className="entry-time" value={entry.timelog} />
-                    </div>
-                    <EntryMessage entry={entry} />
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-          <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      className="drawer"
+      onOpenChange={(open) => void load(open)}
+      trigger={
+        <button type="button" className="button" aria-label={t("guestbook.history", { name })}>
+          ☰ {t("guestbook.history", { name })}
+        </button>
+      }
+      title={t("guestbook.historyTitle", { name })}
+      description={t("guestbook.historyTitle", { name })}
+      descriptionClassName="visually-hidden"
+    >
+      {!items && <p className="muted">{t("common:loading")}</p>}
+      {items?.length === 0 && <p className="empty-state">{t("guestbook.emptyHistory")}</p>}
+      <ul className="entries">
+        {items?.map((entry) => {
+          const mine = entry.profile.simpleCode !== memberNo;
+          return (
+            <li key={entry.idGuestbook} className={`entry${mine ? " history-mine" : ""}`}>
+              <Avatar profile={entry.profile} size={32} />
+              <div className="entry-body">
+                <div className="entry-head">
+                  <span className="entry-name">{mine ? t("guestbook.to", { name }) : t("guestbook.from", { name })}</span>
+                  <LocalTime className="entry-time" value={entry.timelog} />
+                </div>
+                <EntryMessage entry={entry} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <DialogClose>{t("common:close")}</DialogClose>
+    </Dialog>
   );
 }

@@ -3,10 +3,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
-import type { BlockItem, ListItem, Page } from "../../../worker/contract/social";
+import type { BlockItem, ListItem, } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
 import { LocalTime, useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
 import { Avatar } from "../../components/avatar";
 import { profilePath, useMemberId, useTwoStep } from "./social-client";
@@ -23,9 +23,9 @@ export function MySocialLists({ projectCode }: { projectCode: string }) {
 
   useEffect(() => {
     if (!memberId) return;
-    void api<Page<ListItem>>(`/private/core/following/${memberId}?pageSize=30`).then((b) => isOk(b) && setFollowing(b.info.items));
-    void api<Page<ListItem>>(`/private/core/followers/${memberId}?pageSize=30`).then((b) => isOk(b) && setFollowers(b.info.items));
-    void api<Page<BlockItem>>("/private/core/blocks?pageSize=30").then((b) => isOk(b) && setBlocked(b.info.items));
+    void social.following(memberId).then((b) => isOk(b) && setFollowing(b.info.items));
+    void social.followers(memberId).then((b) => isOk(b) && setFollowers(b.info.items));
+    void social.blocks().then((b) => isOk(b) && setBlocked(b.info.items));
   }, [memberId]);
 
   return (
@@ -97,7 +97,7 @@ function RemoveFollower({ item, onRemoved }: { item: ListItem; onRemoved: () => 
   const toast = useToast();
   const name = item.profile.nickname || item.profile.simpleCode;
   const remove = useTwoStep(async () => {
-    const body = await api(`/private/core/followers/${item.profile.simpleCode}`, { method: "DELETE" });
+    const body = await social.removeFollower(item.profile.simpleCode);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     toast(t("removeFollower.done", { name }), "success");
     onRemoved();
@@ -116,7 +116,7 @@ export function BlockedPerson({ item, onUnblocked }: { item: BlockItem; onUnbloc
   const format = useFormat();
   const name = item.profile.nickname || item.profile.simpleCode;
   const unblock = useTwoStep(async () => {
-    const body = await api(`/private/core/blocks/${item.idBlock}`, { method: "DELETE" });
+    const body = await social.unblock(item.idBlock);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     toast(t("block.unblocked"), "success");
     onUnblocked();

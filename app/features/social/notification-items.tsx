@@ -10,6 +10,7 @@ import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { Avatar, publicProfileHref } from "../../components/avatar";
 import { FollowRequestNoticeActions, FollowRequestText } from "./follow-requests";
+import * as social from "./social-api";
 
 type ViewProps = { item: NotificationView; name: string };
 
@@ -60,7 +61,8 @@ function FriendRequestActions({ item }: ViewProps) {
   const toast = useToast();
   const [status, setStatus] = useState<FriendStatus | null>(null);
   async function answer(action: "accept" | "reject") {
-    const body = await api<{ friendStatus: FriendStatus }>(`/private/core/friends/${action}`, { body: { targetMemberNo: item.actorMemberNo } });
+    if (!item.actorMemberNo) return;
+    const body = await social.friendAction(action, item.actorMemberNo);
     if (isOk(body)) setStatus(body.info.friendStatus);
     else toast(errorText(t, body), "error");
   }

@@ -1,15 +1,15 @@
-import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
 import { BLOCK_INDICATORS } from "../../../worker/contract/social.constants";
-import type { BlockCount, FollowInfo, FriendStatus, Relationship, SafetyDuration } from "../../../worker/contract/social";
+import type { FriendStatus, Relationship, SafetyDuration } from "../../../worker/contract/social";
 import { LoginPrompt } from "../../components/avatar";
+import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
+import * as social from "./social-api";
 import { MEMBER_HIDDEN_EVENT, useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";
@@ -48,7 +48,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   useEffect(() => {
     if (!relationship || !signedIn) return;
     let live = true;
-    void api<BlockCount>(`/private/core/blocks/count/${memberNo}`).then((body) => {
+    void social.blockCount(memberNo).then((body) => {
       if (live && isOk(body)) setCount(body.info.count);
     });
     return () => {
@@ -64,7 +64,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
     setFollowing(!undo);
     setRequested(false);
     // Unfollowing also withdraws a pending request (graph.service `unfollow`).
-    const body = await api<FollowInfo>(`/private/core/follows/${memberNo}`, { method: undo ? "DELETE" : "POST" });
+    const body = await social.setFollow(memberNo, !undo);
     if (!isOk(body)) {
       // §8: a failed follow or unfollow reverts the heart.
       setFollowing(before.following);
@@ -77,12 +77,12 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   }
 
   async function friendAction(action: "request" | "accept" | "reject") {
-    const body = await api<{ friendStatus: FriendStatus }>(`/private/core/friends/${action}`, { body: { targetMemberNo: memberNo } });
+    const body = await social.friendAction(action, memberNo);
     if (isOk(body)) setFriend(body.info.friendStatus);
     else fail(body);
   }
   const removeFriend = useTwoStep(async () => {
-    const body = await api<{ friendStatus: FriendStatus }>(`/private/core/friends/${memberNo}`, { method: "DELETE" });
+    const body = await social.removeFriend(memberNo);
     if (isOk(body)) setFriend(body.info.friendStatus);
     else fail(body);
   });
@@ -90,7 +90,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   async function toggleFavourite() {
     const before = favourite;
     setFavourite(!before);
-    const body = before ? await api(`/private/core/favourites/${memberNo}`, { method: "DELETE" }) : await api("/private/core/favourites", { body: { targetMemberNo: memberNo } });
+    const body = before ? await social.removeFavourite(memberNo) : await social.addFavourite(memberNo);
     if (!isOk(body)) {
       setFavourite(before);
       fail(body);
@@ -101,7 +101,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   const [alsoNewAccounts, setAlsoNewAccounts] = useState(false);
   // §4: the first tap arms for 3 s; a second tap inside the window creates the block and warns.
   const blockControl = useTwoStep(async () => {
-    const body = await api<{ idBlock: number; expiresAt: string | null; count: number }>("/private/core/blocks", { body: { targetMemberNo: memberNo, duration, alsoNewAccounts } });
+    const body = await social.block(memberNo, duration, alsoNewAccounts);
     if (!isOk(body)) return fail(body);
     setBlocking({ idBlock: body.info.idBlock, expiresAt: body.info.expiresAt });
     setCount(body.info.count);
@@ -113,7 +113,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   });
   const unblockControl = useTwoStep(async () => {
     if (!blocking) return;
-    const body = await api(`/private/core/blocks/${blocking.idBlock}`, { method: "DELETE" });
+    const body = await social.unblock(blocking.idBlock);
     if (!isOk(body)) return fail(body);
     setBlocking(null);
     setCount((n) => (n == null ? n : Math.max(0, n - 1)));
@@ -121,7 +121,7 @@ export function ProfileSocialControls({ projectCode, memberNo, nickname, relatio
   });
 
   async function toggleMute() {
-    const body = muted ? await api(`/private/core/mutes/${memberNo}`, { method: "DELETE" }) : await api<{ expiresAt: string | null }>("/private/core/mutes", { body: { targetMemberNo: memberNo, duration } });
+    const body = muted ? await social.unmute(memberNo) : await social.mute(memberNo, duration);
     if (!isOk(body)) return fail(body);
     setMuted(muted ? null : { expiresAt: (body.info as { expiresAt?: string | null }).expiresAt ?? null });
     toast(t(muted ? "mute.unmuted" : "mute.muted"), "success");
@@ -276,7 +276,7 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
     event.preventDefault();
     if (!text.trim()) return toast(t("leave.empty"), "warning");
     setBusy(true);
-    const body = await api("/private/core/leave-message", { body: { code: memberNo, text } });
+    const body = await social.leaveMessage(memberNo, text);
     setBusy(false);
     if (isOk(body)) {
       setText("");
@@ -291,44 +291,44 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
   }
 
   return (
-    <Dialog.Root
+    <Dialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
         if (next) setNeedKyc(false);
       }}
+      trigger={
+        <button type="button" className="button">
+          {t("leave.open")}
+        </button>
+      }
+      title={t("leave.title", { name })}
+      description={t("leave.title", { name })}
+      descriptionClassName="visually-hidden"
     >
-      <Dialog.Trigger className="button">{t("leave.open")}</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("leave.title", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("leave.title", { name })}</Dialog.Description>
-          {needKyc ? (
-            <>
-              <VerificationPrompt projectCode={projectCode} />
-              <div className="dialog-actions">
-                <Dialog.Close className="button">{t("common:close")}</Dialog.Close>
-              </div>
-            </>
-          ) : (
-          <form className="form" onSubmit={(event) => void send(event)}>
-            <PostingReminderSelf projectCode={projectCode} />
-            <label className="field">
-              <span>{t("leave.label")}</span>
-              <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
-            </label>
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-              <button type="submit" className="button button-primary" disabled={busy}>
-                {t("leave.send")}
-              </button>
-            </div>
-          </form>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {needKyc ? (
+        <>
+          <VerificationPrompt projectCode={projectCode} />
+          <div className="dialog-actions">
+            <DialogClose>{t("common:close")}</DialogClose>
+          </div>
+        </>
+      ) : (
+      <form className="form" onSubmit={(event) => void send(event)}>
+        <PostingReminderSelf projectCode={projectCode} />
+        <label className="field">
+          <span>{t("leave.label")}</span>
+          <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />
+        </label>
+        <div className="dialog-actions">
+          <DialogClose>{t("common:cancel")}</DialogClose>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t("leave.send")}
+          </button>
+        </div>
+      </form>
+      )}
+    </Dialog>
   );
 }
 
@@ -341,7 +341,7 @@ function ReportDialog({ memberNo, name, onReported }: { memberNo: string; name: 
 
   async function send(event: React.FormEvent) {
     event.preventDefault();
-    const body = await api("/private/core/reports", { body: { targetMemberNo: memberNo, reason } });
+    const body = await social.report({ targetMemberNo: memberNo, reason });
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setReason("");
     setOpen(false);
@@ -353,27 +353,25 @@ function ReportDialog({ memberNo, name, onReported }: { memberNo: string; name: 
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="button">{t("report.open")}</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("report.title", { name })}</Dialog.Title>
-          <Dialog.Description className="visually-hidden">{t("report.title", { name })}</Dialog.Description>
-          <form className="form" onSubmit={(event) => void send(event)}>
-            <label className="field">
-              <span>{t("report.reason")}</span>
-              <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
-            </label>
-            <div className="dialog-actions">
-              <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-              <button type="submit" className="button button-danger">
-                {t("report.send")}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <button type="button" className="button">
+          {t("report.open")}
+        </button>
+      }
+      title={t("report.title", { name })}
+      description={t("report.title", { name })}
+      descriptionClassName="visually-hidden"
+      submitLabel={t("report.send")}
+      submitClassName="button button-danger"
+      onSubmit={(event) => void send(event)}
+    >
+      <label className="field">
+        <span>{t("report.reason")}</span>
+        <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
+      </label>
+    </FormDialog>
   );
 }

@@ -1,10 +1,10 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import type { ReportKind } from "../../../worker/contract/social";
+import { FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as social from "./social-api";
 import { errorText } from "../../lib/error-text";
 
 /**
@@ -36,7 +36,7 @@ export function ReportItemButton({
   async function send(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const body = await api("/private/core/reports", { body: { targetMemberNo: memberNo, reason, kind, itemId } });
+    const body = await social.report({ targetMemberNo: memberNo, reason, kind, itemId });
     setBusy(false);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setOpen(false);
@@ -50,27 +50,12 @@ export function ReportItemButton({
         {t("item.report")}
       </button>
       {open && (
-        <Dialog.Root open onOpenChange={setOpen}>
-          <Dialog.Portal>
-            <Dialog.Overlay className="dialog-overlay" />
-            <Dialog.Content className="dialog">
-              <Dialog.Title className="dialog-title">{t(kind === "guestbook" ? "item.titleGuestbook" : "item.titleChat", { name })}</Dialog.Title>
-              <Dialog.Description className="dialog-body">{t("item.explain")}</Dialog.Description>
-              <form className="form" onSubmit={(event) => void send(event)}>
-                <label className="field">
-                  <span>{t("item.reason")}</span>
-                  <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
-                </label>
-                <div className="dialog-actions">
-                  <Dialog.Close className="button">{t("common:cancel")}</Dialog.Close>
-                  <button type="submit" className="button button-danger" disabled={busy}>
-                    {t("item.send")}
-                  </button>
-                </div>
-              </form>
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        <FormDialog open onOpenChange={setOpen} title={t(kind === "guestbook" ? "item.titleGuestbook" : "item.titleChat", { name })} description={t("item.explain")} submitLabel={t("item.send")} submitClassName="button button-danger" busy={busy} onSubmit={(event) => void send(event)}>
+          <label className="field">
+            <span>{t("item.reason")}</span>
+            <textarea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
+          </label>
+        </FormDialog>
       )}
     </>
   );

@@ -1,9 +1,9 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Mission, Task } from "../../../worker/contract/tasks";
 import { TASK_PATHS } from "../../../worker/contract/tasks.constants";
+import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 
@@ -30,35 +30,27 @@ export function CreateTaskDialog({ onCreated }: { onCreated: (task: Task) => voi
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => { setOpen(next); setError(null); }}>
-      <Dialog.Trigger asChild>
-        <button type="button" className="button button-primary">{t("create.open")}</button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{t("create.title")}</Dialog.Title>
-          <Dialog.Description className="muted">{t("create.hint")}</Dialog.Description>
-          <form className="form" onSubmit={submit}>
-            <label className="field">
-              <span>{t("create.subject")}</span>
-              <input name="subject" required maxLength={120} />
-            </label>
-            <label className="field">
-              <span>{t("create.description")}</span>
-              <textarea name="description" required rows={6} maxLength={4000} />
-            </label>
-            {error && <p role="alert" className="field-error">{error}</p>}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button">{t("common:cancel")}</button>
-              </Dialog.Close>
-              <button type="submit" className="button button-primary" disabled={busy}>{t("create.submit")}</button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onOpenChange={(next) => { setOpen(next); setError(null); }}
+      trigger={<button type="button" className="button button-primary">{t("create.open")}</button>}
+      title={t("create.title")}
+      description={t("create.hint")}
+      descriptionClassName="muted"
+      submitLabel={t("create.submit")}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+    >
+      <label className="field">
+        <span>{t("create.subject")}</span>
+        <input name="subject" required maxLength={120} />
+      </label>
+      <label className="field">
+        <span>{t("create.description")}</span>
+        <textarea name="description" required rows={6} maxLength={4000} />
+      </label>
+    </FormDialog>
   );
 }
 
@@ -80,47 +72,42 @@ export function TakeUpDialog({ task, projectCode, onTaken }: { task: Task; proje
   }
 
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next && mission) onTaken();
-      }}
-    >
+    <>
       {/* Once taken up, the card's action is the mission at once, not "Take up" again until a reload. */}
-      {mission ? (
-        <Link className="button" to={`/${projectCode}/mission/${mission.idMission}`}>{t("openMission")}</Link>
-      ) : (
-        <Dialog.Trigger asChild>
-          <button type="button" className="button button-primary" aria-label={t("takeUp.openFor", { subject: task.subject })}>
-            {t("takeUp.open")}
-          </button>
-        </Dialog.Trigger>
-      )}
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">{task.subject}</Dialog.Title>
-          <Dialog.Description className="mission-text">{mission ? mission.taskDescription : task.description}</Dialog.Description>
-          {!mission && task.descriptionLocked && <p className="muted">{t("takeUp.locked")}</p>}
-          {mission && <p role="status" className="task-banner">{t("takeUp.done")}</p>}
-          {error && <p role="alert" className="field-error">{error}</p>}
-          <div className="dialog-actions">
-            {mission ? (
-              <Link className="button button-primary" to={`/${projectCode}/mission/${mission.idMission}`}>{t("takeUp.toMission")}</Link>
-            ) : (
-              <>
-                <Dialog.Close asChild>
-                  <button type="button" className="button">{t("common:cancel")}</button>
-                </Dialog.Close>
-                <button type="button" className="button button-primary" onClick={() => void takeUp()} disabled={busy}>
-                  {t("takeUp.confirm")}
-                </button>
-              </>
-            )}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {mission && <Link className="button" to={`/${projectCode}/mission/${mission.idMission}`}>{t("openMission")}</Link>}
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next && mission) onTaken();
+        }}
+        trigger={
+          mission ? undefined : (
+            <button type="button" className="button button-primary" aria-label={t("takeUp.openFor", { subject: task.subject })}>
+              {t("takeUp.open")}
+            </button>
+          )
+        }
+        title={task.subject}
+        description={mission ? mission.taskDescription : task.description}
+        descriptionClassName="mission-text"
+      >
+        {!mission && task.descriptionLocked && <p className="muted">{t("takeUp.locked")}</p>}
+        {mission && <p role="status" className="task-banner">{t("takeUp.done")}</p>}
+        {error && <p role="alert" className="field-error">{error}</p>}
+        <div className="dialog-actions">
+          {mission ? (
+            <Link className="button button-primary" to={`/${projectCode}/mission/${mission.idMission}`}>{t("takeUp.toMission")}</Link>
+          ) : (
+            <>
+              <DialogClose>{t("common:cancel")}</DialogClose>
+              <button type="button" className="button button-primary" onClick={() => void takeUp()} disabled={busy}>
+                {t("takeUp.confirm")}
+              </button>
+            </>
+          )}
+        </div>
+      </Dialog>
+    </>
   );
 }

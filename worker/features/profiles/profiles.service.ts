@@ -6,7 +6,7 @@ import { compiled } from "../../db/compiled";
 import { deferWrites } from "../../db/deferred-writes";
 import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import type { ActionStat, Character, ProfilePatch } from "../../contract/profiles";
+import type { ActionStat, Character, OwnProfile, ProfilePatch, PublicProfile } from "../../contract/profiles";
 import type { LastBidding } from "../../contract/market";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { AppError } from "../../lib/app-error";
@@ -23,7 +23,7 @@ import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthda
 type ProfileRow = typeof profiles.$inferSelect;
 
 /** The public subset of §3 Profile: never phone, mobile, address, email hash or safeword. */
-export function publicProfile(row: ProfileRow, viewer: Viewer) {
+export function publicProfile(row: ProfileRow, viewer: Viewer): PublicProfile {
   const summary = toProfileSummary(row, viewer);
   return {
     ...summary,
@@ -48,10 +48,10 @@ export function publicProfile(row: ProfileRow, viewer: Viewer) {
     pageViews: viewer ? row.pageViews : null,
   };
 }
-export type PublicProfile = ReturnType<typeof publicProfile>;
+export type { PublicProfile };
 
 /** Every §3 field, for the owner. */
-export function ownProfile(row: ProfileRow) {
+export function ownProfile(row: ProfileRow): OwnProfile {
   return {
     ...publicProfile(row, { memberId: row.memberId, canSeeAvatars: true, safeMode: row.safeMode }),
     memberId: row.memberId,
@@ -76,7 +76,7 @@ export function ownProfile(row: ProfileRow) {
     dateUdp: iso(row.updatedAt),
   };
 }
-export type OwnProfile = ReturnType<typeof ownProfile>;
+export type { OwnProfile };
 
 export async function profileByMemberId(env: Env, memberId: string) {
   return getDb(env).select().from(profiles).where(eq(profiles.memberId, memberId)).get();

@@ -1,0 +1,10 @@
+import type { ProfileSummary } from "../../../worker/contract/profile-summary";
+import { api } from "../../lib/api";
+
+/** The home page's endpoints (§7: photo review and ratings, feedback), each with its path, method and answer type written once. */
+
+export type ReviewPhoto = { idBanner: number; image: string; width: number; height: number; memberNo: string; profile?: ProfileSummary | null };
+
+export const reviewQueue = (projectCode: string) => api<ReviewPhoto[]>(`/private/core/banners/review/${projectCode.toUpperCase()}`);
+export const ratePhoto = (idBanner: number, rating: number) => api("/private/sns/banner-ratings", { body: { idBanner, rating } });
+export const sendFeedback = (projectCode: string, message: string) => api(`/private/cs/feedback/${projectCode.toUpperCase()}`, { body: { message } });

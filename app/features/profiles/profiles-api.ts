@@ -1,0 +1,31 @@
+import type { ProfileSummary } from "../../../worker/contract/profile-summary";
+import type { Banner, Character, OwnProfile } from "../../../worker/contract/profiles";
+import { api } from "../../lib/api";
+import { readSession } from "../../lib/session-keys";
+
+/**
+ * The profile endpoints pages call (§7 core profiles, banners, characters) each with its path, method
+ * and answer type written once. `memberId` is the signed-in member's (the paths carry it, §7).
+ */
+
+export type CharacterUser = { simpleCode: string; nickname: string; profile: ProfileSummary };
+
+export const ownProfile = (memberId: string) => api<OwnProfile>(`/private/core/profiles/${memberId}`);
+/** PATCH the own profile; `coordinates` is the §5 "lat,lng or number" input the server parses. */
+export const updateProfile = (memberId: string, patch: Partial<OwnProfile> & { coordinates?: string; language?: string }) =>
+  api<OwnProfile>(`/private/core/profiles/${memberId}`, { method: "PATCH", body: patch });
+
+export const addBanner = (memberId: string, body: { image: string; pickable: boolean; width: number; height: number }) =>
+  api<Banner>(`/private/core/banners/${memberId}`, { body });
+export const deleteBanner = (memberId: string, idBanner: number) => api(`/private/core/banners/${idBanner}/${memberId}`, { method: "DELETE" });
+
+/** Check or uncheck one of the member's characters; answers the whole list. */
+export const setCharacter = (memberId: string, idCharacter: number, checked: boolean) =>
+  checked
+    ? api<Character[]>(`/private/sns/characters/${memberId}`, { body: { idCharacter } })
+    : api<Character[]>(`/private/sns/characters/${memberId}/${idCharacter}`, { method: "DELETE" });
+/** Members who checked a character (a visitor reads the public path). */
+export const characterUsers = (projectCode: string, idCharacter: number) =>
+  api<{ userCharacters: CharacterUser[] }>(
+    `/${readSession() ? "private" : "public"}/sns/characters/${projectCode.toUpperCase()}/${idCharacter}/users?pageSize=20`,
+  );
