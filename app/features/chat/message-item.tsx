@@ -2,7 +2,7 @@ import { ReportItemButton } from "../social/report-item-dialog";
 import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import type { ChatMessage, ChatReaction } from "../../../worker/contract/chat";
+import type { ChatReaction } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
 import { ConfirmDialog, FormDialog } from "../../components/dialog";
