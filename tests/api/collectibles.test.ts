@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { COLLECTIBLE_PATHS as P, MINT_GAS_AMOUNT, TRADE_GAS_AMOUNT } from "../../worker/contract/collectibles";
+import { COLLECTIBLE_PATHS as P, DAILY_BUY_AMOUNT_MAX, MINT_GAS_AMOUNT, TRADE_GAS_AMOUNT } from "../../worker/contract/collectibles";
 import { call, expectFailure, expectOk, type Member } from "../support/client";
 import { block, grantCoins, mcoin, member } from "./market-support";
 
@@ -236,5 +236,43 @@ describe("who may not see or trade", () => {
   it("needs a session", async () => {
     expectFailure(await call("GET", `/private${P.listed("SMP")}`), 401);
     expectFailure(await call("POST", `/private${P.mint("SMP")}`, { body: { idBanner: 1, editionSize: 1, requestId: rid() } }), 401);
+  });
+});
+
+describe("what a purchase can move and tell", () => {
+  it("a member spends at most DAILY_BUY_AMOUNT_MAX a day on collectibles; a suspended member buys nothing", async () => {
+    const thief = await member();
+    const victim = await member();
+    await grantCoins(victim, 500);
+    const { idEdition } = await listedEdition(thief, DAILY_BUY_AMOUNT_MAX + 100);
+    expectFailure(await api("POST", victim, P.buy("SMP", idEdition), { amount: DAILY_BUY_AMOUNT_MAX + 100, requestId: rid() }), 409, "409396");
+    const small = await listedEdition(thief, DAILY_BUY_AMOUNT_MAX - 100);
+    expectOk(await api("POST", victim, P.buy("SMP", small.idEdition), { amount: DAILY_BUY_AMOUNT_MAX - 100, requestId: rid() }));
+    const more = await listedEdition(thief, 200);
+    expectFailure(await api("POST", victim, P.buy("SMP", more.idEdition), { amount: 200, requestId: rid() }), 409, "409396");
+    expect(await mcoin(victim.memberId)).toBe(500 - (DAILY_BUY_AMOUNT_MAX - 100) / 100 - TRADE_GAS_AMOUNT / 100);
+
+    const suspended = await member();
+    await grantCoins(suspended, 10);
+    await env.DB.prepare("update members set status = 'suspended' where id = ?").bind(suspended.memberId).run();
+    const reply = await api("POST", suspended, P.buy("SMP", more.idEdition), { amount: 200, requestId: rid() });
+    expect(reply.body.returnCode).not.toBe("000000");
+    expect(await owner(more.idEdition)).toBe(thief.memberId);
+  });
+
+  it("names a copy's holder only while it is for sale, and a trade's parties only to those two", async () => {
+    const seller = await member();
+    const buyer = await member();
+    const onlooker = await member();
+    await grantCoins(buyer, 10);
+    const { idEdition } = await listedEdition(seller, 300);
+    expectOk(await api("POST", buyer, P.buy("SMP", idEdition), { amount: 300, requestId: rid() }));
+    const seen = expectOk(await api("GET", onlooker, P.edition("SMP", idEdition)));
+    expect(seen.owner).toBeNull();
+    expect(seen.trades).toEqual([expect.objectContaining({ amount: 300, seller: null, buyer: null })]);
+    expect(JSON.stringify(seen)).not.toContain(buyer.memberNo);
+    const own = expectOk(await api("GET", buyer, P.edition("SMP", idEdition)));
+    expect(own.owner).toMatchObject({ simpleCode: buyer.memberNo });
+    expect(own.trades[0]).toMatchObject({ seller: { simpleCode: seller.memberNo }, buyer: { simpleCode: buyer.memberNo } });
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import worker from "../../worker/test-entry";
 import { call, signUp, type Json, type Member } from "../support/client";
 import { FakeLineIssuer } from "../support/fake-line-issuer";
+import { FRESH_SIGN_IN } from "../../worker/features/privacy/privacy.service";
 
 /**
  * LINE login, bind, unbind (§7; README Decisions "LINE login"; SECURITY.md "LINE login"). The worker talks to a fake
@@ -307,6 +308,24 @@ describe("LINE bind and unbind", () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ returnCode: "409133" });
     expect(await count("select count(*) as n from line_accounts where member_id = ?", member.memberId)).toBe(1);
+  });
+
+  it("an account made through LINE is deleted only from a LINE sign-in of the last 10 minutes; a password account still needs its password", async () => {
+    const stale = await lineMember("SMP", newSub());
+    await env.DB.prepare("update sessions set created_at = ? where member_id = ?").bind(Date.now() - FRESH_SIGN_IN - 60_000, stale.memberId).run();
+    const refused = await send("DELETE", `/private/core/members/${stale.memberId}`, { as: stale, body: { password: "" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ returnCode: "403131" });
+    expect(await count("select count(*) as n from members where id = ? and status = 'active'", stale.memberId)).toBe(1);
+
+    const fresh = await lineMember("SMP", newSub());
+    const deleted = await send("DELETE", `/private/core/members/${fresh.memberId}`, { as: fresh, body: { password: "" } });
+    expect(deleted.status).toBe(200);
+    expect(await count("select count(*) as n from line_accounts where member_id = ?", fresh.memberId)).toBe(0);
+
+    const withPassword = await signUp();
+    const empty = await send("DELETE", `/private/core/members/${withPassword.memberId}`, { as: withPassword, body: { password: "" } });
+    expect(empty.body).toMatchObject({ returnCode: "403101" });
   });
 
   it("a bind started by one member cannot be finished by another, nor started for someone else", async () => {

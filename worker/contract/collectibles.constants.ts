@@ -41,6 +41,12 @@ export const TRADE_GAS_AMOUNT = 100;
 export const EDITION_SIZE_MAX = 100;
 /** Highest listing price (hundredths): one million coins. */
 export const LISTING_AMOUNT_MAX = 100_000_000;
+/**
+ * What one member may spend buying collectibles in 24 hours (×100, §9): a purchase moves coins to another account
+ * without the wallet transfer's one-time code, so a stolen session could otherwise drain a balance into an edition
+ * the thief listed. Larger sums go through the wallet transfer.
+ */
+export const DAILY_BUY_AMOUNT_MAX = 10_000;
 
 /** The daily prize pool per tenant (hundredths); a tenant not named gets the default. Paid by the house. */
 export const LOTTERY_PRIZE_DEFAULT_AMOUNT = 1000;

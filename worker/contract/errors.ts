@@ -166,6 +166,9 @@ export const errors = {
   lineMemberHasBinding: { code: "409132", status: 409, message: "Your account is already linked to a LINE account; unlink it first" },
   lineUnbindNeedsPassword: { code: "409133", status: 409, message: "Your account has no password: unlinking LINE would leave no way to log in" },
   lineNotBound: { code: "404132", status: 404, message: "No LINE account is linked" },
+  collectibleDailyLimit: { code: "409396", status: 409, message: "You can spend at most 100 M coins a day on collectibles" },
+  // deleting an account that signs in with LINE only (README Decisions "LINE login")
+  lineRecentSignInRequired: { code: "403131", status: 403, message: "Your account signs in with LINE: sign in with LINE again, then delete it within 10 minutes" },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ErrorName = keyof typeof errors;

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { LoginPassword } from "./common";
 
 /** DELETE /core/members/{memberId}: the member confirms with their current password. */
-export const DeleteAccountBody = z.object({ password: LoginPassword });
+/** `password` may be '' only for an account that signs in with LINE alone (its proof is a fresh LINE sign-in). */
+export const DeleteAccountBody = z.object({ password: z.union([LoginPassword, z.literal("")]) });
 
 /** GET /core/members/{memberId}/export: every stored row about the member, table by table. */
 export type DataExport = {

@@ -67,7 +67,7 @@ function Body({ message, onAcceptImage, onReveal }: { message: LocalMessage; onA
   if (payload?.type === "encrypted" && payload.media) {
     return (
       <span className="chat-image-wrap">
-        <EncryptedImage payload={payload} context={message.chatroomId} senderNo={message.memberNo} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} />
+        <EncryptedImage payload={payload} context={message.chatroomId} senderNo={message.memberNo} stored={message.pending ? undefined : message} alt={t("imageAlt", { name: message.nickname || message.memberNo })} className={message.blurred ? "chat-image blurred" : "chat-image"} />
         {message.blurred && (
           <button type="button" className="button chat-image-accept" onClick={onAcceptImage}>
             {t("showImage")}

@@ -206,7 +206,7 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
               {thread.message === "private message" && thread.isPrivate ? (
                 <em className="muted">{t("privatePlaceholder")}</em>
               ) : thread.payload ? (
-                <EncryptedThreadText payload={thread.payload} idChatroomMessage={note.idChatroomMessage} senderNo={thread.profile?.simpleCode ?? ""} />
+                <EncryptedThreadText payload={thread.payload} idChatroomMessage={note.idChatroomMessage} senderNo={thread.profile?.simpleCode ?? ""} stored={thread} />
               ) : thread.mutedWord ? (
                 <MutedHidden onShow={showAnyway} />
               ) : (

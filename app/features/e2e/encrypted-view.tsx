@@ -8,18 +8,29 @@ import "./encrypted-media.css";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
 
-/** The verified plaintext of an envelope (chat-crypto.ts `decryptPayload`), undefined while it is worked out. */
-function useDecrypted(payload: EncryptedPayload, context: string, senderNo: string) {
+/** Where an envelope is stored: its id in its context and the server's time, for the replay and re-dating checks. */
+type Stored = { idChatroomMessage: number; dateAdd: string };
+
+/**
+ * The verified plaintext of an envelope (chat-crypto.ts `decryptPayload`), undefined while it is worked out. `stored`
+ * turns on signed payload v2's checks: a repeated message id in the context or a time far from the stored one fails
+ * (none for an optimistic copy, whose id and time are not the server's yet).
+ */
+function useDecrypted(payload: EncryptedPayload, context: string, senderNo: string, stored: Stored | undefined) {
   const [result, setResult] = useState<Decrypted | undefined>(undefined);
+  // Primitives, not the row object: a parent's re-render must not decrypt again.
+  const storedId = stored?.idChatroomMessage;
+  const storedAt = stored?.dateAdd;
   useEffect(() => {
     const session = readSession();
     if (!session) return setResult({ status: "unavailable" });
     let alive = true;
-    void decryptPayload(payload, context, senderNo, session.memberId, session.memberNo).then((r) => alive && setResult(r));
+    const row = storedId === undefined || storedAt === undefined ? undefined : { idChatroomMessage: storedId, dateAdd: storedAt };
+    void decryptPayload(payload, context, senderNo, session.memberId, session.memberNo, row).then((r) => alive && setResult(r));
     return () => {
       alive = false;
     };
-  }, [payload, context, senderNo]);
+  }, [payload, context, senderNo, storedId, storedAt]);
   return result;
 }
 
@@ -35,9 +46,14 @@ function Failed({ result }: { result: Decrypted | undefined }) {
  * An encrypted private thread reply (README Decisions "Everything private is encrypted"): signed for
  * `thread-<note id>`, so it cannot be moved under another note.
  */
-export function EncryptedThreadText({ payload, idChatroomMessage, senderNo }: { payload: EncryptedPayload; idChatroomMessage: number; senderNo: string }) {
+export function EncryptedThreadText({
+  payload,
+  idChatroomMessage,
+  senderNo,
+  stored,
+}: { payload: EncryptedPayload; idChatroomMessage: number; senderNo: string; stored: { idChatMessageThread: number; dateAdd: string } }) {
   const { t } = useTranslation("chat");
-  const result = useDecrypted(payload, `thread-${idChatroomMessage}`, senderNo);
+  const result = useDecrypted(payload, `thread-${idChatroomMessage}`, senderNo, { idChatroomMessage: stored.idChatMessageThread, dateAdd: stored.dateAdd });
   if (result?.status !== "ok") return <Failed result={result} />;
   return (
     <span>
@@ -53,9 +69,16 @@ export function EncryptedThreadText({ payload, idChatroomMessage, senderNo }: { 
  * An encrypted image of a private message: the signed descriptor first, then the file, decrypted here and shown from
  * a blob URL (revoked when the message leaves the screen). Nothing is shown unless both verify.
  */
-export function EncryptedImage({ payload, context, senderNo, alt, className }: { payload: EncryptedPayload; context: string; senderNo: string; alt: string; className: string }) {
+export function EncryptedImage({
+  payload,
+  context,
+  senderNo,
+  stored,
+  alt,
+  className,
+}: { payload: EncryptedPayload; context: string; senderNo: string; stored: Stored | undefined; alt: string; className: string }) {
   const { t } = useTranslation("e2e-media");
-  const result = useDecrypted(payload, context, senderNo);
+  const result = useDecrypted(payload, context, senderNo, stored);
   const [url, setUrl] = useState<string | null | undefined>(undefined);
   const text = result?.status === "ok" ? result.text : null;
   useEffect(() => {

@@ -100,7 +100,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
                     <li key={th.idChatMessageThread}>
                       <strong>{th.profile?.nickname ?? ""}</strong>{" "}
                       {th.payload ? (
-                        <EncryptedThreadText payload={th.payload} idChatroomMessage={m.idChatroomMessage} senderNo={th.profile?.simpleCode ?? ""} />
+                        <EncryptedThreadText payload={th.payload} idChatroomMessage={m.idChatroomMessage} senderNo={th.profile?.simpleCode ?? ""} stored={th} />
                       ) : (
                         th.message || <em className="muted">{t("comments.privateLabel")}</em>
                       )}

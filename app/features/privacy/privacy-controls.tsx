@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import type { LineBinding } from "../../../worker/contract/line";
 import type { AccountDeleted, DataExport } from "../../../worker/contract/privacy";
 import { SUCCESS_CODE } from "../../../worker/contract/envelope";
 import { Dialog, DialogClose } from "../../components/dialog";
@@ -23,6 +24,18 @@ export function PrivacyControls({ projectCode }: { projectCode: string }) {
   const [password, setPassword] = useState("");
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState("");
+  // An account made through LINE has no password: a fresh LINE sign-in confirms instead (README Decisions "LINE login").
+  const [lineOnly, setLineOnly] = useState(false);
+
+  async function openDelete(next: boolean) {
+    setOpen(next);
+    setPassword("");
+    setError("");
+    const session = readSession();
+    if (!next || !session) return;
+    const binding = await api<LineBinding>(`/private/core/members/line/${encodeURIComponent(session.memberId)}`);
+    setLineOnly("info" in binding && !binding.info.hasPassword);
+  }
 
   async function download() {
     const session = readSession();
@@ -50,7 +63,7 @@ export function PrivacyControls({ projectCode }: { projectCode: string }) {
     event.preventDefault();
     const session = readSession();
     if (!session) return navigate(`/${projectCode}/login`);
-    if (!password) {
+    if (!password && !lineOnly) {
       setError(t("passwordRequired"));
       return;
     }
@@ -77,27 +90,27 @@ export function PrivacyControls({ projectCode }: { projectCode: string }) {
         <Dialog
           kind="alert"
           open={open}
-          onOpenChange={(next) => {
-            setOpen(next);
-            setPassword("");
-            setError("");
-          }}
+          onOpenChange={(next) => void openDelete(next)}
           trigger={<button type="button" className="button button-danger">{t("delete")}</button>}
           title={t("confirmTitle")}
           description={t("confirmBody")}
         >
           <form onSubmit={remove} className="privacy-form" noValidate>
-            <label className={`field${error ? " field-invalid" : ""}`}>
-              <span>{t("password")}</span>
-              <input
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                aria-invalid={Boolean(error)}
-                aria-describedby={error ? "privacy-error" : undefined}
-              />
-            </label>
+            {lineOnly ? (
+              <p className="muted">{t("lineOnly")}</p>
+            ) : (
+              <label className={`field${error ? " field-invalid" : ""}`}>
+                <span>{t("password")}</span>
+                <input
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  aria-invalid={Boolean(error)}
+                  aria-describedby={error ? "privacy-error" : undefined}
+                />
+              </label>
+            )}
             {error ? (
               <p id="privacy-error" role="alert" className="privacy-error">
                 {error}

@@ -2,8 +2,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
-import { iso } from "../../lib/time";
+import { DAY, iso } from "../../lib/time";
 import {
+  DAILY_BUY_AMOUNT_MAX,
   MINT_GAS_AMOUNT,
   TRADE_GAS_AMOUNT,
   type BuyResult,
@@ -84,7 +85,8 @@ async function toEditions(env: Env, caller: Caller, rows: EditionRow[]): Promise
     editionSize: r.editionSize,
     image: imageFor(r, caller.memberId),
     creator: r.creatorVisible ? (people.get(r.creatorId) ?? null) : null,
-    owner: people.get(r.ownerId) ?? null,
+    // Who holds a copy is theirs to tell: named only while they offer it for sale, and to themselves.
+    owner: r.price !== null || r.ownerId === caller.memberId ? (people.get(r.ownerId) ?? null) : null,
     mine: r.ownerId === caller.memberId,
     amount: r.price,
     coins: r.price === null ? null : r.price / 100,
@@ -111,6 +113,13 @@ export async function mine(env: Env, caller: Caller) {
   return toEditions(env, caller, await editionRows(env, caller, sql`e.owner_member_id = ${caller.memberId}`, sql`order by e.id_edition desc limit 500`));
 }
 
+/** A suspended or deleted account buys nothing (the session guard lets a suspended member read). */
+const accountActive = (memberId: string) => sql`exists (select 1 from members b where b.id = ${memberId} and b.status = 'active')`;
+
+/** The member's purchases of the last 24 hours plus this one stay within DAILY_BUY_AMOUNT_MAX (in SQL, so races hold). */
+const withinDailyLimit = (memberId: string, amount: SQL, at: number) =>
+  sql`(select coalesce(sum(price), 0) from collectible_trades where buyer_member_id = ${memberId} and created_at > ${at - DAY}) + ${amount} <= ${DAILY_BUY_AMOUNT_MAX}`;
+
 /** Only a live account sells: a suspended or deleted member's listings leave the market (and cannot be bought). */
 const sellerActive = sql`exists (select 1 from members m where m.id = e.owner_member_id and m.status = 'active')`;
 
@@ -128,10 +137,12 @@ export async function edition(env: Env, caller: Caller, idEdition: number): Prom
       (${notBlockedWith(caller.memberId, sql`seller_member_id`)}) as sellerVisible, (${notBlockedWith(caller.memberId, sql`buyer_member_id`)}) as buyerVisible
     from collectible_trades where id_edition = ${idEdition} and project_code = ${caller.projectCode} order by id_trade desc limit 100`);
   const people = await profileSummaries(env, caller.projectCode, [...new Set(trades.flatMap((t) => [t.sellerId, t.buyerId]))], await viewerFor(env, caller.memberId));
-  const who = (id: string, visible: number): ProfileSummary | null => (visible ? (people.get(id) ?? null) : null);
+  // "A bought B's photo" outs an interest: a trade names its parties only to those two (and never across a block).
+  const party = (t: TradeRow) => t.sellerId === caller.memberId || t.buyerId === caller.memberId;
+  const who = (t: TradeRow, id: string, visible: number): ProfileSummary | null => (visible && party(t) ? (people.get(id) ?? null) : null);
   return {
     ...item!,
-    trades: trades.map((t) => ({ idTrade: t.idTrade, amount: t.price, gas: t.gas, seller: who(t.sellerId, t.sellerVisible), buyer: who(t.buyerId, t.buyerVisible), dateAdd: iso(t.createdAt)! })),
+    trades: trades.map((t) => ({ idTrade: t.idTrade, amount: t.price, gas: t.gas, seller: who(t, t.sellerId, t.sellerVisible), buyer: who(t, t.buyerId, t.buyerVisible), dateAdd: iso(t.createdAt)! })),
   };
 }
 
@@ -276,6 +287,7 @@ export async function buy(env: Env, caller: Caller, idEdition: number, body: { a
   const coins = (body.amount + TRADE_GAS_AMOUNT) / 100;
   if ((await coinInfo(env, caller.memberId)).mcoin < coins) throw new AppError("insufficientCoins");
   const at = Date.now();
+  if (!(await getDb(env).get<{ ok: number }>(sql`select ${withinDailyLimit(caller.memberId, sql`${body.amount}`, at)} as ok`))?.ok) throw new AppError("collectibleDailyLimit");
   const stored = sql`from collectible_trades t where t.buyer_member_id = ${caller.memberId} and t.request_id = ${body.requestId} and t.created_at = ${at}`;
   const ledger = (member: SQL, amount: SQL, reason: string) =>
     sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
@@ -285,7 +297,8 @@ export async function buy(env: Env, caller: Caller, idEdition: number, body: { a
       select e.project_code, e.id_edition, e.listing_seq, e.owner_member_id, ${caller.memberId}, e.price, ${TRADE_GAS_AMOUNT}, ${body.requestId}, ${at}
       from collectible_editions e where e.id_edition = ${idEdition} and e.project_code = ${caller.projectCode}
         and e.price = ${body.amount} and e.owner_member_id <> ${caller.memberId}
-        and ${notBlockedWith(caller.memberId, sql`e.owner_member_id`, at)} and ${sellerActive}
+        and ${notBlockedWith(caller.memberId, sql`e.owner_member_id`, at)} and ${sellerActive} and ${accountActive(caller.memberId)}
+        and ${withinDailyLimit(caller.memberId, sql`e.price`, at)}
         and ${balanceSql(caller.memberId)} >= (e.price + ${TRADE_GAS_AMOUNT}) / 100`,
     sql`update collectible_editions set owner_member_id = ${caller.memberId}, price = null, listed_at = null
       where id_edition = (select t.id_edition ${stored}) and owner_member_id = (select t.seller_member_id ${stored})
@@ -301,5 +314,6 @@ export async function buy(env: Env, caller: Caller, idEdition: number, body: { a
     ${sellerActive} as active from collectible_editions e where e.id_edition = ${idEdition}`);
   if (!now || now.price === null || now.ownerId === caller.memberId || !now.active) throw new AppError("collectibleNotForSale");
   if (now.price !== body.amount) throw new AppError("collectiblePriceChanged");
+  if (!(await getDb(env).get<{ ok: number }>(sql`select ${withinDailyLimit(caller.memberId, sql`${body.amount}`, at)} as ok`))?.ok) throw new AppError("collectibleDailyLimit");
   throw new AppError("insufficientCoins");
 }

@@ -95,7 +95,7 @@ export async function sourceKeys(env: Env, member: Member, deviceId: string, bef
 /**
  * Stores keys re-wrapped for one of the caller's devices. Only messages of the caller's own one-to-one rooms are
  * kept (any other id is skipped); the bound and the insert are one statement per key, so racing uploads cannot
- * pass E2E_MAX_LINKED_KEYS together.
+ * pass E2E_MAX_LINKED_KEYS together. A key already stored stays: a later upload (a stolen session's) cannot spoil it.
  */
 export async function storeLinkedKeys(env: Env, member: Member, deviceId: string, keys: E2eWrappedKey[]) {
   await requireOwnDevice(env, member, deviceId);
@@ -108,7 +108,7 @@ export async function storeLinkedKeys(env: Env, member: Member, deviceId: string
        select ?1, ?2, ?3, ?4, ?5, ?6
        where exists (select 1 from chat_messages where id_chatroom_message = ?4 and project_code = ?1 and ${inOwnRooms("?7")})
          and (select count(*) from e2e_link_keys where member_id = ?2 and device_id = ?3) < ?8
-       on conflict (member_id, device_id, id_chatroom_message) do update set wrapped_key = excluded.wrapped_key`,
+       on conflict (member_id, device_id, id_chatroom_message) do nothing`,
     ).bind(member.projectCode, member.memberId, deviceId, k.idChatroomMessage, k.wrappedKey, now, member.memberNo, E2E_MAX_LINKED_KEYS),
   );
   const results = await env.DB.batch(statements);

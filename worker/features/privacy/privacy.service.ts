@@ -12,7 +12,7 @@ import { AppError } from "../../lib/app-error";
 import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
 import { randomString, verifyPassword } from "../../lib/crypto";
 import { newDeletedCode } from "../../lib/ids";
-import { iso, now } from "../../lib/time";
+import { iso, MINUTE, now } from "../../lib/time";
 import type { SessionMember } from "../session/session.service";
 import { deleteMedia } from "../media/edge-cache";
 
@@ -209,8 +209,20 @@ function erasures(env: Env, member: SessionMember) {
   );
 }
 
+/** How recent a LINE sign-in must be to stand in for the password an account made through LINE does not have. */
+export const FRESH_SIGN_IN = 10 * MINUTE;
+
 /**
- * Deletes the account after checking the password: one atomic D1 batch wipes the profile (nothing of the member
+ * An account made through LINE (an empty password hash, README Decisions "LINE login") proves it is its owner by
+ * this session being a sign-in of the last FRESH_SIGN_IN: a session kept on a shared or stolen device is not enough.
+ */
+async function requireFreshSignIn(env: Env, member: SessionMember) {
+  const session = await getDb(env).select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, member.sessionId)).get();
+  if (!session || now() - session.createdAt > FRESH_SIGN_IN) throw new AppError("lineRecentSignInRequired");
+}
+
+/**
+ * Deletes the account after checking the password (or, without one, a fresh LINE sign-in): one atomic D1 batch wipes the profile (nothing of the member
  * is left on it: no role, orientation, sign, counts, dates or number), ends every session, marks the member deleted
  * (freeing the email), erases what they wrote that others hold (`erasures`), removes every member-centric row and
  * the mail sent to them; then the member's R2 media go. The old member number answers 404 everywhere; their
@@ -223,7 +235,9 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
     .from(members)
     .where(eq(members.id, member.memberId))
     .get();
-  if (!row || !(await verifyPassword(password, row.passwordHash))) throw new AppError("wrongOldPassword");
+  if (!row) throw new AppError("wrongOldPassword");
+  if (row.passwordHash === "") await requireFreshSignIn(env, member);
+  else if (!(await verifyPassword(password, row.passwordHash))) throw new AppError("wrongOldPassword");
 
   const at = now();
   // Read before the batch removes the rows that name them.
