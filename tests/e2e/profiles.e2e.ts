@@ -107,7 +107,7 @@ describe("profiles journeys", () => {
     expect(await intro.inputValue()).toHaveLength(40);
     await see(page.locator("#intro-counter"), "40");
     await page.getByLabel("Twitter").fill("journey_tester");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await see(page.locator(".toast"), "Saved");
     await screenshot(page, "profiles-01-my-profile");
 
