@@ -1,5 +1,5 @@
 import type { Payload } from "../../../worker/contract/chat";
-import { devicesOf, ECDSA, ensureDeviceRegistered, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "../e2e/device-keys";
+import { devicesOf, ECDSA, ensureDeviceRegistered, ensureLocalDevice, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "../e2e/device-keys";
 import { noteSenderDevice } from "../e2e/key-watch";
 import { linkedKeyFor } from "../e2e/linked-keys";
 import { claimMessageId, isReplay, persistClaim } from "../e2e/replay-guard";
@@ -129,7 +129,9 @@ export async function decryptPayload(
     if (isReplay(memberId, chatroomId, payload.msgId, stored.idChatroomMessage)) return { status: "unverified" };
     persistClaim(memberId, chatroomId);
   }
-  const device = await readLocalDevice(memberId);
+  // A message can render before this browser's device is made (a new browser opening history): wait for it, so the
+  // reader learns the message predates the device instead of a bare "cannot decrypt".
+  const device = await ensureLocalDevice(memberId).catch(() => readLocalDevice(memberId));
   let wrapped = (device?.deviceId && payload.deviceKeys?.[memberNo]?.[device.deviceId]) || undefined;
   // Written before this device existed: a key another of the member's devices re-wrapped for it when linking.
   if (!wrapped && device?.deviceId && stored && payload.deviceKeys?.[memberNo]) wrapped = (await linkedKeyFor(memberId, device.deviceId, stored.idChatroomMessage)) ?? undefined;
