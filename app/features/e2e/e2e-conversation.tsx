@@ -2,7 +2,6 @@ import { Switch } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
-import { ConfirmDialog } from "../../components/dialog";
 import { readSession } from "../../lib/session-keys";
 import { encryptText } from "../chat/chat-crypto";
 import { devicesOf, ensureDeviceRegistered, REREGISTERED_FLAG } from "./device-keys";
@@ -10,6 +9,7 @@ import { isFlagged, KEYS_EVENT, rememberSeen, seenKey } from "./key-watch";
 import { NewDeviceNotices } from "./own-device-notice";
 import { keySetId, safetyNumber, type DeviceKeys } from "./safety-number";
 import "./e2e.css";
+import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
 
 /**
  * The end-to-end side of a one-to-one conversation (README Decisions "Verifiable end-to-end keys"): the safety
@@ -17,7 +17,7 @@ import "./e2e.css";
  * trusted with it), a notice when the contact's keys differ from what this browser saw last, and the choices
  * before a message goes out unencrypted or to keys that changed after verification.
  */
-type Ask = { kind: "downgrade" | "changed"; resolve: (go: boolean) => void };
+type Ask = SendAnywayAsk;
 type KeyState =
   | { status: "loading" }
   | { status: "noKeys" }
@@ -160,17 +160,7 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
         </details>
       )}
       {ask && (
-        <ConfirmDialog
-          open
-          onOpenChange={(open) => {
-            if (!open) answer(false);
-          }}
-          title={t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}
-          description={t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}
-          confirmLabel={t("sendAnyway")}
-          onConfirm={() => answer(true)}
-          danger
-        />
+        <SendAnywayDialog ask={ask} onAnswer={answer} />
       )}
     </div>
   ) : null;

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
 import { uploadWithProgress } from "../../lib/upload";
@@ -7,10 +6,10 @@ import { encryptText } from "../chat/chat-crypto";
 import { ensureDeviceRegistered } from "./device-keys";
 import { readKeys } from "./e2e-conversation";
 import { cleanImage, encryptFile } from "./encrypted-media";
-import { ConfirmDialog } from "../../components/dialog";
+import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
-type Ask = { kind: "downgrade" | "changed"; resolve: (go: boolean) => void };
+type Ask = SendAnywayAsk;
 /** Seals a text for the two members, or "plain" after the member chose to send without encryption. */
 export type Sealer = ((text: string) => Promise<EncryptedPayload>) | "plain";
 
@@ -23,7 +22,6 @@ export type Sealer = ((text: string) => Promise<EncryptedPayload>) | "plain";
  * `thread-<note id>` for a thread reply.
  */
 export function useE2eSend() {
-  const { t } = useTranslation("e2e");
   const [ask, setAsk] = useState<Ask | null>(null);
   const confirm = (kind: Ask["kind"]) => new Promise<boolean>((resolve) => setAsk({ kind, resolve }));
 
@@ -64,19 +62,8 @@ export function useE2eSend() {
     ask?.resolve(send);
     setAsk(null);
   };
-  // A settled question stays settled: Cancel, Escape and the confirm's own close all end in answer(), first one wins.
   const dialog = ask ? (
-    <ConfirmDialog
-      open
-      onOpenChange={(open) => {
-        if (!open) answer(false);
-      }}
-      title={t(ask.kind === "downgrade" ? "downgradeTitle" : "changedTitle")}
-      description={t(ask.kind === "downgrade" ? "downgradeBody" : "changedBody")}
-      confirmLabel={t("sendAnyway")}
-      danger
-      onConfirm={() => answer(true)}
-    />
+    <SendAnywayDialog ask={ask} onAnswer={answer} />
 ) : null;
 
   return { sealerFor, sealImage, dialog };
