@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/lottery";
 import {
   COLLECTIBLE_PATHS as P,
+  LOTTERY_MIN_ACCOUNT_DAYS,
   lotteryCommitment,
   lotteryWinnerIndex,
   type LotteryDraw,
@@ -72,10 +73,15 @@ export default function LotteryRoute({ loaderData, params }: Route.ComponentProp
             <span className="muted">{t("lottery.ticket")}</span>
             <code className="lottery-hash">{today.myTicket}</code>
           </div>
-        ) : (
+        ) : today.eligibility === "eligible" ? (
           <button type="button" className="button button-primary" disabled={busy} onClick={() => void enter()}>
             {t("lottery.enter")}
           </button>
+        ) : (
+          <p className="notice" role="note" data-testid="lottery-eligibility">
+            {t(`lottery.eligibility.${today.eligibility}`, { days: LOTTERY_MIN_ACCOUNT_DAYS })}{" "}
+            {today.eligibility === "needsApprovedAvatar" && <Link to={`/${projectCode}/profile`}>{t("lottery.eligibility.toProfile")}</Link>}
+          </p>
         )}
       </section>
       <section className="stack" aria-labelledby="past-heading">

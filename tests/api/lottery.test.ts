@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { COLLECTIBLE_PATHS as P, lotteryPrizeFor } from "../../worker/contract/collectibles";
+import { COLLECTIBLE_PATHS as P, LOTTERY_MIN_ACCOUNT_DAYS, lotteryPrizeFor } from "../../worker/contract/collectibles";
 import { runScheduledJobs } from "../../worker/scheduled";
 import { DAY, utcDate } from "../../worker/lib/time";
 import { call, expectFailure, expectOk, type Member } from "../support/client";
@@ -15,12 +15,19 @@ async function sha256(text: string) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A member the draw accepts: an approved avatar (`member()`) and an account older than LOTTERY_MIN_ACCOUNT_DAYS. */
+async function entrant(project = "SMP") {
+  const m = await member(project);
+  await env.DB.prepare("update members set created_at = ? where id = ?").bind(Date.now() - (LOTTERY_MIN_ACCOUNT_DAYS + 1) * DAY, m.memberId).run();
+  return m;
+}
+
 const prizeRows = async (memberId: string) =>
   (await env.DB.prepare("select count(*) as n from coin_ledger where member_id = ? and reason = 'lotteryPrize'").bind(memberId).first<{ n: number }>())!.n;
 
 describe("the daily lottery", () => {
   it("publishes today's commitment (never the seed) before entries close; one free entry a day", async () => {
-    const a = await member();
+    const a = await entrant();
     const page = expectOk(await api("GET", a, P.lottery("SMP")));
     expect(page.today).toMatchObject({ drawDate: utcDate(), entered: false, myTicket: null, prize: lotteryPrizeFor("SMP"), prizeCoins: lotteryPrizeFor("SMP") / 100 });
     expect(page.today.commitment).toMatch(/^[0-9a-f]{64}$/);
@@ -32,14 +39,39 @@ describe("the daily lottery", () => {
     expect(entered).toMatchObject({ entered: true, commitment: page.today.commitment });
     expect(entered.myTicket).toMatch(/^[0-9a-f]{32}$/);
     expectFailure(await api("POST", a, P.lotteryEntries("SMP"), {}), 409, "409395");
+    // The member's own data export lists their ticket (§7: the export walks every table that names them).
+    const exported = expectOk(await call("GET", `/private/core/members/${a.memberId}/export`, { as: a }));
+    expect(exported.tables.lottery_entries).toEqual([expect.objectContaining({ ticket: entered.myTicket, draw_date: utcDate() })]);
     expect(JSON.stringify(entered)).not.toContain(seed);
     // Not drawn yet: the draw's page shows no seed and no tickets.
     const early = expectOk(await api("GET", a, P.lotteryDraw("SMP", utcDate())));
     expect(early).toMatchObject({ seed: null, winnerIndex: null, tickets: [] });
   });
 
+  it("is open only to established members: ten fresh accounts hold no ticket, nor does one without an approved avatar or paused", async () => {
+    const fresh = await Promise.all(Array.from({ length: 10 }, () => member()));
+    for (const m of fresh) {
+      expect(expectOk(await api("GET", m, P.lottery("SMP"))).today.eligibility).toBe("accountTooNew");
+      expectFailure(await api("POST", m, P.lotteryEntries("SMP"), {}), 403, "403391");
+    }
+    const noAvatar = await entrant();
+    await env.DB.prepare("update profiles set qualify = 0 where member_id = ?").bind(noAvatar.memberId).run();
+    expect(expectOk(await api("GET", noAvatar, P.lottery("SMP"))).today.eligibility).toBe("needsApprovedAvatar");
+    expectFailure(await api("POST", noAvatar, P.lotteryEntries("SMP"), {}), 403, "403391");
+    const paused = await entrant();
+    await env.DB.prepare("update members set suspended_until = ? where id = ?").bind(Date.now() + DAY, paused.memberId).run();
+    expect(expectOk(await api("GET", paused, P.lottery("SMP"))).today.eligibility).toBe("notActive");
+    expectFailure(await api("POST", paused, P.lotteryEntries("SMP"), {}), 403, "403391");
+    const ids = [...fresh, noAvatar, paused].map((m) => m.memberId);
+    const held = await env.DB.prepare(`select count(*) as n from lottery_entries where member_id in (${ids.map(() => "?").join(",")})`).bind(...ids).first<{ n: number }>();
+    expect(held!.n).toBe(0);
+    const ok = await entrant();
+    expect(expectOk(await api("GET", ok, P.lottery("SMP"))).today.eligibility).toBe("eligible");
+    expectOk(await api("POST", ok, P.lotteryEntries("SMP"), {}));
+  });
+
   it("draws from the scheduled job: the seed matches the commitment and anyone can recompute the winner from the ordered tickets", async () => {
-    const members = await Promise.all([member(), member(), member(), member()]);
+    const members = await Promise.all([entrant(), entrant(), entrant(), entrant()]);
     const commitment = expectOk(await api("GET", members[0]!, P.lottery("SMP"))).today.commitment;
     for (const m of members) expectOk(await api("POST", m, P.lotteryEntries("SMP"), {}));
     const balances = await Promise.all(members.map((m) => mcoin(m.memberId)));
@@ -79,8 +111,8 @@ describe("the daily lottery", () => {
   });
 
   it("is tenant-scoped: another tenant has its own draw and cannot read or enter this one", async () => {
-    const smp = await member();
-    const abc = await member("ABC");
+    const smp = await entrant();
+    const abc = await entrant("ABC");
     const mine = expectOk(await api("GET", smp, P.lottery("SMP"))).today.commitment;
     const theirs = expectOk(await api("GET", abc, P.lottery("ABC"))).today.commitment;
     expect(theirs).not.toBe(mine);
@@ -91,4 +123,5 @@ describe("the daily lottery", () => {
     expectFailure(await api("GET", abc, P.lotteryDraw("ABC", "not-a-date")), 404);
     expectFailure(await call("GET", `/private${P.lottery("SMP")}`), 401);
   });
+
 });

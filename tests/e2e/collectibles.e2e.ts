@@ -26,6 +26,16 @@ async function addPhoto(m: Account) {
   expect(banner.body.returnCode).toBe("000000");
 }
 
+/** A qualifying avatar, uploaded through the API as My profile does (the lottery asks for one). */
+async function uploadAvatar(m: Account) {
+  const form = new FormData();
+  form.set("type", "avatar");
+  form.set("file", new Blob([new Uint8Array(avatarJpeg(120, 200))], { type: "image/jpeg" }), "avatar.jpg");
+  const upload = await fetch(`${baseUrl()}/api/v7/private/core/files/SMP/${m.memberId}`, { method: "POST", headers: m.headers, body: form });
+  const reply = (await upload.json()) as { returnCode: string; info?: { qualify: boolean } };
+  expect(reply).toMatchObject({ returnCode: "000000", info: { qualify: true } });
+}
+
 /** M coins straight into this run's local ledger (a balance to spend). */
 function grantCoins(m: Account, coins: number) {
   localSql(`insert into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at) values ('SMP', '${m.memberId}', 'mcoin', ${coins}, 'e2eGrant', 'e2e-${m.memberId}', ${Date.now()})`);
@@ -90,6 +100,17 @@ describe("collectibles and the daily lottery at phone size", () => {
     await b.getByRole("link", { name: "Daily lottery" }).click();
     await b.waitForURL("**/smp/lottery");
     await b.waitForSelector("html[data-hydrated]");
+    // A new account without an approved avatar is told what it takes, with a way to My profile, and holds no ticket.
+    await see(b.getByTestId("lottery-eligibility"), "The draw is open to members whose avatar an operator has approved.");
+    expect(await b.getByRole("button", { name: "Enter today's draw" }).count()).toBe(0);
+    await screenshot(b, "collectibles-03-lottery-not-yet");
+    // With an approved avatar, the account's age is what remains; eight days later (README Decisions "Collectibles
+    // and the daily lottery") it may enter.
+    await uploadAvatar(buyer);
+    await gotoHydrated(b, "/smp/lottery");
+    await see(b.getByTestId("lottery-eligibility"), "The draw is open to accounts at least 7 days old.");
+    localSql(`update members set created_at = created_at - 8 * 86400000 where id = '${buyer.memberId}'`);
+    await gotoHydrated(b, "/smp/lottery");
     const commitment = (await b.getByTestId("lottery-commitment").textContent())?.trim();
     expect(commitment).toMatch(/^[0-9a-f]{64}$/);
     await b.getByRole("button", { name: "Enter today's draw" }).click();

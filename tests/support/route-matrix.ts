@@ -80,6 +80,15 @@ const TEST_PUSH_KEYS = { p256dh: `B${"A".repeat(86)}`, auth: "AAAAAAAAAAAAAAAAAA
 const anyMember = { other: "allowed", foreign: "allowed" } as const;
 /** Any member of the tenant in the path; another tenant's session is refused (sessionProject → 404). */
 const tenantWide = { other: "allowed", foreign: "denied" } as const;
+
+/** A member the daily draw accepts (LOTTERY_MIN_ACCOUNT_DAYS old, approved avatar): eligibility has its own tests. */
+async function lotteryEntrant(m: Member): Promise<Member> {
+  await env.DB.batch([
+    env.DB.prepare("update members set created_at = created_at - 8 * 86400000 where id = ?").bind(m.memberId),
+    env.DB.prepare("update profiles set avator = '/media/SMP/x/avatar/a.jpg', qualify = 1, blur = 0 where member_id = ?").bind(m.memberId),
+  ]);
+  return m;
+}
 let sequence = 0;
 
 async function lastId(sql: string, ...binds: unknown[]) {
@@ -1005,7 +1014,7 @@ export const privateRoutes: Record<string, RouteCase> = {
     other: "allowed",
   },
   "GET /private/sns/lottery/:project": { request: () => ({ params: { project: "SMP" } }), ...tenantWide },
-  "POST /private/sns/lottery/:project/entries": { request: async (f) => ({ as: await f.fresh(), params: { project: "SMP" }, body: {} }), other: "allowed", noBody: true },
+  "POST /private/sns/lottery/:project/entries": { request: async (f) => ({ as: await lotteryEntrant(await f.fresh()), params: { project: "SMP" }, body: {} }), other: "allowed", noBody: true },
   "GET /private/sns/lottery/:project/draws/:drawDate": {
     request: async (f) => {
       expectOk(await call("GET", "/private/sns/lottery/SMP", { as: f.owner }));

@@ -103,7 +103,17 @@ export type LotteryToday = {
   myTicket: string | null;
   /** Entries close at the end of the UTC day; the draw runs from the scheduled job after that. */
   closesAt: string;
+  /** Whether the caller may enter (`lotteryEligibility`): what the page says to do next when they may not. */
+  eligibility: LotteryEligibility;
 };
+
+/**
+ * Who may enter the free daily draw (README Decisions "Collectibles and the daily lottery"). The house pays the prize,
+ * so a script with ten fresh accounts must not hold ten tickets: an entrant's account is at least
+ * LOTTERY_MIN_ACCOUNT_DAYS old, active and not paused, with an avatar an operator has approved (§5 "qualify").
+ */
+export const LOTTERY_MIN_ACCOUNT_DAYS = 7;
+export type LotteryEligibility = "eligible" | "needsApprovedAvatar" | "accountTooNew" | "notActive";
 
 export type LotteryDraw = {
   drawDate: string;

@@ -150,6 +150,7 @@ export const errors = {
   collectibleOwnEdition: { code: "400391", status: 400, message: "You already own this edition" },
   collectibleRequestReused: { code: "409394", status: 409, message: "This request id was already used for something else" },
   lotteryAlreadyEntered: { code: "409395", status: 409, message: "You have already entered today's draw" },
+  lotteryNotEligible: { code: "403391", status: 403, message: "The daily draw is open to members with an approved avatar whose account is at least 7 days old" },
   // card payments and card binding (README Decisions "Card payments")
   cardPaymentsOff: { code: "404811", status: 404, message: "Card payments are not available" },
   cardPackageUnknown: { code: "400811", status: 400, message: "There is no such coin package" },

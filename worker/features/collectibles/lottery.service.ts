@@ -3,7 +3,17 @@ import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { toHex } from "../../lib/crypto";
 import { DAY, iso, utcDate } from "../../lib/time";
-import { lotteryCommitment, lotteryPrizeFor, lotteryWinnerIndex, type LotteryDraw, type LotteryDrawDetail, type LotteryPage, type LotteryToday } from "../../contract/collectibles.constants";
+import {
+  LOTTERY_MIN_ACCOUNT_DAYS,
+  lotteryCommitment,
+  lotteryPrizeFor,
+  lotteryWinnerIndex,
+  type LotteryDraw,
+  type LotteryDrawDetail,
+  type LotteryEligibility,
+  type LotteryPage,
+  type LotteryToday,
+} from "../../contract/collectibles.constants";
 import { d1Batch } from "../market/d1-batch";
 import { notify } from "../notifications/notify";
 
@@ -62,11 +72,24 @@ function toDraw(row: DrawRow, caller: Caller): LotteryDraw {
   };
 }
 
+/**
+ * The caller's standing for today's draw (`LotteryEligibility`), as one SQL expression so the entry insert repeats the
+ * very rule it was told: an account that was new, paused or without an approved avatar holds no ticket, even racing.
+ */
+function eligibilitySql(memberId: string, at: number) {
+  return sql`(select case
+      when m.status <> 'active' or p.blocked = 1 or coalesce(m.suspended_until, 0) > ${at} then 'notActive'
+      when p.avator = '' or p.qualify <> 1 or p.blur = 1 then 'needsApprovedAvatar'
+      when m.created_at > ${at - LOTTERY_MIN_ACCOUNT_DAYS * DAY} then 'accountTooNew'
+      else 'eligible' end
+    from members m join profiles p on p.member_id = m.id where m.id = ${memberId})`;
+}
+
 async function today(env: Env, caller: Caller, at: number): Promise<LotteryToday> {
   const drawDate = utcDate(at);
   const draw = await ensureDraw(env, caller.projectCode, drawDate, at);
-  const row = await getDb(env).get<{ n: number; mine: string | null }>(sql`select count(*) as n,
-      max(case when member_id = ${caller.memberId} then ticket end) as mine
+  const row = await getDb(env).get<{ n: number; mine: string | null; eligibility: LotteryEligibility | null }>(sql`select count(*) as n,
+      max(case when member_id = ${caller.memberId} then ticket end) as mine, ${eligibilitySql(caller.memberId, at)} as eligibility
     from lottery_entries where project_code = ${caller.projectCode} and draw_date = ${drawDate}`);
   return {
     drawDate,
@@ -77,6 +100,7 @@ async function today(env: Env, caller: Caller, at: number): Promise<LotteryToday
     entered: Boolean(row?.mine),
     myTicket: row?.mine ?? null,
     closesAt: iso(Date.parse(`${drawDate}T00:00:00.000Z`) + DAY)!,
+    eligibility: row?.eligibility ?? "notActive",
   };
 }
 
@@ -87,17 +111,23 @@ export async function lotteryPage(env: Env, caller: Caller, at = Date.now()): Pr
   return { today: await today(env, caller, at), past: past.map((row) => toDraw(row, caller)) };
 }
 
-/** One free entry a day: a random ticket, stored only while today's draw is open (checked in the same statement). */
+/**
+ * One free entry a day for an eligible member: a random ticket, stored only while today's draw is open and the caller
+ * is eligible (both checked in the same statement).
+ */
 export async function enter(env: Env, caller: Caller, at = Date.now()): Promise<LotteryToday> {
   const drawDate = utcDate(at);
   await ensureDraw(env, caller.projectCode, drawDate, at);
   const [result] = await d1Batch(env, [
     sql`insert or ignore into lottery_entries (project_code, draw_date, member_id, ticket, created_at)
       select ${caller.projectCode}, ${drawDate}, ${caller.memberId}, ${toHex(crypto.getRandomValues(new Uint8Array(16)))}, ${at}
-      where exists (select 1 from lottery_draws where project_code = ${caller.projectCode} and draw_date = ${drawDate} and drawn_at is null)`,
+      where exists (select 1 from lottery_draws where project_code = ${caller.projectCode} and draw_date = ${drawDate} and drawn_at is null)
+        and ${eligibilitySql(caller.memberId, at)} = 'eligible'`,
   ]);
-  if (!result?.meta.changes) throw new AppError("lotteryAlreadyEntered");
-  return today(env, caller, at);
+  if (result?.meta.changes) return today(env, caller, at);
+  const standing = await today(env, caller, at);
+  // Entered already, or (only when clocks jump) today's draw already closed; otherwise the caller is not eligible.
+  throw new AppError(standing.entered || standing.eligibility === "eligible" ? "lotteryAlreadyEntered" : "lotteryNotEligible");
 }
 
 const ticketsOf = (env: Env, projectCode: string, drawDate: string) =>
