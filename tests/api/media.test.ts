@@ -140,6 +140,26 @@ describe("banners and photos", () => {
     expect(expectOk(await call("GET", `/public/core/banners/users/${owner.memberNo}?project=SMP`))).toEqual([]);
   });
 
+  it("deleting a photo deletes its file and its blurred rendition, unless another of the member's photos shows the same upload", async () => {
+    const owner = await signUp();
+    await giveAvatar(owner);
+    const up = expectOk(await call("POST", `/private/core/files/SMP/${owner.memberId}`, { as: owner, body: form(imageBytes(300, 200, midTone)) }));
+    const create = async () => expectOk(await call("POST", `/private/core/banners/${owner.memberId}`, { as: owner, body: { image: up.url, pickable: true, width: 300, height: 200 } }));
+    const [first, second] = [await create(), await create()];
+    const keys = [up.url, second.blurImage].filter(Boolean).map((url: string) => url.replace(/^\/media\//, ""));
+    const present = async () => Promise.all(keys.map(async (key: string) => (await env.MEDIA.head(key)) !== null));
+
+    expectOk(await call("DELETE", `/private/core/banners/${first.idBanner}/${owner.memberId}`, { as: owner }));
+    expect(await present()).toEqual(keys.map(() => true));
+    expect((await fetchWorker(up.url)).status).toBe(200);
+
+    expectOk(await call("DELETE", `/private/core/banners/${second.idBanner}/${owner.memberId}`, { as: owner }));
+    expect(await present()).toEqual(keys.map(() => false));
+    expect((await fetchWorker(up.url)).status).toBe(404);
+    // The upload is gone too, so it cannot be pointed at again.
+    expectFailure(await call("POST", `/private/core/banners/${owner.memberId}`, { as: owner, body: { image: up.url, pickable: true, width: 300, height: 200 } }), 400, "400501");
+  });
+
   it("refuses someone else's upload, bad input, and writes by others", async () => {
     const owner = await signUp();
     const other = await signUp();

@@ -124,5 +124,5 @@ describe("collectibles and the daily lottery at phone size", () => {
     expect(buyerSession.consoleErrors).toEqual([]);
     await sellerSession.context.close();
     await buyerSession.context.close();
-  });
+  }, 240_000); // two members, several pages and a D1 write through wrangler: longer than one default journey
 });

@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
 import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
-import { purgeMediaCache } from "./edge-cache";
+import { deleteMedia } from "./edge-cache";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../lib/app-error";
 import { closedTo, seenAsVisitor } from "../profiles/profile-access";
@@ -174,12 +174,27 @@ async function ownBanner(env: Env, idBanner: number, memberId: string) {
   return row;
 }
 
+/**
+ * Deleting a photo deletes its file: the upload row goes in the same batch once no other photo of the member shows the
+ * same upload, and then the original and its blurred rendition leave R2 and the edge cache (edge-cache.ts), so a kept
+ * URL stops working too.
+ */
 export async function deleteBanner(env: Env, idBanner: number, memberId: string) {
   const row = await ownBanner(env, idBanner, memberId);
   const db = getDb(env);
-  await db.batch([db.delete(bannerRatings).where(eq(bannerRatings.idBanner, idBanner)), db.delete(banners).where(eq(banners.idBanner, idBanner))]);
-  // The photo and its blurred rendition leave the edge cache with it (edge-cache.ts).
-  await purgeMediaCache([row.image, row.blurImage].map((url) => (url ? mediaKeyFromUrl(url) : null)).filter((key): key is string => Boolean(key)));
+  const key = mediaKeyFromUrl(row.image);
+  const [, , released] = await db.batch([
+    db.delete(bannerRatings).where(eq(bannerRatings.idBanner, idBanner)),
+    db.delete(banners).where(eq(banners.idBanner, idBanner)),
+    db
+      .delete(mediaUploads)
+      .where(and(eq(mediaUploads.key, key ?? ""), eq(mediaUploads.memberId, memberId), sql`not exists (select 1 from ${banners} where ${banners.image} = ${row.image})`))
+      .returning({ key: mediaUploads.key, renditionKey: mediaUploads.renditionKey }),
+  ]);
+  const files = released.flatMap((upload) => [upload.key, upload.renditionKey]);
+  const blurKey = row.blurImage ? mediaKeyFromUrl(row.blurImage) : null;
+  if (blurKey && files.length) files.push(blurKey);
+  await deleteMedia(env, [...new Set(files.filter((file): file is string => Boolean(file)))]);
 }
 
 export async function resizeBanner(env: Env, idBanner: number, memberId: string, size: { width: number; height: number }) {
