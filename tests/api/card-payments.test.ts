@@ -240,6 +240,50 @@ describe("refunds", () => {
   });
 });
 
+describe("disputes", () => {
+  it("a dispute debits the open coins (never below zero) and reads 'disputed'; won, they come back once; replays move nothing", async () => {
+    const m = await signUp();
+    const { idPayment, sessionId } = await paid(m, "mcoin-50");
+    await env.DB.prepare("insert into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at) values ('SMP', ?, 'mcoin', -20, 'transferOut', 'spent', ?)")
+      .bind(m.memberId, Date.now())
+      .run();
+    const opened = await fake.signed(fake.dispute(sessionId));
+    expectOk(await webhook(opened));
+    expectOk(await webhook(await fake.signed(fake.dispute(sessionId))));
+    expect(await mcoin(m)).toBe(0);
+    expect((await ledger(m)).map((r) => [r.amount, r.reason])).toEqual([
+      [50, "cardPurchase"],
+      [-20, "transferOut"],
+      [-30, "cardDispute"],
+    ]);
+    const row = await env.DB.prepare("select refund_shortfall as shortfall, status from card_payments where id_payment = ?").bind(idPayment).first();
+    expect(row).toEqual({ shortfall: 20, status: "disputed" });
+    expect(expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${idPayment}`, { as: m })).status).toBe("disputed");
+    // A refund while the bank decides changes nothing more.
+    expectOk(await webhook(await fake.signed(fake.refund(sessionId))));
+    expect(await mcoin(m)).toBe(0);
+
+    const won = fake.dispute(sessionId, "won");
+    expectOk(await webhook(await fake.signed(won)));
+    expectOk(await webhook(await fake.signed(fake.dispute(sessionId, "won"))));
+    expect(await mcoin(m)).toBe(30);
+    expect((await ledger(m)).at(-1)).toMatchObject({ amount: 30, reason: "cardDisputeWon" });
+    expect(expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${idPayment}`, { as: m })).status).toBe("paid");
+  });
+
+  it("a lost dispute keeps the debit; a dispute on another member's or an unknown charge changes nothing", async () => {
+    const m = await signUp();
+    const { idPayment, sessionId } = await paid(m, "mcoin-10");
+    expectOk(await webhook(await fake.signed(fake.dispute(sessionId))));
+    expectOk(await webhook(await fake.signed(fake.dispute(sessionId, "lost"))));
+    expect(await mcoin(m)).toBe(0);
+    expect(expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${idPayment}`, { as: m })).status).toBe("disputed");
+    const unknown = fake.event("charge.dispute.created", { id: "dp_unknown", object: "dispute", amount: 1200, payment_intent: "pi_unknown", status: "needs_response" });
+    expectOk(await webhook(await fake.signed(unknown)));
+    expect(await ledger(m)).toHaveLength(2);
+  });
+});
+
 describe("card binding", () => {
   it("saves a card through hosted setup, lists brand and last four only, and removes it", async () => {
     const m = await signUp();

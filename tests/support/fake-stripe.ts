@@ -155,6 +155,26 @@ export class FakeStripe {
     });
   }
 
+  /**
+   * The buyer's bank disputes a paid session's charge: `charge.dispute.created` (funds withdrawn), later
+   * `charge.dispute.closed` with `won` (funds returned) or `lost`. One dispute per charge, as the provider has it.
+   */
+  dispute(sessionId: string, status: "needs_response" | "won" | "lost" = "needs_response") {
+    const session = this.sessions.get(sessionId);
+    if (!session?.payment_intent) throw new Error(`session ${sessionId} is not paid`);
+    const type = status === "needs_response" ? "charge.dispute.created" : "charge.dispute.closed";
+    return this.event(type, {
+      id: `dp_${session.payment_intent.slice(3)}`,
+      object: "dispute",
+      amount: session.amount_total ?? 0,
+      charge: `ch_${session.payment_intent.slice(3)}`,
+      payment_intent: session.payment_intent,
+      currency: session.currency,
+      reason: "fraudulent",
+      status,
+    });
+  }
+
   event(type: string, object: unknown) {
     return { id: nextId("evt"), object: "event", api_version: "2025-01-01", created: Math.floor(Date.now() / 1000), livemode: false, type, data: { object } };
   }

@@ -21,7 +21,7 @@ export const cardPackage = (idPackage: string): CardPackage | null => {
 export const CardCheckoutBody = z.object({ idPackage: z.string().min(1).max(40) });
 export const CardPaymentsQuery = z.object({ pageSize: z.coerce.number().int().min(1).max(50).default(20) });
 
-export type CardPaymentStatus = "pending" | "paid" | "partiallyRefunded" | "refunded" | "expired" | "mismatch";
+export type CardPaymentStatus = "pending" | "paid" | "partiallyRefunded" | "refunded" | "expired" | "mismatch" | "disputed";
 
 /** One card purchase as its buyer sees it. Never the provider's ids. */
 export type CardPayment = {

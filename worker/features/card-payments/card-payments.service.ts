@@ -174,6 +174,10 @@ export async function handleEvent(env: Env, event: Stripe.Event): Promise<{ hand
     case "charge.refunded":
       await d1Batch(env, [record, ...(await refundStatements(env, event.data.object))]);
       return { handled: true, duplicate: false };
+    case "charge.dispute.created":
+    case "charge.dispute.closed":
+      await d1Batch(env, [record, ...(await disputeStatements(env, event.data.object))]);
+      return { handled: true, duplicate: false };
     default:
       // Setup-mode completions and anything else change nothing here (saved cards are read live).
       await d1Batch(env, [record]);
@@ -236,5 +240,44 @@ async function refundStatements(env: Env, charge: Stripe.Charge) {
     sql`update card_payments set refund_shortfall = refund_shortfall + ${Math.max(delta, 0)} + coalesce((select amount from coin_ledger
         where member_id = ${row.memberId} and reason = 'cardRefund' and source_key = ${`card:${row.idPayment}:refund:${refunded}`} and created_at = ${at}), 0),
       refunded_amount = ${refunded}, refunded_coins = ${target}, status = ${status} where ${pending}`,
+  ];
+}
+
+const intentOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+
+/**
+ * A dispute (chargeback) takes the charge back while the bank decides, so the coins not yet refunded are debited the
+ * way a refund debits them (never below zero; the shortfall is kept for the operators) and the payment reads
+ * "disputed". Won, the debit is credited back and the payment reads as before; lost, nothing more changes. Each step
+ * is one ledger row keyed by the dispute, so a repeated or reordered event moves coins once.
+ */
+async function disputeStatements(env: Env, dispute: Stripe.Dispute) {
+  const intent = intentOf(dispute.payment_intent);
+  if (!intent) return [];
+  const row = await getDb(env).get<{ idPayment: number; memberId: string; coins: number; refundedCoins: number; status: CardPaymentStatus }>(sql`select
+    id_payment as idPayment, member_id as memberId, coins, refunded_coins as refundedCoins, status
+    from card_payments where payment_intent_id = ${intent} and status in ('paid', 'partiallyRefunded', 'disputed')`);
+  if (!row) return [];
+  const at = Date.now();
+  const debitKey = `card:${row.idPayment}:dispute:${dispute.id}`;
+  const debited = sql`(select -amount from coin_ledger where member_id = ${row.memberId} and reason = 'cardDispute' and source_key = ${debitKey})`;
+  if (dispute.status === "won") {
+    const before = row.refundedCoins > 0 ? "partiallyRefunded" : "paid";
+    return [
+      sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
+        select project_code, member_id, 'mcoin', ${debited}, 'cardDisputeWon', ${`${debitKey}:won`}, ${at}
+        from card_payments where id_payment = ${row.idPayment} and ${debited} > 0`,
+      sql`update card_payments set status = ${before} where id_payment = ${row.idPayment} and status = 'disputed'`,
+    ];
+  }
+  if (dispute.status === "lost") return [sql`update card_payments set status = 'disputed' where id_payment = ${row.idPayment}`];
+  const open = Math.max(row.coins - row.refundedCoins, 0);
+  const balance = sql`(select coalesce(sum(amount), 0) from coin_ledger where member_id = ${row.memberId} and currency = 'mcoin')`;
+  return [
+    sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
+      select project_code, member_id, 'mcoin', -min(${open}, max(0, ${balance})), 'cardDispute', ${debitKey}, ${at}
+      from card_payments where id_payment = ${row.idPayment} and status <> 'disputed'`,
+    sql`update card_payments set refund_shortfall = refund_shortfall + ${open} - coalesce(${debited}, 0), status = 'disputed'
+      where id_payment = ${row.idPayment} and status <> 'disputed'`,
   ];
 }
