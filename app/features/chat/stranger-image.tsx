@@ -12,6 +12,12 @@ type ImagePayload = Extract<Payload, { type: "img" | "encodedImage" }>;
 const revealImage = (idChatroomMessage: number) =>
   api<{ idChatroomMessage: number; payload: Payload }>(`/private/sns/chatroom/messages/${idChatroomMessage}/reveal-image`, { method: "POST" });
 
+/** The rendition is a few dozen pixels wide: drawn at a chat image's size, so the picture and its button have room. */
+const BLURRED_SIZE = { width: 240, maxWidth: "100%", height: "auto" } as const;
+const MISSING_SIZE = { width: 240, maxWidth: "100%", height: 160 } as const;
+/** The blur's soft edge stays inside the picture's frame rather than glowing over the name above it. */
+const WRAP_STYLE = { overflow: "hidden", borderRadius: 10, maxWidth: "100%" } as const;
+
 /**
  * A shared-room image whose author the reader's stranger-media setting covers (README Decisions "Stranger media stays
  * blurred"): the server sent only the blurred rendition, so that is what shows, with a "Show" button that asks for this
@@ -37,8 +43,8 @@ export function StrangerImage({ message, className }: { message: Pick<ChatMessag
   }
 
   return (
-    <span className="chat-image-wrap stranger-image" data-stranger-blur="true">
-      {src ? <img src={src} alt={t("blurredAlt", { name })} className={`${className} blurred`} loading="lazy" /> : <span className={`${className} photo-missing`} style={{ width: 200, height: 150 }} role="img" aria-label={t("blurredAlt", { name })} />}
+    <span className="chat-image-wrap stranger-image" style={WRAP_STYLE} data-stranger-blur="true">
+      {src ? <img src={src} alt={t("blurredAlt", { name })} className={`${className} blurred`} style={BLURRED_SIZE} loading="lazy" /> : <span className={`${className} photo-missing`} style={MISSING_SIZE} role="img" aria-label={t("blurredAlt", { name })} />}
       <button type="button" className="button chat-image-accept" onClick={() => void show()} disabled={busy} aria-label={t("showOf", { name })}>
         {t("show")}
       </button>
