@@ -1076,6 +1076,17 @@ export const privateRoutes: Record<string, RouteCase> = {
     status: 404,
   },
   "DELETE /private/core/members/line/:memberId": { request: (f) => ({ params: { memberId: f.owner.memberId } }), status: 404 },
+  // The reveal of one public-room image (room-image-blur.ts): any member who may see the message; another tenant: 404.
+  "POST /private/sns/chatroom/messages/:id/reveal-image": {
+    request: async (f) => {
+      const author = await f.member({ kyc: 1 });
+      const src = `/media/SMP/${author.memberNo}/photo/matrix-${++sequence}.jpg`;
+      const sent = expectOk(await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${author.memberId}`, { as: author, body: { message: "", payload: { type: "img", src }, requestId: `reveal-${author.memberNo}-${sequence}` } }));
+      return { params: { id: String(sent.idChatroomMessage) } };
+    },
+    noBody: true,
+    ...tenantWide,
+  },
 };
 
 /** M coins straight into the ledger (a balance to spend). */

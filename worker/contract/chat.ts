@@ -191,6 +191,11 @@ export type ChatMessage = {
   threads?: ChatThread[];
   /** The text contains one of the viewer's muted words and was withheld until asked (README Decisions "Muted words"). */
   mutedWord?: boolean;
+  /**
+   * The author's image reaches this reader as its blurred rendition (README Decisions "Stranger media stays blurred");
+   * POST /sns/chatroom/messages/{id}/reveal-image gives the original of this one message.
+   */
+  strangerBlur?: boolean;
 };
 
 export type ChatListEntry = {

@@ -12,6 +12,7 @@ import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "
 import { withheldMessage, withheldThread } from "../features/social/muted-words";
 import { viewerFor } from "../features/profiles/profile-summary";
 import { strangerBlurs } from "../features/profiles/stranger-media";
+import { renditionsOf, roomImageKeyOf, withBlurredImage } from "../features/chat/room-image-blur";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
 import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
 import { SendWindow } from "./send-window";
@@ -168,6 +169,12 @@ export class ChatRoom extends Server<Env> {
     return follows;
   }
 
+  /** Is some socket here under a stranger-media rule (so a public image may need its rendition)? */
+  private anyStrangerRule() {
+    for (const [, state] of this.audience()) if (state?.strangerMedia) return true;
+    return false;
+  }
+
   /** The part of a view's key the stranger rule decides: which of the cards this socket gets blurred. */
   private strangerKey(state: ChatConnState, follows: ReadonlyMap<string, ReadonlySet<string>> | undefined, cardMembers: (string | null)[]) {
     if (!state.strangerMedia) return "";
@@ -182,6 +189,10 @@ export class ChatRoom extends Server<Env> {
     const { memberId: sender, toMemberId: recipient } = fanout.stored;
     const cards = [sender, recipient];
     const follows = await this.strangerFollows(cards);
+    // A public image reaches readers whose setting covers the sender as its rendition (room-image-blur.ts), read
+    // only when such a socket is here.
+    const imageKey = roomImageKeyOf(fanout.stored.payload);
+    const rendition = imageKey && this.anyStrangerRule() ? ((await renditionsOf(this.env, [imageKey])).get(imageKey) ?? null) : null;
     // Most sockets see the same view: render and serialize once per distinct view, not once per socket.
     const rendered = new Map<string, string>();
     for (const [connection, state] of this.audience()) {
@@ -193,7 +204,9 @@ export class ChatRoom extends Server<Env> {
       const key = `${party}|${state.canSeeAvatars ? "avatars" : "hidden"}|${state.safeMode ? "safe" : ""}|${this.strangerKey(state, follows, cards)}|${withheld ? "muted" : ""}`;
       let text = rendered.get(key);
       if (!text) {
-        const view = viewMessage(fanout.stored, this.viewerOf(state, follows));
+        const viewer = this.viewerOf(state, follows);
+        const seen = viewMessage(fanout.stored, viewer);
+        const view = imageKey && seen.payload && strangerBlurs(viewer, sender) ? withBlurredImage(seen, rendition) : seen;
         const message = withheld ? withheldMessage(view) : view;
         text = JSON.stringify(kind === "new" ? { type: "chat.message", message } : { type: "chat.edited", message });
         rendered.set(key, text);

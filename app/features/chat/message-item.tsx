@@ -14,6 +14,7 @@ import { readSession } from "../../lib/session-keys";
 import { decryptPayload, type Decrypted } from "./chat-crypto";
 import { EncryptedImage } from "../e2e/encrypted-view";
 import { ChatImage } from "./encoded-image";
+import { StrangerImage } from "./stranger-image";
 import { MutedHidden, MuteWordsDialog } from "./muted-word-hidden";
 import type { LocalMessage } from "./use-chat-room";
 
@@ -77,6 +78,8 @@ function Body({ message, onAcceptImage, onReveal }: { message: LocalMessage; onA
     );
   }
   if (payload?.type === "encrypted") return <EncryptedText message={message} />;
+  // README Decisions "Stranger media stays blurred": the server sent the rendition only; "Show" asks for this one.
+  if (message.strangerBlur && payload?.type === "img") return <StrangerImage message={message} className="chat-image" />;
   if (payload?.type === "img" || payload?.type === "encodedImage") {
     return (
       <span className="chat-image-wrap">

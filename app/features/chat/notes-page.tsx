@@ -16,6 +16,7 @@ import { readSession } from "../../lib/session-keys";
 import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import { MessageTime } from "./message-item";
 import { ChatImage } from "./encoded-image";
+import { StrangerImage } from "./stranger-image";
 import { MutedHidden } from "./muted-word-hidden";
 import { useE2eSend } from "../e2e/encrypted-send";
 import { EncryptedThreadText } from "../e2e/encrypted-view";
@@ -183,7 +184,8 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           danger
         />
       )}
-      {note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <ChatImage payload={note.payload} className="chat-image" alt={t("imageAlt", { name })} />}
+      {note.strangerBlur && note.payload?.type === "img" && <StrangerImage message={note} className="chat-image" />}
+      {!note.strangerBlur && note.payload && (note.payload.type === "img" || note.payload.type === "encodedImage") && <ChatImage payload={note.payload} className="chat-image" alt={t("imageAlt", { name })} />}
       {e2eSend.dialog}
       <h2>{t("threads", { count: note.threadCount })}</h2>
       <ol className="note-threads" aria-label={t("replies")}>

@@ -3,6 +3,7 @@ import { maskPageJson, mutedPhrasesOf } from "../social/muted-words";
 import { keptPageJson } from "./chat-page-kept";
 import { pageJson, type PageValues } from "./chat-page-sql";
 import { assertRoomAccess, roomKind, type ChatMember } from "./chat.service";
+import { blurRoomImagesJson } from "./room-image-blur";
 
 type PageOptions = { pageSize: number; memberNo?: string; before?: number; after?: number };
 
@@ -38,9 +39,10 @@ export async function listMessagesJson(env: Env, projectCode: string, chatroomId
     after: options.after !== undefined,
   };
   // The kept page applies the reader's muted words itself (read in its one round trip); other pages read them beside.
-  if (!shape.direct && !shape.byMember && !shape.before && !shape.after) return keptPageJson(env, values, shape.viewer);
+  // Images under the reader's stranger-media setting (room-image-blur.ts): per reader, after the shared kept page.
+  if (!shape.direct && !shape.byMember && !shape.before && !shape.after) return blurRoomImagesJson(env, await keptPageJson(env, values, shape.viewer), member);
   const [page, phrases] = await Promise.all([pageJson(env, values, shape), mutedPhrasesOf(env, member?.memberId, values.at)]);
-  return maskPageJson(page, values.viewerNo, phrases);
+  return blurRoomImagesJson(env, maskPageJson(page, values.viewerNo, phrases), member);
 }
 
 /** The same page as objects, for callers that work with the messages (the room's replay, the last message). */

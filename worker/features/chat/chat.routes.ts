@@ -35,6 +35,7 @@ import { lastMessage, listMessages, listMessagesJson } from "./chat-page";
 import { publishDeleted, publishMessage, publishReaction, publishThread, refreshInbox } from "./chat-publish";
 import { messagePermission } from "./conversation-starts";
 import { listPresence, refreshPresence } from "./presence.service";
+import { blurRoomImages, revealRoomImage } from "./room-image-blur";
 
 const RoomParam = z.object({ id: ChatroomId });
 const ProjectQuery = z.object({ project: z.string() });
@@ -91,7 +92,14 @@ export const chatPrivate = new Hono<AppEnv>()
   // `showMuted=true`: "Show anyway" for a message or note hidden by one of the caller's muted words (README Decisions "Muted words").
   .get("/sns/chatroom/messages/:id", validate("query", ShowMutedQuery), async (c) => {
     const member = c.get("member");
-    return c.json(ok(await chat.messageDetail(c.env, member.projectCode, parsed(IdParam, c.req.param("id")), member, c.req.valid("query").showMuted === "true")));
+    const detail = await chat.messageDetail(c.env, member.projectCode, parsed(IdParam, c.req.param("id")), member, c.req.valid("query").showMuted === "true");
+    // A note's image under the reader's stranger-media setting is its rendition here too (room-image-blur.ts).
+    const [shown] = await blurRoomImages(c.env, [detail], member);
+    return c.json(ok(shown));
+  })
+  // The per-item reveal of one blurred room image (README Decisions "Stranger media stays blurred").
+  .post("/sns/chatroom/messages/:id/reveal-image", async (c) => {
+    return c.json(ok(await revealRoomImage(c.env, c.get("member"), parsed(IdParam, c.req.param("id")))));
   })
   .post("/sns/chatroom/messages/threads/:memberId", validate("json", ThreadBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
