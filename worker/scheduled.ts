@@ -1,5 +1,6 @@
 import { liftExpiredSafety } from "./features/social/safety-jobs";
-import { freeIdleSubmembers, settleListings } from "./features/market/market.service";
+import { settleListings } from "./features/market/market.service";
+import { freeIdleSubmembers } from "./features/market/submembers.service";
 import { purgeExpired } from "./features/privacy/retention";
 import { runDueDraws } from "./features/collectibles/lottery.service";
 import { purgeLineStates } from "./features/line/line.service";

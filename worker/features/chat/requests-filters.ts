@@ -11,14 +11,14 @@ import { limitPerMember } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import type { SessionMember } from "../session/session.service";
-import { block } from "../social/graph.service";
+import { block } from "../social/blocks.service";
 import { listNotifications } from "../social/inbox.service";
 import { listRequests } from "./chat.service";
 import { refreshInbox } from "./chat-publish";
 
 /**
  * Requests tray controls (README Decisions "Filters for requests and notifications"): the owner's filters, and the
- * declines beyond the plain one — decline and block (the block is graph.service's, the one home of blocking) and
+ * declines beyond the plain one — decline and block (the block is blocks.service's, the one home of blocking) and
  * decline everything from a member. The sender is never told: a declined request still reads as waiting to them
  * (conversation-starts.ts waitingOn). The filtering rule itself lives in notifications/sender-filter.ts.
  */

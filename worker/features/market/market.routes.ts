@@ -7,7 +7,10 @@ import { rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
+import * as hierarchy from "./hierarchy.service";
 import * as market from "./market.service";
+import * as search from "./search.service";
+import * as submembers from "./submembers.service";
 import { closedTo } from "../profiles/profile-access";
 import { connectionsHiddenFrom } from "../social/connections-visibility";
 import { AppError } from "../../lib/app-error";
@@ -19,7 +22,7 @@ const BiddingParam = z.object({ idBiddingLoop: IdParam });
 /** Public: a master's sub-member list as a logged-out visitor sees it on a public profile (§6 Visitor). */
 export const marketPublic = new Hono<AppEnv>().get("/sns/sub-members/:project/:memberNo", validate("param", ProjectMember), async (c) => {
   const { project, memberNo } = c.req.valid("param");
-  const list = await market.submemberList(c.env, parseProjectCode(project), memberNo, null);
+  const list = await submembers.submemberList(c.env, parseProjectCode(project), memberNo, null);
   // A closed master's sub-members (and join button) are not for those it is closed to (profile-access.ts).
   if (await closedTo(c.env, parseProjectCode(project), memberNo, null)) return c.json(ok({ ...list, subMembers: [], viewer: null }));
   return c.json(ok(await withoutHiddenSubmembers(c.env, parseProjectCode(project), memberNo, null, list)));
@@ -45,17 +48,17 @@ export const marketPrivate = new Hono<AppEnv>()
     const member = c.get("member");
     sessionProject(c, c.req.valid("param").project);
     await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
-    return c.json(ok(await market.joinMaster(c.env, member, c.req.valid("json").masterMemberNo, c.executionCtx)));
+    return c.json(ok(await submembers.joinMaster(c.env, member, c.req.valid("json").masterMemberNo, c.executionCtx)));
   })
   .post("/sns/sub-members/:project/free", validate("param", ProjectOnly), validate("json", SubmemberBody), async (c) => {
     const member = c.get("member");
     sessionProject(c, c.req.valid("param").project);
     await rateLimit(c.env.RL_WRITE, `write:${member.memberId}`);
-    return c.json(ok(await market.freeSubmember(c.env, member, c.req.valid("json").simpleCode, c.executionCtx)));
+    return c.json(ok(await submembers.freeSubmember(c.env, member, c.req.valid("json").simpleCode, c.executionCtx)));
   })
   .get("/sns/sub-members/:project/:memberNo", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
-    const list = await market.submemberList(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    const list = await submembers.submemberList(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok({ ...list, subMembers: [], viewer: null }));
     return c.json(ok(await withoutHiddenSubmembers(c.env, sessionProject(c, project), memberNo, c.get("member").memberId, list)));
   })
@@ -66,14 +69,14 @@ export const marketPrivate = new Hono<AppEnv>()
   })
   .get("/sns/hierarchy/:project/:memberNo/history", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
-    const history = await market.hierarchyHistory(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    const history = await hierarchy.hierarchyHistory(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     await refuseHiddenConnections(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok([]));
     return c.json(ok(history));
   })
   .get("/sns/hierarchy/:project/:memberNo", validate("param", ProjectMember), async (c) => {
     const { project, memberNo } = c.req.valid("param");
-    const tree = await market.hierarchy(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
+    const tree = await hierarchy.hierarchy(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     await refuseHiddenConnections(c.env, sessionProject(c, project), memberNo, c.get("member").memberId);
     if (await closedTo(c.env, sessionProject(c, project), memberNo, c.get("member").memberId)) return c.json(ok({ profile: tree.profile, subNodes: [], masters: [] }));
     return c.json(ok(tree));
@@ -93,11 +96,11 @@ export const marketPrivate = new Hono<AppEnv>()
   })
   .get("/sns/search/popular-keyword/:project", validate("param", ProjectOnly), validate("query", KeywordQuery), async (c) => {
     const project = sessionProject(c, c.req.valid("param").project);
-    return c.json(ok(await market.popularKeywords(c.env, project, c.req.valid("query").pageSize)));
+    return c.json(ok(await search.popularKeywords(c.env, project, c.req.valid("query").pageSize)));
   })
   .get("/sns/search/:project", validate("param", ProjectOnly), validate("query", SearchQuery), async (c) => {
     const member = c.get("member");
     sessionProject(c, c.req.valid("param").project);
     const { keyword, pageSize } = c.req.valid("query");
-    return c.json(ok(await market.searchMembers(c.env, member, keyword, pageSize)));
+    return c.json(ok(await search.searchMembers(c.env, member, keyword, pageSize)));
   });

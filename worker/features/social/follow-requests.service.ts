@@ -6,7 +6,8 @@ import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
 import type { SessionMember } from "../session/session.service";
-import { followInfo, pageOf } from "./graph.service";
+import { followInfo } from "./follow-info";
+import { pageOf } from "./member-page";
 import { visibleTarget, type TargetMember } from "./members";
 import { notBlockedWith } from "./visibility";
 
@@ -14,7 +15,7 @@ import { notBlockedWith } from "./visibility";
  * Approve followers (README Decisions "Approve followers"): while a member's `approveFollowers` is on, a follow is a
  * pending request the member accepts (it becomes a `follows` row) or declines (it goes, silently) from the Social tab;
  * the requester may withdraw it. Only the member lists their requests; a block either way deletes the pair's request
- * (graph.service `block`), and another tenant's or a blocked member is "not found" on every route here.
+ * (blocks.service `block`), and another tenant's or a blocked member is "not found" on every route here.
  */
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };

@@ -21,12 +21,15 @@ import { limitPerMember } from "../../http/rate-limit";
 import { requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
+import * as blocks from "./blocks.service";
 import * as flame from "./flame.service";
+import { followInfo } from "./follow-info";
 import * as followRequests from "./follow-requests.service";
 import * as geo from "./geo.service";
 import * as graph from "./graph.service";
 import * as guestbook from "./guestbook.service";
 import * as inbox from "./inbox.service";
+import * as reports from "./reports.service";
 import { postingStatus } from "./posting-rules";
 
 /** What services need from a request: env, the caller and a way to finish work after the response. */
@@ -53,7 +56,7 @@ const FriendListQuery = PageQuery.extend({ status: z.enum(["friends", "incoming"
 export const socialPrivate = new Hono<AppEnv>()
   // ── follow ──
   .get("/core/follows/:memberNo", validate("param", MemberNoParam), async (c) =>
-    c.json(ok(await graph.followInfo(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
+    c.json(ok(await followInfo(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   .post("/core/follows/:memberNo", social("follow"), validate("param", MemberNoParam), async (c) => c.json(ok(await graph.follow(ctxOf(c), tenant(c), c.req.valid("param").memberNo))))
   .delete("/core/follows/:memberNo", social("follow"), validate("param", MemberNoParam), async (c) =>
@@ -120,35 +123,35 @@ export const socialPrivate = new Hono<AppEnv>()
     c.json(ok(await graph.removeFavourite(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   // ── blocks (§7: GET all, POST {targetMemberNo}, DELETE by idBlock, count) ──
-  .get("/core/blocks/count", async (c) => c.json(ok(await graph.myBlockCount(c.env, c.get("member")))))
+  .get("/core/blocks/count", async (c) => c.json(ok(await blocks.myBlockCount(c.env, c.get("member")))))
   .get("/core/blocks/count/:memberNo", validate("param", MemberNoParam), async (c) =>
-    c.json(ok(await graph.blockCountFor(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
+    c.json(ok(await blocks.blockCountFor(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   .get("/core/blocks", validate("query", PageQuery), async (c) => {
     const q = c.req.valid("query");
-    return c.json(ok(await graph.blockList(c.env, c.get("member"), q.pageSize, q.before)));
+    return c.json(ok(await blocks.blockList(c.env, c.get("member"), q.pageSize, q.before)));
   })
   .post("/core/blocks", social("block"), validate("json", BlockBody), async (c) => {
     const body = c.req.valid("json");
-    return c.json(ok(await graph.block(ctxOf(c), tenant(c), body.targetMemberNo, body.duration, body.alsoNewAccounts)));
+    return c.json(ok(await blocks.block(ctxOf(c), tenant(c), body.targetMemberNo, body.duration, body.alsoNewAccounts)));
   })
-  .delete("/core/blocks/:idBlock", social("block"), validate("param", IdBlockParam), async (c) => c.json(ok(await graph.unblock(c.env, c.get("member"), c.req.valid("param").idBlock))))
+  .delete("/core/blocks/:idBlock", social("block"), validate("param", IdBlockParam), async (c) => c.json(ok(await blocks.unblock(c.env, c.get("member"), c.req.valid("param").idBlock))))
   // ── mutes and reports ──
   .get("/core/mutes", validate("query", PageQuery), async (c) => {
     const q = c.req.valid("query");
-    return c.json(ok(await graph.muteList(c.env, c.get("member"), q.pageSize, q.before)));
+    return c.json(ok(await blocks.muteList(c.env, c.get("member"), q.pageSize, q.before)));
   })
   .post("/core/mutes", social("mute"), validate("json", MuteBody), async (c) => {
     const body = c.req.valid("json");
-    return c.json(ok(await graph.mute(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.duration)));
+    return c.json(ok(await blocks.mute(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.duration)));
   })
   .delete("/core/mutes/:memberNo", social("mute"), validate("param", MemberNoParam), async (c) =>
-    c.json(ok(await graph.unmute(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
+    c.json(ok(await blocks.unmute(c.env, tenant(c), c.get("member"), c.req.valid("param").memberNo))),
   )
   .post("/core/reports", social("report"), validate("json", ReportBody), async (c) => {
     const body = c.req.valid("json");
     const item = body.kind && body.itemId ? { kind: body.kind, itemId: body.itemId } : null;
-    return c.json(ok(await graph.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason, item)));
+    return c.json(ok(await reports.report(c.env, tenant(c), c.get("member"), body.targetMemberNo, body.reason, item)));
   })
   // ── posting rules: what the member's composers show before sending (README Decisions "Posting rules")
   .get("/core/posting-status", async (c) => c.json(ok(await postingStatus(c.env, c.get("member").memberId))))
