@@ -13,7 +13,7 @@ import { withheldMessage, withheldThread } from "../features/social/muted-words"
 import { viewerFor } from "../features/profiles/profile-summary";
 import { strangerBlurs } from "../features/profiles/stranger-media";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
-import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
 import { SendWindow } from "./send-window";
 import { inD1Session, sessionEnv } from "../db/d1-session";
 
@@ -34,6 +34,11 @@ const chatroomIdOf = (name: string) => name.slice(name.indexOf(ROOM_NAME_SEPARAT
  * A client that reconnects with `?since=<last seen id>` receives exactly the messages it missed, once.
  */
 export class ChatRoom extends Server<Env> {
+  // The room's tenant's database, from its name (socket-auth.ts roomEnv).
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, roomEnv(ctx, env));
+  }
+
   static options = { hibernate: true };
 
   /** Connections still receiving their replay: live events wait here so nothing is sent twice or lost. */
