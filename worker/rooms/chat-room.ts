@@ -1,4 +1,6 @@
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import { sql } from "drizzle-orm";
+import { getDb } from "../db/client";
 import { errors } from "../contract/errors";
 import { ClientEvent, type ServerEvent } from "../contract/realtime";
 import { SOCKET_CLOSE } from "../contract/session.constants";
@@ -163,13 +165,12 @@ export class ChatRoom extends Server<Env> {
     for (const [, state] of this.audience()) if (state?.strangerMedia === "notFollowed") readers.add(state.memberId);
     const targets = cardMembers.filter((id): id is string => Boolean(id));
     if (!readers.size || !targets.length) return undefined;
-    const rows = await this.env.DB.prepare(
-      "select member_id as reader, target_member_id as target from follows where member_id in (select value from json_each(?1)) and target_member_id in (select value from json_each(?2))",
-    )
-      .bind(JSON.stringify([...readers]), JSON.stringify(targets))
-      .all<{ reader: string; target: string }>();
+    const rows = await getDb(this.env).all<{ reader: string; target: string }>(
+      sql`select member_id as reader, target_member_id as target from follows
+        where member_id in (select value from json_each(${JSON.stringify([...readers])})) and target_member_id in (select value from json_each(${JSON.stringify(targets)}))`,
+    );
     const follows = new Map<string, Set<string>>();
-    for (const row of rows.results) follows.set(row.reader, (follows.get(row.reader) ?? new Set()).add(row.target));
+    for (const row of rows) follows.set(row.reader, (follows.get(row.reader) ?? new Set()).add(row.target));
     return follows;
   }
 
