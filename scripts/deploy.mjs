@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, statSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { migrateAll } from "./d1-migrate.mjs";
 
 const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
@@ -31,6 +32,7 @@ if (dryRun) {
   }
   console.log(`worker bundle (${target}): ${(raw / 1024).toFixed(0)} KiB, ${(gzip / 1024).toFixed(0)} KiB gzip`);
 } else {
-  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--remote"]);
+  // Every D1 database of the environment: DB and each tenant's own DB_<CODE> (scripts/d1-migrate.mjs).
+  migrateAll(["--remote"]);
   run("npx", ["wrangler", "deploy"]);
 }

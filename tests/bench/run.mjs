@@ -87,7 +87,8 @@ function dropMissingRoutes(src) {
 function prepareConfig() {
   const file = path.join(BUILD, "server/wrangler.json");
   const config = JSON.parse(readFileSync(file, "utf8"));
-  config.d1_databases[0].migrations_dir = MIGRATIONS_COPY;
+  // Every database (DB and a tenant's own, README Decisions "A tenant per database"); the bench's tenants live in DB.
+  for (const database of config.d1_databases) database.migrations_dir = MIGRATIONS_COPY;
   writeFileSync(file, JSON.stringify(config));
   // The worker refuses every request without its secrets (worker/http/config-guard.ts); the bench has its own.
   // Every secret config-guard.ts requires (SIGNAL_SECRET and the VAPID pair came later; without them every call was a 503).

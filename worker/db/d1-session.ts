@@ -8,10 +8,10 @@ import { keptIn } from "../lib/kept";
  * A request's env is handed on with `DB` replaced by a routed binding: one object per real binding, kept for the
  * isolate's life, whose `prepare`/`batch` go to the session of the request they run in (AsyncLocalStorage).
  * Because it is one stable object, everything kept per binding keeps working unchanged on sessions: one drizzle
- * client per binding (`getDb`), compiled statements rendered once per isolate (compiled.ts), the session guard's
- * hooks (session-guard.ts hooks the routed binding's `batch`; statements of a session share the binding's
- * statement prototype, checked in tests/api/d1-sessions.test.ts). Outside a request (cron, Durable Objects that
- * did not open one) the routed binding falls through to the real one, i.e. the primary.
+ * client per binding (`getDb`), compiled statements rendered once per isolate (compiled.ts). The request's
+ * session guard, when armed, lives in the same per-request frame and is applied here (`batch`, and the single runs
+ * of statements prepared here): nothing is patched on D1's prototypes. Outside a request (cron, Durable Objects
+ * that did not open one) the routed binding falls through to the real one, i.e. the primary.
  *
  * Which session: the bookmark the caller carries (`x-d1-bookmark` header, else the `velvet_d1b` cookie) — at least
  * as fresh as the member's last write; without one, reads start `first-unconstrained` (any replica) and writes
@@ -25,7 +25,23 @@ export const BOOKMARK_COOKIE = "velvet_d1b";
 export const BOOKMARK_COOKIE_MAX_AGE = 300;
 
 type Constraint = "first-unconstrained" | "first-primary";
-type Frame = { binding: D1Database; session: D1DatabaseSession; start: string };
+/**
+ * What a request's D1 work runs in: its database (db/router.ts), its session, and — once requireSession arms it —
+ * the request's session guard (features/session/session-guard.ts), applied by the routed binding below to every
+ * statement and batch of this request only.
+ */
+type Frame = { binding: D1Database; session: D1DatabaseSession; start: string; serves: (tenant: string) => boolean; guard: StatementGuard | null };
+
+/**
+ * A per-request check riding on the request's D1 calls (session-guard.ts implements it). `batch` may put its own
+ * statement first in the caller's batch (no extra round trip); `beforeStatement` runs before a single statement.
+ */
+export type StatementGuard = {
+  batch<T>(statements: D1PreparedStatement[], send: (statements: D1PreparedStatement[]) => Promise<D1Result<T>[]>): Promise<D1Result<T>[]>;
+  beforeStatement(): Promise<void>;
+  /** Whether the request's check passed; runs it alone if no D1 call of the request carried it. */
+  verdict(): Promise<boolean>;
+};
 
 const current = new AsyncLocalStorage<Frame>();
 const routedBy = new WeakMap<D1Database, D1Database>();
@@ -45,13 +61,21 @@ export function realBinding(db: D1Database): D1Database {
 export function routedBinding(binding: D1Database): D1Database {
   const real = realBinding(binding);
   return keptIn(routedBy, real, () => {
-    const target = () => {
+    const mine = () => {
       const frame = current.getStore();
-      return frame && frame.binding === real ? frame.session : real;
+      return frame && frame.binding === real ? frame : null;
     };
     const routed = {
-      prepare: (query: string) => target().prepare(query),
-      batch: <T = unknown>(statements: D1PreparedStatement[]) => target().batch<T>(statements),
+      prepare: (query: string) => {
+        const frame = mine();
+        return frame ? guardedStatement(frame.session.prepare(query)) : real.prepare(query);
+      },
+      batch: <T = unknown>(statements: D1PreparedStatement[]) => {
+        const frame = mine();
+        if (!frame) return real.batch<T>(statements);
+        const send = (list: D1PreparedStatement[]) => frame.session.batch<T>(list);
+        return frame.guard ? frame.guard.batch<T>(statements, send) : send(statements);
+      },
       // Schema work and sessions of their own go to the binding.
       exec: (query: string) => real.exec(query),
       withSession: (constraintOrBookmark?: string) => real.withSession(constraintOrBookmark),
@@ -62,11 +86,67 @@ export function routedBinding(binding: D1Database): D1Database {
   });
 }
 
-/** The env handed to a request's handlers: the same bindings, `DB` routed to the request's session. */
-export function sessionEnv<E extends { DB: D1Database }>(env: E): E {
-  if (realOf.has(env.DB)) return env;
-  return { ...env, DB: routedBinding(env.DB) };
+/**
+ * A statement of a request's session whose single runs (`first`/`all`/`run`/`raw`) wait for the guard of the
+ * request running it, if one is armed (looked up at call time: drizzle and compiled.ts keep statements across
+ * requests). Own properties on the statement itself, so D1's `batch` still takes it; `bind` returns a new
+ * statement, which is wrapped in turn.
+ */
+const SINGLE_RUNS = ["first", "all", "run", "raw"] as const;
+function guardedStatement(statement: D1PreparedStatement): D1PreparedStatement {
+  const target = statement as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const method of SINGLE_RUNS) {
+    const original = target[method]!;
+    target[method] = async (...args: unknown[]) => {
+      const guard = current.getStore()?.guard;
+      if (guard) await guard.beforeStatement();
+      return original.apply(statement, args);
+    };
+  }
+  const bind = target.bind!;
+  target.bind = (...values: unknown[]) => guardedStatement(bind.apply(statement, values) as D1PreparedStatement);
+  return statement;
 }
+
+/** The env handed to a request's handlers: the same bindings, `DB` routed to the request's session. */
+export function sessionEnv<E extends { DB: D1Database }>(env: E, db: D1Database = env.DB): E {
+  if (realOf.has(env.DB) && realBinding(env.DB) === realBinding(db)) return env;
+  return { ...env, DB: routedBinding(db) };
+}
+
+/**
+ * Runs `work` with `makeGuard`'s guard armed on the request's D1 calls (requireSession does, through
+ * session-guard.ts). Null when no request session is open on `db`: the caller then looks its session up first.
+ */
+export async function withStatementGuard(db: D1Database, makeGuard: (session: D1DatabaseSession) => StatementGuard, work: () => Promise<void>): Promise<StatementGuard | null> {
+  const frame = current.getStore();
+  if (!frame || frame.binding !== realBinding(db)) return null;
+  const guard = makeGuard(frame.session);
+  // A nested frame: the guard ends with `work` (a stale request run again starts unguarded).
+  await current.run({ ...frame, guard }, work);
+  return guard;
+}
+
+/** Whether a guard can be armed for `db` now (a request session is open on it). */
+export function guardable(db: D1Database): boolean {
+  const frame = current.getStore();
+  return !!frame && realOf.has(db) && frame.binding === realBinding(db);
+}
+
+/** The guard armed for the code running now, if any (deferred writes keep its verdict). */
+export const currentGuard = (): StatementGuard | null => current.getStore()?.guard ?? null;
+
+/**
+ * Whether the request running now may serve `tenant` (db/router.ts routes it to this request's database).
+ * Outside a request: true. A project code routed elsewhere is "not found" here (http/tenant.ts, http/auth.ts).
+ */
+export function servesTenant(tenant: string): boolean {
+  const frame = current.getStore();
+  return !frame || frame.serves(tenant);
+}
+
+/** The database of the request running now, if one is open (a page's in-process API calls stay on it). */
+export const currentD1Binding = (): D1Database | null => current.getStore()?.binding ?? null;
 
 /** The session the code running now reads through, if any (for its bookmark). */
 export function currentD1Session(): D1DatabaseSession | null {
@@ -77,12 +157,17 @@ export function currentD1Session(): D1DatabaseSession | null {
  * Runs `work` inside a D1 session of `binding` started from `start` (a bookmark or a constraint), unless one is
  * already open here (a page's in-process API calls share the page's session). Returns the session's bookmark.
  */
-export async function inD1Session<T>(binding: D1Database, start: string, work: () => Promise<T>): Promise<{ result: T; bookmark: string | null; opened: boolean }> {
+export async function inD1Session<T>(
+  binding: D1Database,
+  start: string,
+  work: () => Promise<T>,
+  serves: (tenant: string) => boolean = () => true,
+): Promise<{ result: T; bookmark: string | null; opened: boolean }> {
   const real = realBinding(binding);
   const open = current.getStore();
   if (open && open.binding === real) return { result: await work(), bookmark: open.session.getBookmark(), opened: false };
   const session = observed(real.withSession(start), start);
-  const result = await current.run({ binding: real, session, start }, work);
+  const result = await current.run({ binding: real, session, start, serves, guard: null }, work);
   return { result, bookmark: session.getBookmark(), opened: true };
 }
 

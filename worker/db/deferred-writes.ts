@@ -1,4 +1,4 @@
-import { realBinding } from "./d1-session";
+import { currentGuard, realBinding } from "./d1-session";
 
 /**
  * Writes a read only causes as a side effect (a profile view's page view, footprint and activity hour; a search's
@@ -15,16 +15,6 @@ type Group = { binding: D1Database; statements: D1PreparedStatement[]; stillVali
 
 const queue: Group[] = [];
 const inFlight = new Set<Promise<void>>();
-let captureValidity: (() => (() => Promise<boolean>) | null) | null = null;
-
-/**
- * The session guard (session-guard.ts) registers how a deferred write learns whether the request that queued it
- * passed its session check: a request answered 100003 (or run again) writes nothing, as when the write rode in
- * its rolled-back batch.
- */
-export function checkDeferredWritesWith(capture: () => (() => Promise<boolean>) | null) {
-  captureValidity = capture;
-}
 
 /** Queues drizzle statements (query builders or compiled items) to be written after the response. */
 export function deferWrites(env: { DB: D1Database }, statements: readonly Statement[]): void {
@@ -36,8 +26,15 @@ export function deferWrites(env: { DB: D1Database }, statements: readonly Statem
       const { sql, params } = statement.toSQL();
       return binding.prepare(sql).bind(...params);
     }),
-    stillValid: captureValidity?.() ?? null,
+    // A request whose session guard fails (session-guard.ts) writes nothing: answered 100003 (or run again), as
+    // when the write rode in its rolled-back batch.
+    stillValid: guardVerdict(),
   });
+}
+
+function guardVerdict(): (() => Promise<boolean>) | null {
+  const guard = currentGuard();
+  return guard ? () => guard.verdict() : null;
 }
 
 export const hasDeferredWrites = () => queue.length > 0;

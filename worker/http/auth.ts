@@ -5,6 +5,7 @@ import { SESSION_COOKIE } from "../contract/session";
 import { memberFromSessionId, memberFromTokenHash, ticketClaim, type SessionMember } from "../features/session/session.service";
 import { guardsAvailable, sessionClaims, withSessionGuard } from "../features/session/session-guard";
 import { sha256Hex } from "../lib/crypto";
+import { servesTenant } from "../db/d1-session";
 import { AppError } from "../lib/app-error";
 import type { AppEnv } from "./types";
 
@@ -45,6 +46,9 @@ export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
   const claimed = !retried.has(c.req.raw) && mayDeferCheck(c.req.raw) ? sessionClaims.get(credential.key) : undefined;
   const deferred = claimed && claimed.memberId === credential.memberId && guardsAvailable(c.env.DB) ? claimed : null;
   const member = deferred ?? (await lookUp(credential));
+  // A session of a tenant whose database is not this request's (README Decisions "A tenant per database") is no
+  // session here: the request named another tenant than the member's.
+  if (!servesTenant(member.projectCode)) throw new AppError("sessionInvalid");
   if (credential.viaCookie && !SAFE_METHODS.has(c.req.method) && !isSameOrigin(c.req.raw)) throw new AppError("forbidden");
   c.set("member", member);
   if (!deferred) return next();
@@ -70,7 +74,7 @@ export async function optionalMember(c: Context<AppEnv>): Promise<SessionMember 
   try {
     const credential = await readCredential(c);
     const member = await credential.lookup();
-    return member && member.memberId === credential.memberId ? member : null;
+    return member && member.memberId === credential.memberId && servesTenant(member.projectCode) ? member : null;
   } catch (error) {
     if (error instanceof AppError) return null;
     throw error;

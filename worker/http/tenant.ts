@@ -1,13 +1,20 @@
 import type { Context } from "hono";
 import { AppError } from "../lib/app-error";
+import { servesTenant } from "../db/d1-session";
 import type { AppEnv } from "./types";
 
 const PROJECT_CODE = /^[A-Za-z]{3}$/;
 
-/** `{project}` is case-insensitive, stored upper-case; anything not three letters is a 400. */
+/**
+ * `{project}` is case-insensitive, stored upper-case; anything not three letters is a 400. A tenant whose
+ * database is not this request's (db/router.ts; the request named another tenant) is "not found": nothing of a
+ * tenant is read or written in another tenant's database.
+ */
 export function parseProjectCode(raw: string | undefined): string {
   if (!raw || !PROJECT_CODE.test(raw)) throw new AppError("badProjectCode");
-  return raw.toUpperCase();
+  const project = raw.toUpperCase();
+  if (!servesTenant(project)) throw new AppError("notFound");
+  return project;
 }
 
 /**

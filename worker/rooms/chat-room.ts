@@ -1,4 +1,6 @@
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import { sql } from "drizzle-orm";
+import { getDb } from "../db/client";
 import { errors } from "../contract/errors";
 import { ClientEvent, type ServerEvent } from "../contract/realtime";
 import { SOCKET_CLOSE } from "../contract/session.constants";
@@ -14,7 +16,7 @@ import { viewerFor } from "../features/profiles/profile-summary";
 import { strangerBlurs } from "../features/profiles/stranger-media";
 import { renditionsOf, roomImageKeyOf, withBlurredImage } from "../features/chat/room-image-blur";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
-import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
 import { SendWindow } from "./send-window";
 import { inD1Session, sessionEnv } from "../db/d1-session";
 
@@ -35,6 +37,11 @@ const chatroomIdOf = (name: string) => name.slice(name.indexOf(ROOM_NAME_SEPARAT
  * A client that reconnects with `?since=<last seen id>` receives exactly the messages it missed, once.
  */
 export class ChatRoom extends Server<Env> {
+  // The room's tenant's database, from its name (socket-auth.ts roomEnv).
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, roomEnv(ctx, env));
+  }
+
   static options = { hibernate: true };
 
   /** Connections still receiving their replay: live events wait here so nothing is sent twice or lost. */
@@ -159,13 +166,12 @@ export class ChatRoom extends Server<Env> {
     for (const [, state] of this.audience()) if (state?.strangerMedia === "notFollowed") readers.add(state.memberId);
     const targets = cardMembers.filter((id): id is string => Boolean(id));
     if (!readers.size || !targets.length) return undefined;
-    const rows = await this.env.DB.prepare(
-      "select member_id as reader, target_member_id as target from follows where member_id in (select value from json_each(?1)) and target_member_id in (select value from json_each(?2))",
-    )
-      .bind(JSON.stringify([...readers]), JSON.stringify(targets))
-      .all<{ reader: string; target: string }>();
+    const rows = await getDb(this.env).all<{ reader: string; target: string }>(
+      sql`select member_id as reader, target_member_id as target from follows
+        where member_id in (select value from json_each(${JSON.stringify([...readers])})) and target_member_id in (select value from json_each(${JSON.stringify(targets)}))`,
+    );
     const follows = new Map<string, Set<string>>();
-    for (const row of rows.results) follows.set(row.reader, (follows.get(row.reader) ?? new Set()).add(row.target));
+    for (const row of rows) follows.set(row.reader, (follows.get(row.reader) ?? new Set()).add(row.target));
     return follows;
   }
 

@@ -5,7 +5,7 @@ import type { ServerEvent } from "../contract/realtime";
 import { SOCKET_CLOSE } from "../contract/session.constants";
 import { latestNotificationId, unreadCounts } from "../features/chat/chat.service";
 import { armExpiry, closeExpired, closeSocket, endsSession, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
-import { identityOf, roomName, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { identityOf, roomName, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
 
 /** Storage key of one room the member's sessions hold sockets in: session id → that session's expiry (ms). */
 const ROOM_KEY = "room:";
@@ -18,6 +18,11 @@ type RoomSessions = Record<string, number>;
  * (README Decisions "Sockets end with their session").
  */
 export class MemberInbox extends Server<Env> {
+  // The room's tenant's database, from its name (socket-auth.ts roomEnv).
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, roomEnv(ctx, env));
+  }
+
   static options = { hibernate: true };
 
   async onConnect(connection: Connection<SocketIdentity>, ctx: ConnectionContext) {

@@ -5,7 +5,7 @@ import { SOCKET_CLOSE } from "../contract/session.constants";
 import { presenceRules, presenceVisibleTo, writePresence, type PresenceRules } from "../features/chat/presence.service";
 import { sessionHoldsSockets } from "../features/session/session.service";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
-import { identityOf, roomName, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { identityOf, roomName, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
 import { SendWindow } from "./send-window";
 
 type PresenceState = SocketIdentity & { rules: PresenceRules; since: number; sends: readonly number[]; left?: boolean };
@@ -16,6 +16,11 @@ type PresenceState = SocketIdentity & { rules: PresenceRules; since: number; sen
  * D1 is written through, so "latest online" survives eviction.
  */
 export class Presence extends Server<Env> {
+  // The room's tenant's database, from its name (socket-auth.ts roomEnv).
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, roomEnv(ctx, env));
+  }
+
   static options = { hibernate: true };
 
   /** Sockets accepted but not yet checked: an ended session closes them too (never hibernated meanwhile). */

@@ -2,6 +2,7 @@ import type { Lobby } from "partyserver";
 import { errors } from "../contract/errors";
 import { SOCKET_PROTOCOL, SOCKET_TICKET_PREFIX } from "../contract/session.constants";
 import { memberFromTicket, type SessionMember } from "../features/session/session.service";
+import { tenantEnv } from "../db/router";
 
 /** Trusted identity header the worker sets after verifying the ticket. Clients can never set it. */
 export const IDENTITY_HEADER = "x-velvet-member";
@@ -10,6 +11,13 @@ export const IDENTITY_HEADER = "x-velvet-member";
 export const ROOM_NAME_SEPARATOR = "~";
 export const roomName = (projectCode: string, id: string) => `${projectCode}${ROOM_NAME_SEPARATOR}${id}`;
 export const roomTenant = (name: string) => name.split(ROOM_NAME_SEPARATOR)[0] ?? "";
+
+/**
+ * A room's env: `DB` is its tenant's database (db/router.ts, README Decisions "A tenant per database"), known
+ * from the room's name (rooms are addressed by name, so `ctx.id.name` is set). Each room class passes its env
+ * through this in its constructor.
+ */
+export const roomEnv = (ctx: DurableObjectState, env: Env): Env => tenantEnv(env, roomTenant(ctx.id.name ?? ""));
 
 /**
  * Who holds a socket, and through which session: `sessionId` lets the session's end close it, `expiresAt` (ms) bounds

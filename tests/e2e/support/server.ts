@@ -11,7 +11,8 @@ let server: ChildProcess | undefined;
 /** Fresh local D1/R2/DO state, migrations applied, then the production build under `vite preview`. */
 export default async function setup(project: TestProject) {
   rmSync(stateDir, { recursive: true, force: true });
-  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], { cwd: root, stdio: "pipe" });
+  // Every bound database (DB and DB_TST: README Decisions "A tenant per database").
+  execFileSync("node", ["scripts/d1-migrate.mjs", "--local", "--persist-to", stateDir], { cwd: root, stdio: "pipe" });
   server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
     cwd: root,
     env: { ...process.env, VELVET_STATE_DIR: stateDir },
