@@ -4,7 +4,7 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { blocks, favourites, followRequests, follows, friendships, guestbookEntries, mutes, profiles, reportHides, reports } from "../../db/schema";
-import { reportableMessage } from "../chat/chat.service";
+import { reportableMessage } from "../chat/chat-messages";
 import { mediaKeyFromUrl } from "../../contract/media";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import {
