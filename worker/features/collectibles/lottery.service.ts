@@ -4,7 +4,7 @@ import { AppError } from "../../lib/app-error";
 import { toHex } from "../../lib/crypto";
 import { DAY, iso, utcDate } from "../../lib/time";
 import { lotteryCommitment, lotteryPrizeFor, lotteryWinnerIndex, type LotteryDraw, type LotteryDrawDetail, type LotteryPage, type LotteryToday } from "../../contract/collectibles.constants";
-import { d1Batch } from "../market/d1-batch";
+import { d1Batch } from "../../db/d1-batch";
 import { notify } from "../notifications/notify";
 
 /**

@@ -22,7 +22,7 @@ import {
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { profileSummaries, toProfileSummary, viewerFor, type Viewer } from "../profiles/profile-summary";
 import { isBlockedBetween, notBlockedWith } from "../social/visibility";
-import { d1Batch, deferD1Batch } from "./d1-batch";
+import { d1Batch, deferD1Batch } from "../../db/d1-batch";
 import { notify } from "../notifications/notify";
 import { connectionsOpenSql } from "../social/connections-visibility";
 
