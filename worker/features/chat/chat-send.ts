@@ -274,10 +274,10 @@ const messageRow = (v: SendValues) => ({
  * recipient, the checks come first. Each shape rendered once (`compiled`): sending is the hottest write.
  */
 function sendBatch(db: Db, v: SendValues, write: "none" | "insert" | "insertAndStamp") {
-  // Only rooms without a recipient insert here (never a one-to-one room): the post rules, in SQL.
-  const insert = storedInsert(db, v);
   const reads = sendReads(db, v);
   if (write === "none") return reads;
+  // Only rooms without a recipient insert here (never a one-to-one room): the post rules, in SQL.
+  const insert = storedInsert(db, v);
   // The stamp follows the insert (its `changes()` reads the insert's): names keep their order in the batch.
   return write === "insert" ? { ...reads, stored: insert } : { ...reads, stored: insert, stamp: latestSpeechStamp(db, v.memberId, v.at) };
 }
