@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { errors } from "../../worker/contract/errors";
 import { SUSPENDED_INDEFINITELY } from "../../worker/contract/moderation.constants";
-import { personalChatroomId } from "../../worker/features/chat/chat.service";
+import { personalChatroomId } from "../../worker/features/chat/chat-access";
 import { suspendMember } from "../../worker/features/moderation/moderation.service";
 import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";

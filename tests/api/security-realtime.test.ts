@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
 import { publishMessage } from "../../worker/features/chat/chat-publish";
-import { sendMessage } from "../../worker/features/chat/chat.service";
+import { sendMessage } from "../../worker/features/chat/chat-send";
 import { fetchWorker, call, expectOk, signUp } from "../support/client";
 import { socketHeaders } from "../support/socket";
 import { dressUp } from "../support/route-matrix";

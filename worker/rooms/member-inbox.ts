@@ -3,7 +3,7 @@ import type { UnreadCounts } from "../contract/chat";
 import type { NotificationItem } from "../contract/notifications";
 import type { ServerEvent } from "../contract/realtime";
 import { SOCKET_CLOSE } from "../contract/session.constants";
-import { latestNotificationId, unreadCounts } from "../features/chat/chat.service";
+import { latestNotificationId, unreadCounts } from "../features/chat/chat-inbox";
 import { armExpiry, closeExpired, closeSocket, endsSession, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
 import { identityOf, roomName, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
 

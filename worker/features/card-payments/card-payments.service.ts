@@ -4,7 +4,7 @@ import { CARD_PACKAGES, cardPackage, type CardPayment, type CardPaymentStatus, t
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
-import { d1Batch } from "../market/d1-batch";
+import { d1Batch } from "../../db/d1-batch";
 import { provider, stripeFor } from "./stripe-client";
 
 type Caller = { memberId: string; projectCode: string };

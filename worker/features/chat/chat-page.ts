@@ -2,7 +2,7 @@ import type { ChatMessage } from "../../contract/chat";
 import { maskPageJson, mutedPhrasesOf } from "../social/muted-words";
 import { keptPageJson } from "./chat-page-kept";
 import { pageJson, type PageValues } from "./chat-page-sql";
-import { assertRoomAccess, roomKind, type ChatMember } from "./chat.service";
+import { assertRoomAccess, roomKind, type ChatMember } from "./chat-access";
 import { blurRoomImagesJson } from "./room-image-blur";
 
 type PageOptions = { pageSize: number; memberNo?: string; before?: number; after?: number };

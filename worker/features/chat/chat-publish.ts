@@ -1,9 +1,9 @@
 import { getServerByName } from "partyserver";
 import { directChatroomId } from "../../contract/chat";
 import { roomName } from "../../rooms/socket-auth";
-import type { Fanout } from "./chat.service";
+import type { Fanout } from "./chat-messages";
 import type { StoredThread } from "./chat-view";
-import { latestNotificationId, unreadCounts } from "./chat.service";
+import { latestNotificationId, unreadCounts } from "./chat-inbox";
 import { membersMuting, storedText } from "../social/muted-words";
 
 /**

@@ -29,7 +29,17 @@ import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { roomName } from "../../rooms/socket-auth";
-import * as chat from "./chat.service";
+import { roomKind, viewerContext } from "./chat-access";
+import { acceptImage, deleteMessage, editMessage, messageDetail, reactToMessage, type Fanout } from "./chat-messages";
+import { sendMessage } from "./chat-send";
+import { addThread } from "./chat-threads";
+import { chatList, markRead, unreadCounts } from "./chat-inbox";
+import { decideRequest, listRequests } from "./message-requests";
+import { createConnection, deleteConnection, getConnection, listConnections } from "./chat-connections";
+import { contactSettings, publicKeyOf, saveContactSettings } from "./contact-settings";
+import { createReminder, todaysReminders } from "./chat-reminders";
+import { pushCount, updatePushSource } from "./push-sources";
+import { viewMessage } from "./chat-view";
 import { registerPushSubscription, removePushSubscription } from "../notifications/web-push";
 import { lastMessage, listMessages, listMessagesJson } from "./chat-page";
 import { publishDeleted, publishMessage, publishReaction, publishThread, refreshInbox } from "./chat-publish";
@@ -72,7 +82,7 @@ const ShowMutedQuery = z.object({ showMuted: z.enum(["true", "false"]).optional(
 export const chatPublic = new Hono<AppEnv>()
   .get("/sns/chatroom/messages/:id", validate("query", ProjectQuery), async (c) => {
     const project = parseProjectCode(c.req.valid("query").project);
-    return c.json(ok(await chat.messageDetail(c.env, project, parsed(IdParam, c.req.param("id")), null)));
+    return c.json(ok(await messageDetail(c.env, project, parsed(IdParam, c.req.param("id")), null)));
   })
   .get("/sns/chatroom/:id/messages", validate("param", RoomParam), validate("query", PublicMessagesQuery), async (c) => {
     const { project, ...query } = c.req.valid("query");
@@ -87,12 +97,12 @@ export const chatPublic = new Hono<AppEnv>()
 
 export const chatPrivate = new Hono<AppEnv>()
   // ── messages (literal paths before `/sns/chatroom/:id/...`)
-  .get("/sns/chatroom/unread-counts", async (c) => c.json(ok(await chat.unreadCounts(c.env, c.get("member")))))
-  .get("/sns/chatroom/list", validate("query", ListQuery), async (c) => c.json(ok(await chat.chatList(c.env, c.get("member"), c.req.valid("query").pageSize))))
+  .get("/sns/chatroom/unread-counts", async (c) => c.json(ok(await unreadCounts(c.env, c.get("member")))))
+  .get("/sns/chatroom/list", validate("query", ListQuery), async (c) => c.json(ok(await chatList(c.env, c.get("member"), c.req.valid("query").pageSize))))
   // `showMuted=true`: "Show anyway" for a message or note hidden by one of the caller's muted words (README Decisions "Muted words").
   .get("/sns/chatroom/messages/:id", validate("query", ShowMutedQuery), async (c) => {
     const member = c.get("member");
-    const detail = await chat.messageDetail(c.env, member.projectCode, parsed(IdParam, c.req.param("id")), member, c.req.valid("query").showMuted === "true");
+    const detail = await messageDetail(c.env, member.projectCode, parsed(IdParam, c.req.param("id")), member, c.req.valid("query").showMuted === "true");
     // A note's image under the reader's stranger-media setting is its rendition here too (room-image-blur.ts).
     const [shown] = await blurRoomImages(c.env, [detail], member);
     return c.json(ok(shown));
@@ -104,39 +114,39 @@ export const chatPrivate = new Hono<AppEnv>()
   .post("/sns/chatroom/messages/threads/:memberId", validate("json", ThreadBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     await rateLimit(c.env.RL_WRITE, `chat:${member.memberId}`);
-    const result = await chat.addThread(c.env, member, c.req.valid("json"));
+    const result = await addThread(c.env, member, c.req.valid("json"));
     c.executionCtx.waitUntil(publishThread(c.env, member.projectCode, result.parent, result.stored, result.threadCount, result.hiddenFrom));
     return c.json(ok({ ...result.view, idChatroomMessage: result.parent.idChatroomMessage, threadCount: result.threadCount }));
   })
   .put("/sns/chatroom/messages/:memberId/:id/react", limitPerMember("RL_WRITE", "react"), validate("json", ReactBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const id = parsed(IdParam, c.req.param("id"));
-    const result = await chat.reactToMessage(c.env, member, id, c.req.valid("json").replyPayload.reactEmoji);
+    const result = await reactToMessage(c.env, member, id, c.req.valid("json").replyPayload.reactEmoji);
     c.executionCtx.waitUntil(publishReaction(c.env, member.projectCode, result.stored));
     return c.json(ok({ idChatroomMessage: id, replyPayload: result.replyPayload }));
   })
   .put("/sns/chatroom/messages/:memberId/:id/accept-image", async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
-    return c.json(ok(await chat.acceptImage(c.env, member, parsed(IdParam, c.req.param("id")))));
+    return c.json(ok(await acceptImage(c.env, member, parsed(IdParam, c.req.param("id")))));
   })
   .put("/sns/chatroom/messages/:memberId/:id", limitPerMember("RL_WRITE", "edit"), validate("json", EditMessageBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const id = parsed(IdParam, c.req.param("id"));
-    const result = await chat.editMessage(c.env, member, id, c.req.valid("json").message);
+    const result = await editMessage(c.env, member, id, c.req.valid("json").message);
     if ("deleted" in result && result.deleted) {
       const stored = await loadForPublish(c.env, member.projectCode, id);
       if (stored) c.executionCtx.waitUntil(publishDeleted(c.env, member.projectCode, stored));
       return c.json(ok({ idChatroomMessage: id, deleted: true }));
     }
-    const edited = (result as { edited: chat.Fanout }).edited;
+    const edited = (result as { edited: Fanout }).edited;
     c.executionCtx.waitUntil(publishMessage(c.env, member.projectCode, edited, "edited"));
-    return c.json(ok(chat.viewMessage(edited.stored, await chat.viewerContext(c.env, member))));
+    return c.json(ok(viewMessage(edited.stored, await viewerContext(c.env, member))));
   })
   .delete("/sns/chatroom/messages/:memberId/:id", limitPerMember("RL_WRITE", "delete"), validate("query", DeleteQuery), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const id = parsed(IdParam, c.req.param("id"));
     const all = ["true", "1", ""].includes(c.req.valid("query").all ?? "false");
-    await chat.deleteMessage(c.env, member, id, all);
+    await deleteMessage(c.env, member, id, all);
     const stored = await loadForPublish(c.env, member.projectCode, id);
     if (stored) c.executionCtx.waitUntil(publishDeleted(c.env, member.projectCode, stored));
     return c.json(ok({ idChatroomMessage: id, deleted: true, all }));
@@ -158,49 +168,49 @@ export const chatPrivate = new Hono<AppEnv>()
   })
   .put("/sns/chatroom/:id/read", limitPerMember("RL_WRITE", "read"), validate("param", RoomParam), validate("json", MarkReadBody), async (c) => {
     const member = c.get("member");
-    const result = await chat.markRead(c.env, member, c.req.valid("param").id, c.req.valid("json").idChatroomMessage);
+    const result = await markRead(c.env, member, c.req.valid("param").id, c.req.valid("json").idChatroomMessage);
     c.executionCtx.waitUntil(refreshInbox(c.env, member.projectCode, member.memberId, member.memberNo));
     return c.json(ok(result));
   })
   .post("/sns/chatrooms/:id/messages/:memberId", validate("param", RoomParam.extend({ memberId: z.string() })), validate("json", PostMessageBody), async (c) => {
     const member = requireSelf(c, c.req.valid("param").memberId);
     await rateLimit(c.env.RL_WRITE, `chat:${member.memberId}`);
-    const result = await chat.sendMessage(c.env, member, c.req.valid("param").id, c.req.valid("json"));
+    const result = await sendMessage(c.env, member, c.req.valid("param").id, c.req.valid("json"));
     if (result.fanout) c.executionCtx.waitUntil(publishMessage(c.env, member.projectCode, result.fanout));
     return c.json(ok(result.message));
   })
   .get("/sns/chatroom-member/count", validate("query", CountQuery), async (c) => {
     const member = c.get("member");
     const { chatroomId } = c.req.valid("query");
-    chat.roomKind(chatroomId);
+    roomKind(chatroomId);
     if (/^dm-/.test(chatroomId) && !chatroomId.split("-").includes(member.memberNo)) return c.json(ok({ chatroomId, count: 0 }));
     const room = await getServerByName(c.env.ChatRoom, roomName(member.projectCode, chatroomId));
     return c.json(ok({ chatroomId, count: await room.memberCount() }));
   })
 
   // ── connections (§3 Connection)
-  .get("/sns/connections", async (c) => c.json(ok(await chat.listConnections(c.env, c.get("member")))))
-  .get("/sns/connections/:idConnection", async (c) => c.json(ok(await chat.getConnection(c.env, c.get("member"), parsed(IdParam, c.req.param("idConnection"))))))
-  .post("/sns/connections", validate("json", ConnectionBody), async (c) => c.json(ok(await chat.createConnection(c.env, c.get("member"), c.req.valid("json").memberNo))))
-  .delete("/sns/connections/:idConnection", async (c) => c.json(ok(await chat.deleteConnection(c.env, c.get("member"), parsed(IdParam, c.req.param("idConnection"))))))
+  .get("/sns/connections", async (c) => c.json(ok(await listConnections(c.env, c.get("member")))))
+  .get("/sns/connections/:idConnection", async (c) => c.json(ok(await getConnection(c.env, c.get("member"), parsed(IdParam, c.req.param("idConnection"))))))
+  .post("/sns/connections", validate("json", ConnectionBody), async (c) => c.json(ok(await createConnection(c.env, c.get("member"), c.req.valid("json").memberNo))))
+  .delete("/sns/connections/:idConnection", async (c) => c.json(ok(await deleteConnection(c.env, c.get("member"), parsed(IdParam, c.req.param("idConnection"))))))
 
   // ── member control over contact: requests tray, settings, stranger images
-  .get("/sns/message-requests", async (c) => c.json(ok(await chat.listRequests(c.env, c.get("member")))))
+  .get("/sns/message-requests", async (c) => c.json(ok(await listRequests(c.env, c.get("member")))))
   .put("/sns/message-requests/:idRequest", validate("json", RequestDecisionBody), async (c) => {
     const member = c.get("member");
-    const result = await chat.decideRequest(c.env, member, parsed(IdParam, c.req.param("idRequest")), c.req.valid("json").decision);
+    const result = await decideRequest(c.env, member, parsed(IdParam, c.req.param("idRequest")), c.req.valid("json").decision);
     c.executionCtx.waitUntil(refreshInbox(c.env, member.projectCode, member.memberId, member.memberNo));
     return c.json(ok(result));
   })
   .get("/sns/message-permission/:memberNo", async (c) => c.json(ok(await messagePermission(c.env, c.get("member"), parsed(MemberNoField, c.req.param("memberNo"))))))
-  .get("/sns/chat-settings", async (c) => c.json(ok(await chat.contactSettings(c.env, c.get("member").memberId))))
+  .get("/sns/chat-settings", async (c) => c.json(ok(await contactSettings(c.env, c.get("member").memberId))))
   .put("/sns/chat-settings", validate("json", ContactSettingsBody), async (c) => {
     const member = c.get("member");
-    const settings = await chat.saveContactSettings(c.env, member, c.req.valid("json"));
+    const settings = await saveContactSettings(c.env, member, c.req.valid("json"));
     c.executionCtx.waitUntil(refreshPresence(c.env, member.projectCode, [member.memberId]));
     return c.json(ok(settings));
   })
-  .get("/sns/public-keys/:memberNo", async (c) => c.json(ok(await chat.publicKeyOf(c.env, c.get("member"), parsed(MemberNoField, c.req.param("memberNo"))))))
+  .get("/sns/public-keys/:memberNo", async (c) => c.json(ok(await publicKeyOf(c.env, c.get("member"), parsed(MemberNoField, c.req.param("memberNo"))))))
 
   // ── presence: recently active members the caller may see (public-chat side list, latest online)
   .get("/sns/presence/:project", validate("query", PresenceQuery), async (c) => {
@@ -214,7 +224,7 @@ export const chatPrivate = new Hono<AppEnv>()
   .put("/sns/notifications/source/:memberId", validate("json", SourceBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const { sourceKey, subscription } = c.req.valid("json");
-    const source = await chat.updatePushSource(c.env, member, sourceKey);
+    const source = await updatePushSource(c.env, member, sourceKey);
     if (!subscription) return c.json(ok(source));
     return c.json(ok({ ...source, subscribed: await registerPushSubscription(c.env, member, subscription) }));
   })
@@ -225,12 +235,12 @@ export const chatPrivate = new Hono<AppEnv>()
   })
   .get("/sns/notifications/vapid-key", (c) => c.json(ok({ publicKey: c.env.VAPID_PUBLIC_KEY })))
   .get("/sns/notifications/count", validate("query", SourceCountQuery), async (c) => {
-    return c.json(ok(await chat.pushCount(c.env, c.get("member"), c.req.valid("query").sourceKey)));
+    return c.json(ok(await pushCount(c.env, c.get("member"), c.req.valid("query").sourceKey)));
   })
 
   // ── reminders (§3 Reminder; §9 only today's UTC date)
-  .post("/core/reminders", validate("json", ReminderBody), async (c) => c.json(ok(await chat.createReminder(c.env, c.get("member"), c.req.valid("json")))))
-  .get("/core/reminders", async (c) => c.json(ok(await chat.todaysReminders(c.env, c.get("member")))));
+  .post("/core/reminders", validate("json", ReminderBody), async (c) => c.json(ok(await createReminder(c.env, c.get("member"), c.req.valid("json")))))
+  .get("/core/reminders", async (c) => c.json(ok(await todaysReminders(c.env, c.get("member")))));
 
 /** The row as stored (deleted included) for publishing a deletion to the right rooms. */
 async function loadForPublish(env: Env, projectCode: string, id: number) {
@@ -240,5 +250,5 @@ async function loadForPublish(env: Env, projectCode: string, id: number) {
     .bind(id, projectCode)
     .first<{ chatroomId: string; memberNo: string; toMemberId: string | null; toMemberNo: string | null }>();
   if (!row) return null;
-  return { ...row, idChatroomMessage: id } as unknown as chat.Fanout["stored"];
+  return { ...row, idChatroomMessage: id } as unknown as Fanout["stored"];
 }

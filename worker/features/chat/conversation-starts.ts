@@ -4,7 +4,8 @@ import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { chatMessageRequests } from "../../db/schema";
 import { findMember } from "../social/members";
-import { acceptsDirectly, type ChatMember } from "./chat.service";
+import type { ChatMember } from "./chat-access";
+import { acceptsDirectly } from "./contact-settings";
 
 /**
  * Who started a private conversation (README "Requests belong to the recipient"): the requests tray is the

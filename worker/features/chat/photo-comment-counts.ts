@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { md5 } from "js-md5";
+import { personalChatroomId as roomOf } from "./chat-access";
 
 /**
  * Photo comment counts (§2 home photo card comment icon, §4 banner threadCount; README Decisions "Photo comment
@@ -10,9 +10,6 @@ import { md5 } from "js-md5";
  * written here, in the worker, on each post and delete in a personal room, so the home page reads a stored column
  * (one D1 call).
  */
-
-/** §2: the personal chatroom id of a member code (the same as chat.service's personalChatroomId). */
-const roomOf = (memberNo: string) => md5(memberNo);
 
 /** The mapping row written at sign-up (session.service) for a new member. */
 export const personalRoomRow = (projectCode: string, memberId: string, memberNo: string) => ({ projectCode, chatroomId: roomOf(memberNo), memberId });

@@ -1,9 +1,11 @@
+// Presence (§6 presence audience): who may see a member online, the write-through to D1 and the recently active list.
 import { sql } from "drizzle-orm";
 import type { PresenceEntry } from "../../contract/chat";
 import { getDb } from "../../db/client";
 import { iso, HOUR } from "../../lib/time";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import { contactSettings } from "./chat.service";
+import { blockedWith, notBlockedWith } from "../social/visibility";
+import { contactSettings } from "./contact-settings";
 import { getServerByName } from "partyserver";
 import { roomName } from "../../rooms/socket-auth";
 
@@ -17,10 +19,7 @@ export async function presenceRules(env: Env, memberId: string): Promise<Presenc
   const db = getDb(env);
   const at = Date.now();
   const { presenceAudience: audience } = await contactSettings(env, memberId);
-  const blocked = (
-    await db.all<{ id: string }>(sql`select target_member_id as id from blocks where member_id = ${memberId} and (expires_at is null or expires_at > ${at})
-      union select member_id as id from blocks where target_member_id = ${memberId} and (expires_at is null or expires_at > ${at}) limit 2000`)
-  ).map((r) => r.id);
+  const blocked = (await blockedWith(db, memberId, at).limit(2000)).map((r) => r.memberId);
   let allowed: string[] | null = null;
   if (audience === "nobody") allowed = [];
   if (audience === "followers") {
@@ -60,8 +59,7 @@ export async function listPresence(env: Env, projectCode: string, viewerId: stri
         or (s.presence_audience = 'followers' and exists (select 1 from follows f where f.member_id = ${viewerId} and f.target_member_id = p.member_id))
         or (s.presence_audience = 'friends' and exists (select 1 from friendships fr where fr.status = 'accepted'
           and ((fr.requester_id = ${viewerId} and fr.addressee_id = p.member_id) or (fr.requester_id = p.member_id and fr.addressee_id = ${viewerId})))))
-      and not exists (select 1 from blocks b where ((b.member_id = ${viewerId} and b.target_member_id = p.member_id) or (b.member_id = p.member_id and b.target_member_id = ${viewerId}))
-        and (b.expires_at is null or b.expires_at > ${at}))
+      and ${notBlockedWith(viewerId, sql`p.member_id`, at)}
     order by p.online desc, p.last_seen_at desc limit ${pageSize}`);
   const self = { memberId: viewerId, online: 1, lastSeenAt: at };
   const rows = [self, ...found.filter((r) => r.memberId !== viewerId)].slice(0, pageSize);

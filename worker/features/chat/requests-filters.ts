@@ -13,7 +13,7 @@ import { validate } from "../../http/validate";
 import type { SessionMember } from "../session/session.service";
 import { block } from "../social/blocks.service";
 import { listNotifications } from "../social/inbox.service";
-import { listRequests } from "./chat.service";
+import { listRequests } from "./message-requests";
 import { refreshInbox } from "./chat-publish";
 
 /**

@@ -4,7 +4,8 @@ import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { strangerBlursSql } from "../profiles/stranger-media";
-import { messageDetail, type ChatMember } from "./chat.service";
+import type { ChatMember } from "./chat-access";
+import { messageDetail } from "./chat-messages";
 
 /**
  * Images posted in shared rooms under the stranger-media rule (README Decisions "Stranger media stays blurred"): a

@@ -6,7 +6,7 @@ import { iso } from "../../lib/time";
 import type { CoinInfo, TransferResult, WalletTransfer } from "../../contract/market";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { isBlockedBetween } from "../social/visibility";
-import { d1Batch } from "../market/d1-batch";
+import { d1Batch } from "../../db/d1-batch";
 import { coinBalance } from "./coin-awards";
 
 type Caller = { memberId: string; projectCode: string };

@@ -18,7 +18,7 @@ import type { ProfileSummary } from "../../contract/profile-summary";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { openToViewerSql } from "../profiles/profile-access";
 import { notBlockedWith } from "../social/visibility";
-import { d1Batch } from "../market/d1-batch";
+import { d1Batch } from "../../db/d1-batch";
 import { coinInfo } from "../coins/coins.service";
 
 /**

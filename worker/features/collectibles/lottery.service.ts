@@ -14,7 +14,7 @@ import {
   type LotteryPage,
   type LotteryToday,
 } from "../../contract/collectibles.constants";
-import { d1Batch } from "../market/d1-batch";
+import { d1Batch } from "../../db/d1-batch";
 import { notify } from "../notifications/notify";
 
 /**

@@ -6,7 +6,7 @@ import { utcDate } from "../../lib/time";
 import type { PopularKeyword, SubmemberProfile } from "../../contract/market";
 import { viewerFor } from "../profiles/profile-summary";
 import { notBlockedWith } from "../social/visibility";
-import { deferD1Batch } from "./d1-batch";
+import { deferD1Batch } from "../../db/d1-batch";
 import { P, summary, type Caller, type ProfileRow } from "./market-members";
 
 /**

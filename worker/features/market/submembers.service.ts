@@ -6,7 +6,7 @@ import { DAY, iso } from "../../lib/time";
 import { isMasterGender, type SubmemberItem, type SubmemberList } from "../../contract/market";
 import { viewerFor } from "../profiles/profile-summary";
 import { isBlockedBetween, notBlockedWith } from "../social/visibility";
-import { d1Batch } from "./d1-batch";
+import { d1Batch } from "../../db/d1-batch";
 import { notify } from "../notifications/notify";
 import { P, isAncestor, masterOf, memberByNo, notifyLater, ownedSubmember, summary, visibleMemberByNo, type Caller, type ProfileRow, type WaitUntil } from "./market-members";
 

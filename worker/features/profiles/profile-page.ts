@@ -1,4 +1,5 @@
 import { getDb } from "../../db/client";
+import { namedBatch } from "../../db/named-batch";
 import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
 import { toProfileSummary, toViewer, viewerRowQuery } from "./profile-summary";
 import { footprintsFor } from "./profile-access";
@@ -15,18 +16,6 @@ import {
   visitorsQuery,
 } from "./profiles.service";
 
-type View = ReturnType<typeof profileViewReads>;
-type Rows<I extends 0 | 1 | 2> = Awaited<View["queries"][I]>;
-type Reads = [
-  Awaited<ReturnType<typeof characterCatalogueQuery>>,
-  Awaited<ReturnType<typeof actionStatsQuery>>,
-  Awaited<ReturnType<typeof visitorsQuery>>,
-  Awaited<ReturnType<typeof bannersOfQuery>>,
-  Strip,
-  Strip,
-  Strip,
-  Strip,
-];
 type Strip = Awaited<ReturnType<typeof listProfilesQuery>>;
 
 /** §9 sizes of what the public profile page shows besides the profile. */
@@ -45,20 +34,23 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
   const strip = (options: ReturnType<typeof discovery.hot>) => listProfilesQuery(env, projectCode, listViewer, options);
   // Reads only, so a replica can serve the page; the visit is recorded after the response (`view.record`), and
   // shows in the footprints from the next read on.
-  const results = await getDb(env).batch([
-    ...view.queries,
-    characterCatalogueQuery(env, projectCode),
-    actionStatsQuery(env, view.targetId),
-    visitorsQuery(env, view.targetId, viewerId, PAGE.footprints),
-    bannersOfQuery(env, view.targetId),
-    strip(discovery.hot(PAGE.strip)),
-    strip(discovery.newest(PAGE.strip)),
-    strip(discovery.lastAccess(PAGE.strip)),
-    strip(discovery.lastChat(PAGE.strip)),
-  ]);
-  const [targets, viewers, characterRows] = results as unknown as [Rows<0>, Rows<1>, Rows<2>];
-  const [catalogue, actions, footprints, photos, hot, newbie, online, speech] = results.slice(view.queries.length) as unknown as Reads;
-  const { profile, open, target, viewer, shownTo, asVisitor, characterIds } = view.finish(targets, viewers, characterRows);
+  const db = getDb(env);
+  const [targetQuery, viewerQuery, characterQuery] = view.queries;
+  const read = await namedBatch(db, {
+    targets: targetQuery,
+    viewers: viewerQuery,
+    characterRows: characterQuery,
+    catalogue: characterCatalogueQuery(env, projectCode),
+    actions: actionStatsQuery(env, view.targetId),
+    footprints: visitorsQuery(env, view.targetId, viewerId, PAGE.footprints),
+    photos: bannersOfQuery(env, view.targetId),
+    hot: strip(discovery.hot(PAGE.strip)),
+    newbie: strip(discovery.newest(PAGE.strip)),
+    online: strip(discovery.lastAccess(PAGE.strip)),
+    speech: strip(discovery.lastChat(PAGE.strip)),
+  });
+  const { catalogue, actions, footprints, photos, hot, newbie, online, speech } = read;
+  const { profile, open, target, viewer, shownTo, asVisitor, characterIds } = view.finish(read.targets, read.viewers, read.characterRows);
   view.record();
   // What is about the member goes out as `shownTo` sees it (a visitor, to a member who approves followers and whom
   // the viewer does not follow: profile-access.ts); the tenant's lists stay the viewer's own.

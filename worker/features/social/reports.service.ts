@@ -2,7 +2,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { guestbookEntries, mutes, reportHides, reports } from "../../db/schema";
-import { reportableMessage } from "../chat/chat.service";
+import { reportableMessage } from "../chat/chat-messages";
 import type { ReportKind } from "../../contract/social";
 import type { SessionMember } from "../session/session.service";
 import { AppError } from "../../lib/app-error";

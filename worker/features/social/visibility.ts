@@ -1,6 +1,6 @@
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { getDb, type Db } from "../../db/client";
-import { blocks } from "../../db/schema";
+import { blocks, mutes } from "../../db/schema";
 
 /**
  * The one place that decides who is hidden from whom. Every list, search, feed, room and notification
@@ -30,6 +30,18 @@ export function blockedWith(db: Db, viewerMemberId: string, at = Date.now()) {
     .select({ memberId: sql<string>`${otherOfBlock(viewerMemberId)}`.as("other_member_id") })
     .from(sql`${blocks} b`)
     .where(liveBlocksWith(viewerMemberId, at))
+    .$dynamic();
+}
+
+/**
+ * The members with a live mute on `memberId` (the other side of `notMutedBy`), as a select of `memberId`: for
+ * callers that must keep a member's messages from those muting them (a chat message's fan-out).
+ */
+export function mutersOf(db: Db, memberId: string, at = Date.now()) {
+  return db
+    .select({ memberId: mutes.memberId })
+    .from(mutes)
+    .where(and(eq(mutes.targetMemberId, memberId), sql`(${mutes.expiresAt} is null or ${mutes.expiresAt} > ${at})`))
     .$dynamic();
 }
 

@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import { deferWrites } from "../../db/deferred-writes";
+import { deferWrites } from "./deferred-writes";
 
 const dialect = new SQLiteAsyncDialect();
 
