@@ -8,7 +8,7 @@ import { BIDDING_STACK_MAX, isMasterGender, type BiddingCard, type BiddingLoop, 
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import { isBlockedBetween, notBlockedWith } from "../social/visibility";
-import { d1Batch, } from "../../db/d1-batch";
+import { d1Batch } from "../../db/d1-batch";
 import { notify } from "../notifications/notify";
 import { P, isAncestor, memberByNo, notifyLater, ownedSubmember, summary, visibleMemberByNo, type Caller, type ProfileRow, type WaitUntil } from "./market-members";
 
