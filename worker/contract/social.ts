@@ -119,12 +119,16 @@ export type GeolocationInfo = { latitude: number | null; longitude: number | nul
  * `bearing` is one of eight compass points, null inside the same cell.
  */
 export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm: number; bearing: CompassPoint | null };
+/** §7 nearby: the members around, and where the reader stands. */
+export type NearbyAnswer = { items: NearbyItem[]; origin: GeolocationInfo };
 export type FlameInfo = { memberNo: string | null; profile: ProfileSummary | null; since: string | null; mine: boolean };
 export type DoorBell = { ring: boolean; guestbookUnread: number; notificationsUnread: number; checkedAt: string; since: string | null };
 /** §3 Action stats (activity-by-hour chart) plus the member's recent public actions. */
 export type ActionKind = "follow" | "guestbook" | "flame";
 export type MemberActions = { stats: { actionHour: number; actionCount: number }[]; recent: { type: ActionKind; dateAdd: string }[] };
 export type SocialSettings = { emailAlerts: boolean };
+/** A member's own verification state (README Decisions "Verification"). */
+export type Verification = { kycStatus: number; verified: boolean; requestedAt: string | null };
 /**
  * What a notification opens, decided by the server from what the viewer may open now (README "Notifications open
  * what they are about"): only the ids the page needs; null when there is nothing to open.

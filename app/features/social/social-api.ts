@@ -5,12 +5,14 @@ import type {
   FollowInfo,
   FollowRequestItem,
   FriendStatus,
+  GuestbookCounts,
   GuestbookEntry,
   ListItem,
   NotificationView,
   Page,
   ReportKind,
   SafetyDuration,
+  Verification,
 } from "../../../worker/contract/social";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { api } from "../../lib/api";
@@ -71,3 +73,14 @@ export const passFlame = (projectCode: string, targetMemberNo: string) =>
   api<FlameInfo>(`/private/core/flame/${projectCode.toUpperCase()}/delivery`, { body: { targetMemberNo } });
 export const approveByFlame = (projectCode: string, targetMemberNo: string) =>
   api<{ kycStatus: number }>(`/private/core/flame/${projectCode.toUpperCase()}/approve`, { body: { targetMemberNo } });
+
+/** The member's own verification state, and their one request to the flame holder (README Decisions "Verification"). */
+export const myVerification = (projectCode: string) => api<Verification>(`/private/core/flame/${projectCode.toUpperCase()}/verification`);
+export const askVerification = (projectCode: string) => api<Verification>(`/private/core/flame/${projectCode.toUpperCase()}/verification`, { method: "POST" });
+
+export const guestbookPage = (memberId: string, pageSize: number, before: number) =>
+  api<Page<GuestbookEntry> & GuestbookCounts>(`/private/core/guestbooks/${memberId}?pageSize=${pageSize}&before=${before}`);
+
+/** Mark every notification read (answers the unread count left), or clear them all (§2 two-step). */
+export const readNotifications = () => api<{ unread: number }>("/private/core/notifications/read", { body: {} });
+export const clearNotifications = () => api("/private/core/notifications", { method: "DELETE" });
