@@ -127,6 +127,13 @@ export type DoorBell = { ring: boolean; guestbookUnread: number; notificationsUn
 export type ActionKind = "follow" | "guestbook" | "flame";
 export type MemberActions = { stats: { actionHour: number; actionCount: number }[]; recent: { type: ActionKind; dateAdd: string }[] };
 export type SocialSettings = { emailAlerts: boolean };
+/** §7 friends: the answer to a friend request, accept, reject or removal. */
+export type FriendAnswer = { memberNo: string; friendStatus: FriendStatus };
+/** §7 blocks and mutes: what a new block or mute answers (`count`/`indicators` are the §9 block counter). */
+export type BlockCreated = { idBlock: number; memberNo: string; expiresAt: string | null; alsoNewAccounts: boolean; count: number; indicators: number };
+export type MuteCreated = { idMute: number; memberNo: string; expiresAt: string | null };
+/** One open verification request in the flame holder's list (README Decisions "Verification"). */
+export type FlameRequest = { memberNo: string; profile: ProfileSummary; requestedAt: string | null };
 /** A member's own verification state (README Decisions "Verification"). */
 export type Verification = { kycStatus: number; verified: boolean; requestedAt: string | null };
 /**

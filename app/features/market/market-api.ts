@@ -1,4 +1,4 @@
-import type { BiddingCard, BiddingLoop, PopularKeyword, SubmemberList, SubmemberProfile, TransferResult } from "../../../worker/contract/market";
+import type { BiddingCard, BiddingLoop, CoinInfo, PopularKeyword, SubmemberList, SubmemberProfile, TransferResult } from "../../../worker/contract/market";
 import type { NearbyAnswer } from "../../../worker/contract/social";
 import { api } from "../../lib/api";
 import { readSession } from "../../lib/session-keys";
@@ -24,6 +24,9 @@ export const nearby = (projectCode: string) => api<NearbyAnswer>(`/private/core/
 
 export const bid = (targetMemberNo: string) => api<BiddingLoop>("/private/sns/bidding-loops", { body: { targetMemberNo } });
 export const biddings = (projectCode: string) => api<BiddingCard[]>(`/private/sns/market/${tenant(projectCode)}/biddings?pageSize=20`);
+
+/** The member's coins (§7 core pvs). */
+export const coins = (memberId: string) => api<CoinInfo>(`/private/core/pvs/${memberId}`);
 
 /** A one-time code by e-mail, then an M coin transfer (`amount` in hundredths, §9). */
 export const sendOtp = (memberId: string) => api(`/private/core/otp/${memberId}`, { body: {} });

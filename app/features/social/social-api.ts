@@ -1,20 +1,22 @@
 import type {
   BlockCount,
+  BlockCreated,
   BlockItem,
   FlameInfo,
+  FlameRequest,
   FollowInfo,
   FollowRequestItem,
-  FriendStatus,
+  FriendAnswer,
   GuestbookCounts,
   GuestbookEntry,
   ListItem,
+  MuteCreated,
   NotificationView,
   Page,
   ReportKind,
   SafetyDuration,
   Verification,
 } from "../../../worker/contract/social";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { api } from "../../lib/api";
 
 /**
@@ -22,10 +24,6 @@ import { api } from "../../lib/api";
  * with its path, method and answer type written once. Every function answers the envelope `api()` gives.
  */
 
-export type FriendAnswer = { friendStatus: FriendStatus };
-export type BlockCreated = { idBlock: number; expiresAt: string | null; count: number };
-export type MuteCreated = { expiresAt: string | null };
-export type FlameRequest = { memberNo: string; profile: ProfileSummary; requestedAt: string };
 
 export const blockCount = (memberNo: string) => api<BlockCount>(`/private/core/blocks/count/${memberNo}`);
 

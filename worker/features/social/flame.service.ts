@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { flamePasses, profiles, verificationRequests } from "../../db/schema";
-import type { FlameInfo, Verification } from "../../contract/social";
+import type { FlameInfo, FlameRequest, Verification } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
@@ -129,7 +129,7 @@ export async function requestVerification(ctx: Ctx, projectCode: string) {
 }
 
 /** The holder's list of open requests, oldest first; members the holder cannot see (blocks, closed, gone) are left out. */
-export async function openRequests(env: Env, projectCode: string, member: SessionMember) {
+export async function openRequests(env: Env, projectCode: string, member: SessionMember): Promise<{ requests: FlameRequest[] }> {
   await requireHolder(env, projectCode, member);
   const at = Date.now();
   const rows = await getDb(env)
