@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { isOk } from "../../worker/contract/envelope";
 import { LANGUAGES, rememberLanguage, type LanguageCode } from "../i18n/languages";
-import { api } from "../lib/api";
+import { updateProfile } from "../features/profiles/profiles-api";
 import { readSession } from "../lib/session-keys";
 
 /**
@@ -29,7 +29,7 @@ export function useChooseLanguage() {
     void revalidator.revalidate();
     const session = readSession();
     if (!session) return true;
-    const body = await api(`/private/core/profiles/${session.memberId}`, { method: "PATCH", body: { language: code } });
+    const body = await updateProfile(session.memberId, { language: code });
     return isOk(body);
   };
 }

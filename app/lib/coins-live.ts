@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
-import type { CoinInfo } from "../../worker/contract/market";
-import { api } from "./api";
+import { coins } from "../features/market/market-api";
 import { readSession } from "./session-keys";
 
 const COINS_EVENT = "velvet:coins-changed";
@@ -22,7 +21,7 @@ export function useLiveMcoin(initial: number): number {
     const refresh = async () => {
       const session = readSession();
       if (!session) return;
-      const body = await api<CoinInfo>(`/private/core/pvs/${session.memberId}`);
+      const body = await coins(session.memberId);
       if (!cancelled && "info" in body) setMcoin(body.info.mcoin);
     };
     const onVisible = () => document.visibilityState === "visible" && void refresh();

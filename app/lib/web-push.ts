@@ -1,5 +1,5 @@
 import { isOk } from "../../worker/contract/envelope";
-import { api } from "./api";
+import * as push from "../features/notifications/notifications-api";
 import { readSession } from "./session-keys";
 
 /**
@@ -32,17 +32,14 @@ const keyBytes = (base64url: string) => Uint8Array.from(atob(base64url.replace(/
 async function subscribe(registration: ServiceWorkerRegistration): Promise<boolean> {
   const session = readSession();
   if (!session) return false;
-  const key = await api<{ publicKey: string }>("/private/sns/notifications/vapid-key");
+  const key = await push.vapidKey();
   if (!isOk(key)) return false;
   try {
     const subscription =
       (await registration.pushManager.getSubscription()) ??
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key.info.publicKey) }));
     const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
-    const body = await api<{ subscribed?: boolean }>(`/private/sns/notifications/source/${session.memberId}`, {
-      method: "PUT",
-      body: { sourceKey: json.endpoint, subscription: { endpoint: json.endpoint, keys: json.keys } },
-    });
+    const body = await push.addPushSource(session.memberId, { endpoint: json.endpoint, keys: json.keys });
     return isOk(body) && body.info.subscribed === true;
   } catch (error) {
     console.info("push subscription failed", error instanceof Error ? error.name : error);
@@ -72,7 +69,7 @@ export async function disablePush() {
   const subscription = await registration?.pushManager.getSubscription();
   const session = readSession();
   if (subscription && session) {
-    await api(`/private/sns/notifications/source/${session.memberId}`, { method: "DELETE", body: { endpoint: subscription.endpoint } });
+    await push.removePushSource(session.memberId, subscription.endpoint);
     await subscription.unsubscribe().catch(() => false);
   }
 }

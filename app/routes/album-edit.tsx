@@ -10,7 +10,7 @@ import { ConfirmDelete } from "../features/albums/album-dialogs";
 import { AlbumImage } from "../features/albums/album-image";
 import { uploadWithProgress } from "../lib/upload";
 import { useSeed } from "../features/albums/use-seed";
-import { api } from "../lib/api";
+import * as albums from "../features/albums/albums-api";
 import { loadApi } from "../lib/api.server";
 import { leaveKeyOutOfAddress } from "../features/albums/album-key.server";
 import { errorText } from "../lib/error-text";
@@ -59,7 +59,7 @@ export default function AlbumEditPage({ loaderData, params }: Route.ComponentPro
       form.set("file", file);
       setProgress(0);
       const stored = await uploadWithProgress<UploadedFile>(`/private${ALBUM_PATHS.files(album.idAlbum)}`, form, setProgress);
-      const body = "info" in stored ? await api<Photo>(`/private${ALBUM_PATHS.photos}`, { body: { idAlbum: album.idAlbum, filePath: stored.info.filePath } }) : stored;
+      const body = "info" in stored ? await albums.addPhoto(album.idAlbum, stored.info.filePath) : stored;
       setProgress(null);
       if (!("info" in body)) {
         toast(errorText(t, body), "error");
@@ -71,7 +71,7 @@ export default function AlbumEditPage({ loaderData, params }: Route.ComponentPro
   }
 
   async function removePhoto(photo: Photo) {
-    const body = await api(`/private${ALBUM_PATHS.photo(photo.idPhoto)}`, { method: "DELETE" });
+    const body = await albums.deletePhoto(photo.idPhoto);
     if ("info" in body) toast(t("photoDeleted"), "delete");
     else toast(errorText(t, body), "error");
     void revalidator.revalidate();
@@ -79,8 +79,8 @@ export default function AlbumEditPage({ loaderData, params }: Route.ComponentPro
 
   async function changeGrant(memberNo: string, revoke: boolean) {
     const body = revoke
-      ? await api<AlbumGrant[]>(`/private${ALBUM_PATHS.grant(album.idAlbum, memberNo)}`, { method: "DELETE" })
-      : await api<AlbumGrant[]>(`/private${ALBUM_PATHS.grants(album.idAlbum)}`, { body: { memberNo } });
+      ? await albums.revokeAlbum(album.idAlbum, memberNo)
+      : await albums.grantAlbum(album.idAlbum, memberNo);
     if ("info" in body) {
       if (!revoke) setGrantNo("");
       toast(revoke ? t("grants.revoked") : t("grants.granted"), "success");

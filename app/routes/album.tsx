@@ -5,10 +5,9 @@ import { ALBUM_PATHS, albumUnlockCookie } from "../../worker/contract/albums.con
 import type { Album } from "../../worker/contract/albums";
 import { AlbumImage } from "../features/albums/album-image";
 import { useSeed } from "../features/albums/use-seed";
-import { api } from "../lib/api";
+import * as albums from "../features/albums/albums-api";
 import { callApi, loadApi, readCookie, sessionHeaders } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
-import { readSession } from "../lib/session-keys";
 import "../features/albums/albums.css";
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Velvet · ${data.album.title}` : "Velvet" }];
@@ -44,8 +43,7 @@ export default function AlbumPage({ loaderData, params }: Route.ComponentProps) 
     event.preventDefault();
     setBusy(true);
     setError(null);
-    const path = readSession() ? `/private${ALBUM_PATHS.unlock(album.idAlbum)}` : `/public${ALBUM_PATHS.publicUnlock(params.projectCode.toUpperCase(), album.idAlbum)}`;
-    const body = await api<Album>(path, { body: { secretKey: key } });
+    const body = await albums.unlockAlbum(params.projectCode, album.idAlbum, key);
     setBusy(false);
     if ("info" in body) {
       setKey("");

@@ -5,7 +5,7 @@ import { ALBUM_PATHS } from "../../worker/contract/albums.constants";
 import type { AlbumListItem } from "../../worker/contract/albums";
 import { useToast } from "../components/toast";
 import { ConfirmDelete, CreateAlbumDialog, OpenAlbumDialog } from "../features/albums/album-dialogs";
-import { api } from "../lib/api";
+import * as albums from "../features/albums/albums-api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import { pageTitle } from "../i18n/page-title";
@@ -28,7 +28,7 @@ export default function AlbumsPage({ loaderData, params }: Route.ComponentProps)
   const open = (idAlbum: number) => navigate(`/${params.projectCode}/albums/${idAlbum}/edit`);
 
   async function remove(album: AlbumListItem) {
-    const body = await api(`/private${ALBUM_PATHS.album(album.idAlbum)}`, { method: "DELETE" });
+    const body = await albums.deleteAlbum(album.idAlbum);
     if ("info" in body) {
       toast(t("deleted", { title: album.title }), "delete");
       void revalidator.revalidate();

@@ -5,19 +5,17 @@ import type { Route } from "./+types/collectibles";
 import {
   COLLECTIBLE_PATHS as P,
   EDITION_SIZE_MAX,
-  type BuyResult,
   type CollectibleEdition,
   type CollectibleEvent,
   type Gas,
-  type MintResult,
 } from "../../worker/contract/collectibles.constants";
 import type { CoinInfo } from "../../worker/contract/market";
 import type { Banner } from "../../worker/contract/profiles";
 import { useToast } from "../components/toast";
 import { CollectibleCard } from "../features/collectibles/collectible-card";
+import * as collectibles from "../features/collectibles/collectibles-api";
 import { pageTitle } from "../i18n/page-title";
 import { LocalTime } from "../i18n/use-format";
-import { api } from "../lib/api";
 import { callApi, requireSessionCookie } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import "../features/collectibles/collectibles.css";
@@ -134,7 +132,7 @@ function MintSection({ projectCode, gas, photos }: { projectCode: string; gas: G
     event.preventDefault();
     if (chosen === null) return;
     setBusy(true);
-    const body = await api<MintResult>(`/private${P.mint(projectCode)}`, { body: { idBanner: chosen, editionSize: Number(size), requestId: key } });
+    const body = await collectibles.mint(projectCode, { idBanner: chosen, editionSize: Number(size), requestId: key });
     setBusy(false);
     if ("info" in body) {
       toast(t("mint.done", { size: body.info.editionSize }), "success");
@@ -202,10 +200,9 @@ function ListingControls({ projectCode, edition, coinsText }: { projectCode: str
 
   async function send(method: "PUT" | "DELETE") {
     setBusy(true);
-    const body = await api<CollectibleEdition>(`/private${P.listing(projectCode, edition.idEdition)}`, {
-      method,
-      body: method === "PUT" ? { amount: Math.round(Number(price) * 100) } : undefined,
-    });
+    const body = method === "PUT"
+        ? await collectibles.listEdition(projectCode, edition.idEdition, Math.round(Number(price) * 100))
+        : await collectibles.unlistEdition(projectCode, edition.idEdition);
     setBusy(false);
     if ("info" in body) {
       toast(method === "PUT" ? t("list.done") : t("list.removed"), "success");
@@ -252,7 +249,7 @@ function BuyControls({ projectCode, edition, gas, coinsText }: { projectCode: st
 
   async function buy(key: string) {
     setBusy(true);
-    const body = await api<BuyResult>(`/private${P.buy(projectCode, edition.idEdition)}`, { body: { amount, requestId: key } });
+    const body = await collectibles.buyEdition(projectCode, edition.idEdition, amount, key);
     setBusy(false);
     if ("info" in body) {
       toast(t("buy.done", { serial: edition.serial, size: edition.editionSize }), "success");

@@ -5,7 +5,7 @@ import { isOk } from "../../worker/contract/envelope";
 import type { GuestbookCounts, GuestbookEntry, Page } from "../../worker/contract/social";
 import { GuestbookEntries } from "../features/social/guestbook-entries";
 import { useMemberId } from "../features/social/social-client";
-import { api } from "../lib/api";
+import * as social from "../features/social/social-api";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
 import "../features/social/social.css";
 
@@ -28,7 +28,7 @@ export default function Guestbook({ loaderData }: Route.ComponentProps) {
 
   async function more() {
     if (!memberId || !next) return;
-    const body = await api<Page<GuestbookEntry> & GuestbookCounts>(`/private/core/guestbooks/${memberId}?pageSize=${PAGE}&before=${next}`);
+    const body = await social.guestbookPage(memberId, PAGE, next);
     if (!isOk(body)) return;
     setEntries((list) => [...list, ...body.info.items]);
     setNext(body.info.next);

@@ -3,12 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/line-callback";
 import { isOk } from "../../worker/contract/envelope";
-import type { LineBinding, LineLoginResult } from "../../worker/contract/line";
-import type { SessionInfo } from "../../worker/contract/session";
 import { AuthCard } from "../features/session/auth-card";
 import { useFinishLogin } from "../features/session/use-finish-login";
 import { LINE_INTENT_KEY, lineCallbackUrl } from "../features/line/line-start";
-import { api } from "../lib/api";
+import * as line from "../features/line/line-api";
 import { errorText } from "../lib/error-text";
 import { readSession } from "../lib/session-keys";
 
@@ -49,12 +47,12 @@ export default function LineCallback({ params }: Route.ComponentProps) {
     void (async () => {
       if (intent === "bind") {
         const memberId = readSession()?.memberId ?? "";
-        const reply = await api<LineBinding>(`/private/core/members/line/${encodeURIComponent(memberId)}`, { body });
+        const reply = await line.bindLine(memberId, body);
         if (isOk(reply)) navigate(`/${params.projectCode}/profile`, { replace: true });
         else setStep({ kind: "failed", message: errorText(t, reply), back });
         return;
       }
-      const reply = await api<LineLoginResult>(`/public/core/sessions/${project}/line`, { body });
+      const reply = await line.lineSignIn(project, body);
       if (!isOk(reply)) setStep({ kind: "failed", message: errorText(t, reply), back });
       else if ("needsRegistration" in reply.info) setStep({ kind: "register" });
       else finish(reply.info);
@@ -64,7 +62,7 @@ export default function LineCallback({ params }: Route.ComponentProps) {
   async function register(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setBusy(true);
-    const reply = await api<SessionInfo>(`/public/core/members/${project}/line`, { body: { adult: true } });
+    const reply = await line.lineSignUp(project);
     setBusy(false);
     if (isOk(reply)) finish(reply.info);
     else setStep({ kind: "failed", message: errorText(t, reply), back: "login" });

@@ -8,14 +8,13 @@ import {
   lotteryCommitment,
   lotteryWinnerIndex,
   type LotteryDraw,
-  type LotteryDrawDetail,
   type LotteryPage,
   type LotteryToday,
 } from "../../worker/contract/collectibles.constants";
 import { useToast } from "../components/toast";
 import { pageTitle } from "../i18n/page-title";
 import { LocalTime } from "../i18n/use-format";
-import { api } from "../lib/api";
+import * as collectibles from "../features/collectibles/collectibles-api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import "../features/collectibles/collectibles.css";
@@ -38,7 +37,7 @@ export default function LotteryRoute({ loaderData, params }: Route.ComponentProp
 
   async function enter() {
     setBusy(true);
-    const body = await api<LotteryToday>(`/private${P.lotteryEntries(p)}`, { body: {} });
+    const body = await collectibles.enterLottery(p);
     setBusy(false);
     if ("info" in body) setToday(body.info);
     else toast(errorText(t, body), "error");
@@ -107,7 +106,7 @@ function PastDraw({ projectCode, draw, coinsText }: { projectCode: string; draw:
   const [check, setCheck] = useState<"verified" | "mismatch" | null>(null);
 
   async function verify() {
-    const body = await api<LotteryDrawDetail>(`/private${P.lotteryDraw(projectCode, draw.drawDate)}`);
+    const body = await collectibles.lotteryDraw(projectCode, draw.drawDate);
     if (!("info" in body) || !body.info.seed) return setCheck("mismatch");
     const detail = body.info;
     const index = await lotteryWinnerIndex(detail.seed!, detail.drawDate, detail.tickets);

@@ -13,7 +13,8 @@ import { GuestbookEntries } from "../features/social/guestbook-entries";
 import { FilteredNotices } from "../features/social/filtered-notices";
 import { NotificationItems } from "../features/social/notification-items";
 import { useTwoStep } from "../features/social/social-client";
-import { api } from "../lib/api";
+import * as social from "../features/social/social-api";
+import { setEmailAlerts as saveEmailAlerts } from "../features/settings/settings-api";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
 import { useRoom } from "../lib/realtime";
 import { readSession } from "../lib/session-keys";
@@ -71,7 +72,7 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
   // Opening the Notification tab reads them: the New marker clears.
   useEffect(() => {
     if (tab !== "notification" || unread === 0) return;
-    void api<{ unread: number }>("/private/core/notifications/read", { body: {} }).then((body) => {
+    void social.readNotifications().then((body) => {
       if (isOk(body)) setUnread(body.info.unread);
     });
   }, [tab, unread]);
@@ -84,7 +85,7 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
 
   async function changeAlerts(checked: boolean) {
     setEmailAlerts(checked);
-    const body = await api<SocialSettings>("/private/core/social-settings", { method: "PUT", body: { emailAlerts: checked } });
+    const body = await saveEmailAlerts(checked);
     if (!isOk(body)) {
       setEmailAlerts(!checked);
       toast(errorText(t, body), "error");
@@ -93,7 +94,7 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
 
   // §2 two-step clear-all-notifications.
   const clearAll = useTwoStep(async () => {
-    const body = await api("/private/core/notifications", { method: "DELETE" });
+    const body = await social.clearNotifications();
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setNotices([]);
     setUnread(0);

@@ -8,7 +8,7 @@ import type { Mission } from "../../worker/contract/tasks";
 import { useToast } from "../components/toast";
 import { UploadProgress } from "../components/upload-progress";
 import { MissionDetails } from "../features/tasks/mission-details";
-import { api } from "../lib/api";
+import * as tasks from "../features/tasks/tasks-api";
 import { uploadWithProgress } from "../lib/upload";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
@@ -44,13 +44,13 @@ export default function MissionPage({ loaderData, params }: Route.ComponentProps
     } else toast(errorText(t, body), "error");
   }
 
-  const save = () => run("save", () => api<Mission>(`/private${TASK_PATHS.save}`, { method: "PUT", body: { id: mission.idMission, description, remark } }), t("mission.saved"));
+  const save = () => run("save", () => tasks.saveMission(mission.idMission, description, remark), t("mission.saved"));
   const submit = () =>
     run(
       "submit",
       async () => {
-        const saved = await api<Mission>(`/private${TASK_PATHS.save}`, { method: "PUT", body: { id: mission.idMission, description, remark } });
-        return "info" in saved ? api<Mission>(`/private${TASK_PATHS.submit}`, { body: { id: mission.idMission } }) : saved;
+        const saved = await tasks.saveMission(mission.idMission, description, remark);
+        return "info" in saved ? tasks.submitMission(mission.idMission) : saved;
       },
       t("mission.submitted"),
     );

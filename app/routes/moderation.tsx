@@ -2,15 +2,15 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import type { Route } from "./+types/moderation";
-import { isOk } from "../../worker/contract/envelope";
+import { isOk, type Envelope } from "../../worker/contract/envelope";
 import { SUSPENSION_HOURS } from "../../worker/contract/moderation.constants";
 import type { DecisionResult, ModerationAppeal, ModerationCase, ModerationQueue } from "../../worker/contract/moderation";
-import type { FlameInfo } from "../../worker/contract/social";
 import { Avatar } from "../components/avatar";
 import { useToast } from "../components/toast";
 import { LocalTime, useFormat } from "../i18n/use-format";
-import { api } from "../lib/api";
 import { loadApi } from "../lib/api.server";
+import * as moderation from "../features/moderation/moderation-api";
+import * as social from "../features/social/social-api";
 import { errorText } from "../lib/error-text";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
@@ -46,8 +46,8 @@ function useAct() {
   const { t } = useTranslation("moderation");
   const toast = useToast();
   const revalidator = useRevalidator();
-  return async (path: string, body: unknown) => {
-    const reply = await api<DecisionResult>(path, { body });
+  return async (call: () => Promise<Envelope<DecisionResult>>) => {
+    const reply = await call();
     if (!isOk(reply)) return toast(errorText(t, reply), "error");
     toast(t("done"));
     await revalidator.revalidate();
@@ -60,7 +60,6 @@ function CaseCard({ project, item }: { project: string; item: ModerationCase }) 
   const format = useFormat();
   const [hours, setHours] = useState<string>(String(SUSPENSION_HOURS[0]));
   const name = item.profile.nickname || item.profile.simpleCode;
-  const path = `/private/core/moderation/${project}/members/${item.profile.simpleCode}/decisions`;
   const weight = (n: number) => n.toFixed(1);
   return (
     <article className="card stack" aria-label={name}>
@@ -99,17 +98,17 @@ function CaseCard({ project, item }: { project: string; item: ModerationCase }) 
         </select>
       </label>
       <div className="entry-actions">
-        <button type="button" className="button button-danger" onClick={() => void act(path, { action: "suspend", hours: hours ? Number(hours) : null })}>
+        <button type="button" className="button button-danger" onClick={() => void act(() => moderation.decide(project, item.profile.simpleCode, { action: "suspend", hours: hours ? Number(hours) : null }))}>
           {t("suspend")}
         </button>
-        <button type="button" className="button" onClick={() => void act(path, { action: "takedown" })}>
+        <button type="button" className="button" onClick={() => void act(() => moderation.decide(project, item.profile.simpleCode, { action: "takedown" }))}>
           {t("takedown")}
         </button>
-        <button type="button" className="button" onClick={() => void act(path, { action: "dismiss" })}>
+        <button type="button" className="button" onClick={() => void act(() => moderation.decide(project, item.profile.simpleCode, { action: "dismiss" }))}>
           {t("dismiss")}
         </button>
         {(item.suspendedUntil || item.suspendedIndefinitely) && (
-          <button type="button" className="button button-primary" onClick={() => void act(path, { action: "lift" })}>
+          <button type="button" className="button button-primary" onClick={() => void act(() => moderation.decide(project, item.profile.simpleCode, { action: "lift" }))}>
             {t("lift")}
           </button>
         )}
@@ -122,7 +121,6 @@ function AppealCard({ project, item }: { project: string; item: ModerationAppeal
   const { t } = useTranslation("moderation");
   const act = useAct();
   const name = item.profile.nickname || item.profile.simpleCode;
-  const path = `/private/core/moderation/${project}/appeals/${item.idAction}/decision`;
   return (
     <article className="card stack" aria-label={name}>
       <div className="entry-actions">
@@ -133,10 +131,10 @@ function AppealCard({ project, item }: { project: string; item: ModerationAppeal
       <p>{t("appealOf", { action: t(`action_${item.action}`) })}</p>
       {item.appeal && <blockquote>{item.appeal}</blockquote>}
       <div className="entry-actions">
-        <button type="button" className="button button-primary" onClick={() => void act(path, { grant: true })}>
+        <button type="button" className="button button-primary" onClick={() => void act(() => moderation.decideAppeal(project, item.idAction, true))}>
           {t("grant")}
         </button>
-        <button type="button" className="button" onClick={() => void act(path, { grant: false })}>
+        <button type="button" className="button" onClick={() => void act(() => moderation.decideAppeal(project, item.idAction, false))}>
           {t("refuse")}
         </button>
       </div>
@@ -150,7 +148,7 @@ function GrantOperator({ project }: { project: string }) {
   const [memberNo, setMemberNo] = useState("");
   async function grant(event: React.FormEvent) {
     event.preventDefault();
-    const reply = await api(`/private/core/moderation/${project}/operators`, { body: { memberNo: memberNo.trim() } });
+    const reply = await moderation.addOperator(project, memberNo.trim());
     if (!isOk(reply)) return toast(errorText(t, reply), "error");
     toast(t("operatorAdded", { memberNo: memberNo.trim() }));
     setMemberNo("");
@@ -181,7 +179,7 @@ function VerificationGrants({ project }: { project: string }) {
 
   useEffect(() => {
     let live = true;
-    void api<FlameInfo>(`/private/core/flame/${project}/last`).then((body) => {
+    void social.lastFlame(project).then((body) => {
       if (live && isOk(body)) setHolder(body.info.profile ? body.info.profile.nickname || body.info.memberNo : null);
     });
     return () => {
@@ -189,10 +187,10 @@ function VerificationGrants({ project }: { project: string }) {
     };
   }, [project]);
 
-  async function run(path: string, body: unknown, done: string) {
+  async function run(call: (memberNo: string) => Promise<Envelope<unknown>>, done: string) {
     const no = memberNo.trim();
     if (!no) return;
-    const reply = await api(path, { body });
+    const reply = await call(no);
     if (!isOk(reply)) return toast(errorText(t, reply), "error");
     toast(t(done, { memberNo: no }));
     if (done === "flameHolderSet") setHolder(no);
@@ -209,10 +207,10 @@ function VerificationGrants({ project }: { project: string }) {
         <input inputMode="numeric" value={memberNo} onChange={(e) => setMemberNo(e.target.value)} />
       </label>
       <div className="entry-actions">
-        <button type="button" className="button" disabled={!no} onClick={() => void run(`/private/core/moderation/${project}/flame`, { memberNo: no }, "flameHolderSet")}>
+        <button type="button" className="button" disabled={!no} onClick={() => void run((memberNo) => moderation.setFlameHolder(project, memberNo), "flameHolderSet")}>
           🔥 {t("makeFlameHolder")}
         </button>
-        <button type="button" className="button" disabled={!no} onClick={() => void run(`/private/core/moderation/${project}/members/${encodeURIComponent(no)}/ai-room`, {}, "aiRoomGranted")}>
+        <button type="button" className="button" disabled={!no} onClick={() => void run((memberNo) => moderation.grantAiRoom(project, memberNo), "aiRoomGranted")}>
           🎨 {t("grantAiRoom")}
         </button>
       </div>

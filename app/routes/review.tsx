@@ -6,7 +6,7 @@ import { TASK_PATHS } from "../../worker/contract/tasks.constants";
 import type { Mission } from "../../worker/contract/tasks";
 import { useToast } from "../components/toast";
 import { MissionDetails } from "../features/tasks/mission-details";
-import { api } from "../lib/api";
+import * as tasks from "../features/tasks/tasks-api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import { pageTitle } from "../i18n/page-title";
@@ -32,7 +32,7 @@ export default function ReviewPage({ loaderData, params }: Route.ComponentProps)
   async function confirm(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const body = await api<Mission>(`/private${TASK_PATHS.confirm}`, { body: { id: mission.idMission, remark } });
+    const body = await tasks.confirmMission(mission.idMission, remark);
     setBusy(false);
     if ("info" in body) {
       setMission(body.info);

@@ -37,4 +37,21 @@ describe("house rules", () => {
     expect(Object.keys(sourceFiles).length).toBeGreaterThan(300);
     expect(citing).toEqual([]);
   });
+
+  it("components call the typed endpoint functions, never the raw api() client", () => {
+    // Each path, method and answer type is written once, in its feature's `*-api.ts` module (README Layout); a page
+    // that calls `api(` itself writes a second copy that can drift from the contract.
+    const components = Object.entries(appFiles).filter(([file]) => file.endsWith(".tsx"));
+    const raw = components.flatMap(([file, source]) => {
+      const name = file.replace(/^(\.\.\/)+/, "");
+      const found: string[] = [];
+      if (/import\s*\{[^}]*\bapi\b[^}]*\}\s*from\s*"[^"]*\/lib\/api"/.test(source)) found.push(`${name} imports the raw api client`);
+      source.split("\n").forEach((line, i) => {
+        if (/(^|[^\w.$])api\s*(<[^()]*>)?\s*\(/.test(line.replace(/\/\/.*$/, ""))) found.push(`${name}:${i + 1} calls api(`);
+      });
+      return found;
+    });
+    expect(components.length).toBeGreaterThan(50);
+    expect(raw).toEqual([]);
+  });
 });

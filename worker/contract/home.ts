@@ -6,6 +6,8 @@ export * from "./home.constants";
 export const FeedbackBody = z.object({ message: z.string().trim().min(1, "Feedback must not be empty").max(2000) });
 export type FeedbackBody = z.infer<typeof FeedbackBody>;
 
+/** §7 photo review: a photo waiting for the reader's rating. */
+export type ReviewPhoto = { idBanner: number; image: string; width: number; height: number; memberNo: string; profile?: ProfileSummary | null };
 export type Reminder = { idReminder: number; title: string; description: string; remindAt: string };
 export type Visitor = { simpleCode: string; nickname: string; dateUpd: string; profile: ProfileSummary };
 export type NoteCard = { profile: ProfileSummary; introduction: string };

@@ -100,6 +100,10 @@ export const BannerRatingBody = z.strictObject({
  * §3 Profile as another member or a visitor gets it (profiles.service `publicProfile` is typed by it): the summary and
  * the public fields, never phone, mobile, address, email hash or safeword.
  */
+/** One member who checked a character, and a page of them (§7 sns characters users). */
+export type CharacterUser = { idUserCharacter: number; simpleCode: string; nickname: string; avator: string; profile: ProfileSummary };
+export type CharacterUsersPage = { page: number; pageSize: number; hasMore: boolean; userCharacters: CharacterUser[] };
+
 export type PublicProfile = ProfileSummary & {
   projectCode: string;
   introduction: string;

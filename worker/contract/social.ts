@@ -119,12 +119,23 @@ export type GeolocationInfo = { latitude: number | null; longitude: number | nul
  * `bearing` is one of eight compass points, null inside the same cell.
  */
 export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm: number; bearing: CompassPoint | null };
+/** §7 nearby: the members around, and where the reader stands. */
+export type NearbyAnswer = { items: NearbyItem[]; origin: GeolocationInfo };
 export type FlameInfo = { memberNo: string | null; profile: ProfileSummary | null; since: string | null; mine: boolean };
 export type DoorBell = { ring: boolean; guestbookUnread: number; notificationsUnread: number; checkedAt: string; since: string | null };
 /** §3 Action stats (activity-by-hour chart) plus the member's recent public actions. */
 export type ActionKind = "follow" | "guestbook" | "flame";
 export type MemberActions = { stats: { actionHour: number; actionCount: number }[]; recent: { type: ActionKind; dateAdd: string }[] };
 export type SocialSettings = { emailAlerts: boolean };
+/** §7 friends: the answer to a friend request, accept, reject or removal. */
+export type FriendAnswer = { memberNo: string; friendStatus: FriendStatus };
+/** §7 blocks and mutes: what a new block or mute answers (`count`/`indicators` are the §9 block counter). */
+export type BlockCreated = { idBlock: number; memberNo: string; expiresAt: string | null; alsoNewAccounts: boolean; count: number; indicators: number };
+export type MuteCreated = { idMute: number; memberNo: string; expiresAt: string | null };
+/** One open verification request in the flame holder's list (README Decisions "Verification"). */
+export type FlameRequest = { memberNo: string; profile: ProfileSummary; requestedAt: string | null };
+/** A member's own verification state (README Decisions "Verification"). */
+export type Verification = { kycStatus: number; verified: boolean; requestedAt: string | null };
 /**
  * What a notification opens, decided by the server from what the viewer may open now (README "Notifications open
  * what they are about"): only the ids the page needs; null when there is nothing to open.

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { AI_POLL_ATTEMPTS, AI_POLL_MS, isAsciiPrompt } from "../../../worker/contract/ai.constants";
 import type { AiImage } from "../../../worker/contract/ai";
 import type { ServerEvent } from "../../../worker/contract/realtime";
-import { api } from "../../lib/api";
+import { generateImage } from "./ai-api";
 import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import "./ai.css";
@@ -78,7 +78,7 @@ export function AiRoom({ projectCode, memberId, initial }: { projectCode: string
       return;
     }
     setBusy(true);
-    const body = await api<AiImage>("/public/partner/ai/image/actor/test_male", { body: { prompt: text } });
+    const body = await generateImage(text);
     setBusy(false);
     if (!("info" in body)) {
       setError(errorText(t, body));

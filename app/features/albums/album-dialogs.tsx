@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ALBUM_KEY_MIN_LENGTH, ALBUM_PATHS } from "../../../worker/contract/albums.constants";
+import { ALBUM_KEY_MIN_LENGTH, } from "../../../worker/contract/albums.constants";
 import type { Album } from "../../../worker/contract/albums";
 import { ConfirmDialog, Dialog, FormDialog } from "../../components/dialog";
-import { api } from "../../lib/api";
+import * as albums from "./albums-api";
 import { errorText } from "../../lib/error-text";
 
 /** §2 albums: create (title, secret key). */
@@ -17,9 +17,7 @@ export function CreateAlbumDialog({ onCreated }: { onCreated: (album: Album) => 
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
-    const body = await api<Album>(`/private${ALBUM_PATHS.albums}`, {
-      body: { title: String(form.get("title") ?? ""), secretKey: String(form.get("secretKey") ?? "") },
-    });
+    const body = await albums.createAlbum(String(form.get("title") ?? ""), String(form.get("secretKey") ?? ""));
     setBusy(false);
     if ("info" in body) {
       setOpen(false);

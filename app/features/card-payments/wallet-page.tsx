@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import type { CardCheckout, CardBindingStart, CardPackage, CardPayment, SavedCard } from "../../../worker/contract/card-payments";
+import type { CardPackage, CardPayment, SavedCard } from "../../../worker/contract/card-payments";
 import type { CoinInfo } from "../../../worker/contract/market";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import { announceCoinsChanged, useLiveMcoin } from "../../lib/coins-live";
 import { errorText } from "../../lib/error-text";
+import * as cardApi from "./card-payments-api";
 import "./card-payments.css";
 
 export type WalletData = { memberId: string; coins: CoinInfo; packages: CardPackage[] | null; cards: SavedCard[]; payments: CardPayment[] };
@@ -52,7 +52,7 @@ export function WalletPage({ projectCode, data }: { projectCode: string; data: W
     setWaiting("waiting");
     void (async () => {
       for (let i = 0; i < POLL_LIMIT && !cancelled; i++) {
-        const body = await api<CardPayment[]>(`/private/core/card/payments/${memberId}?pageSize=10`);
+        const body = await cardApi.cardPayments(memberId);
         if ("info" in body) {
           setPayments(body.info);
           const payment = body.info.find((p) => p.idPayment === idPayment) ?? body.info[0];
@@ -75,7 +75,7 @@ export function WalletPage({ projectCode, data }: { projectCode: string; data: W
 
   async function buy(pack: CardPackage) {
     setBusy(pack.idPackage);
-    const body = await api<CardCheckout>(`/private/core/card/checkout/${memberId}`, { body: { idPackage: pack.idPackage } });
+    const body = await cardApi.cardCheckout(memberId, pack.idPackage);
     if ("info" in body) {
       sessionStorage.setItem(PENDING_KEY, String(body.info.idPayment));
       window.location.assign(body.info.url);
@@ -87,7 +87,7 @@ export function WalletPage({ projectCode, data }: { projectCode: string; data: W
 
   async function saveCard() {
     setBusy("binding");
-    const body = await api<CardBindingStart>(`/private/core/card/binding/${memberId}`, { body: {} });
+    const body = await cardApi.startCardBinding(memberId);
     if ("info" in body) {
       window.location.assign(body.info.url);
       return;
@@ -98,7 +98,7 @@ export function WalletPage({ projectCode, data }: { projectCode: string; data: W
 
   async function remove(card: SavedCard) {
     setBusy(card.idCard);
-    const body = await api(`/private/core/card/binding/${memberId}/${encodeURIComponent(card.idCard)}`, { method: "DELETE" });
+    const body = await cardApi.removeCard(memberId, card.idCard);
     setBusy(null);
     if ("info" in body) {
       setCards((list) => list.filter((c) => c.idCard !== card.idCard));

@@ -12,6 +12,8 @@ export type EditedMessage = ChatMessage & { deleted?: boolean };
 export type MessageWithThreads = ChatMessage & { threads?: ChatThread[] };
 
 export const roomMessages = (chatroomId: string, pageSize: number) => api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=${pageSize}`);
+/** A photo's comment room: the list answer, or the older `{ messages }` wrapper (both are read). */
+export const commentMessages = (chatroomId: string) => api<ChatMessage[] | { messages: ChatMessage[] }>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=100`);
 /** One member's latest messages in the public room (a visitor reads the public path, scoped to the tenant). */
 export const memberMessages = (projectCode: string, memberNo: string) =>
   api<ChatMessage[]>(

@@ -5,7 +5,7 @@ import type { ChatMessage, PresenceEntry } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { useToast, TOAST_DURATION } from "../../components/toast";
-import { api } from "../../lib/api";
+import { ownProfile } from "../profiles/profiles-api";
 import * as chat from "./chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
@@ -94,7 +94,7 @@ export function PublicChat({ projectCode, chatroomId, initialMessages }: { proje
       const session = readSession();
       let avatar = session?.avator ?? "";
       if (!avatar && session) {
-        const body = await api<{ avator: string }>(`/private/core/profiles/${session.memberId}`);
+        const body = await ownProfile(session.memberId);
         avatar = "info" in body ? body.info.avator : "";
         if (avatar) localStorage.setItem("avator", avatar);
       }

@@ -2,7 +2,6 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import type { Failure } from "../../../worker/contract/envelope";
 import type { ServerEvent } from "../../../worker/contract/realtime";
-import { api } from "../../lib/api";
 import * as chat from "./chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
@@ -144,8 +143,12 @@ export function useChatRoom(projectCode: string, chatroomId: string, options: Ch
         pending: true,
       };
       setMessages((list) => [...list, optimistic]);
-      const body = await api<ChatMessage>(`/private/sns/chatrooms/${chatroomId}/messages/${session.memberId}`, {
-        body: { message: input.message, payload: input.payload, requestId, toMemberNo: input.toMemberNo ?? null, isPrivate: Boolean(input.isPrivate) },
+      const body = await chat.postMessage(chatroomId, session.memberId, {
+        message: input.message,
+        payload: input.payload,
+        requestId,
+        toMemberNo: input.toMemberNo ?? null,
+        isPrivate: Boolean(input.isPrivate),
       });
       if ("info" in body) {
         lastSeen.current = Math.max(lastSeen.current, body.info.idChatroomMessage);

@@ -1,6 +1,6 @@
 import type { E2eOwnDevice, E2ePublicDevice, PublicKeysAnswer } from "../../../worker/contract/e2e.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import { api } from "../../lib/api";
+import * as e2e from "./e2e-api";
 import { backgroundApi } from "../../lib/realtime";
 
 /**
@@ -139,7 +139,7 @@ const memberKeys = new Map<string, { at: number; answer: Promise<PublicKeysAnswe
 export function devicesOf(memberNo: string, options: { fresh?: boolean } = {}): Promise<PublicKeysAnswer | null> {
   const cached = memberKeys.get(memberNo);
   if (cached && !options.fresh && Date.now() - cached.at < MEMBER_KEYS_TTL) return cached.answer;
-  const answer = api<PublicKeysAnswer>(`/private/sns/public-keys/${memberNo}`).then((body) => (isOk(body) ? { ...body.info, devices: body.info.devices ?? [] } : null)).catch(() => null);
+  const answer = e2e.publicKeys(memberNo).then((body) => (isOk(body) ? { ...body.info, devices: body.info.devices ?? [] } : null)).catch(() => null);
   memberKeys.set(memberNo, { at: Date.now(), answer });
   return answer;
 }

@@ -1,6 +1,6 @@
 import { E2E_LINK_PAGE, E2E_MAX_LINKED_KEYS, type E2eLinkRequest, type E2eWrappedKey } from "../../../worker/contract/e2e-link.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import { api } from "../../lib/api";
+import * as e2e from "./e2e-api";
 import { ensureDeviceRegistered, fromBase64, RSA, toBase64 } from "./device-keys";
 import { acknowledgeOwnDevice } from "./own-devices";
 
@@ -55,7 +55,7 @@ export async function startLinking(memberId: string, memberNo: string) {
   const { device } = await ensureDeviceRegistered(memberId, { fresh: true });
   const code = newLinkCode();
   const tag = await linkTag(code, memberNo, { deviceId: device.deviceId, encryptionKey: device.publicKey, signingKey: device.signingKey });
-  const body = await api<{ deviceId: string; expiresAt: string }>(`/private/sns/e2e-links/${device.deviceId}`, { method: "PUT", body: { tag } });
+  const body = await e2e.requestLink(device.deviceId, tag);
   if (!isOk(body)) throw body;
   return { code, expiresAt: body.info.expiresAt };
 }
@@ -70,7 +70,7 @@ export async function linkWithCode(memberId: string, memberNo: string, input: st
   const code = normalizeCode(input);
   if (!code) throw new LinkError("badCode");
   const { device: me } = await ensureDeviceRegistered(memberId);
-  const pending = await api<E2eLinkRequest[]>("/private/sns/e2e-links");
+  const pending = await e2e.linkRequests();
   if (!isOk(pending)) throw pending;
   let target: E2eLinkRequest | undefined;
   for (const request of pending.info) {
@@ -83,7 +83,7 @@ export async function linkWithCode(memberId: string, memberNo: string, input: st
   let done = 0;
   let before: number | undefined;
   while (done < E2E_MAX_LINKED_KEYS) {
-    const page = await api<E2eWrappedKey[]>(`/private/sns/e2e-devices/${me.deviceId}/message-keys${before ? `?before=${before}` : ""}`);
+    const page = await e2e.messageKeys(me.deviceId, before);
     if (!isOk(page)) throw page;
     const rewrapped: E2eWrappedKey[] = [];
     for (const entry of page.info.slice(0, E2E_MAX_LINKED_KEYS - done)) {
@@ -96,7 +96,7 @@ export async function linkWithCode(memberId: string, memberNo: string, input: st
       }
     }
     if (rewrapped.length) {
-      const stored = await api<{ stored: number }>(`/private/sns/e2e-devices/${target.deviceId}/linked-keys`, { method: "POST", body: { keys: rewrapped } });
+      const stored = await e2e.storeLinkedKeys(target.deviceId, rewrapped);
       if (!isOk(stored)) throw stored;
     }
     done += rewrapped.length;
@@ -104,7 +104,7 @@ export async function linkWithCode(memberId: string, memberNo: string, input: st
     if (page.info.length < E2E_LINK_PAGE) break;
     before = page.info[page.info.length - 1]!.idChatroomMessage;
   }
-  await api(`/private/sns/e2e-links/${target.deviceId}`, { method: "DELETE" });
+  await e2e.endLink(target.deviceId);
   // The member linked it here: it is theirs, so no "new device" notice for it in this browser.
   await acknowledgeOwnDevice(memberId, target);
   return { name: target.name, count: done };

@@ -1,6 +1,6 @@
-import { E2E_LINKED_KEYS_PAGE, E2E_MAX_LINKED_KEYS, type E2eWrappedKey } from "../../../worker/contract/e2e-link.constants";
+import { E2E_LINKED_KEYS_PAGE, E2E_MAX_LINKED_KEYS, } from "../../../worker/contract/e2e-link.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import { api } from "../../lib/api";
+import * as e2e from "./e2e-api";
 
 /**
  * The older message keys another of the member's devices re-wrapped for this one when linking it (device-link.ts;
@@ -14,7 +14,7 @@ async function readAll(deviceId: string) {
   const keys = new Map<number, string>();
   let before: number | undefined;
   while (keys.size < E2E_MAX_LINKED_KEYS) {
-    const body = await api<E2eWrappedKey[]>(`/private/sns/e2e-devices/${deviceId}/linked-keys${before ? `?before=${before}` : ""}`);
+    const body = await e2e.linkedKeys(deviceId, before);
     if (!isOk(body)) break;
     for (const k of body.info) keys.set(k.idChatroomMessage, k.wrappedKey);
     if (body.info.length < E2E_LINKED_KEYS_PAGE) break;

@@ -4,7 +4,7 @@ import type { E2eOwnDevice } from "../../../worker/contract/e2e.constants";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as e2e from "./e2e-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { acknowledgeOwnDevice, newOwnDevices, OWN_EVENT } from "./own-devices";
@@ -40,7 +40,7 @@ export function NewDeviceNotices({ onChange }: { onChange?: () => void }) {
   }
 
   async function remove(device: E2eOwnDevice) {
-    const body = await api(`/private/sns/e2e-devices/${device.deviceId}`, { method: "DELETE" });
+    const body = await e2e.removeDevice(device.deviceId);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     toast(t("removed"), "delete");
     window.dispatchEvent(new Event(OWN_EVENT));

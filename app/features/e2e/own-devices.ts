@@ -1,6 +1,6 @@
 import type { E2eOwnDevice } from "../../../worker/contract/e2e.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import { api } from "../../lib/api";
+import * as e2e from "./e2e-api";
 import { ensureDeviceRegistered } from "./device-keys";
 import { deviceFingerprint, type DeviceKeys } from "./safety-number";
 
@@ -27,7 +27,7 @@ function readKnown(memberId: string): Record<string, string> | null {
 export async function newOwnDevices(memberId: string): Promise<E2eOwnDevice[]> {
   const check = await ensureDeviceRegistered(memberId);
   if (!check.registered) return [];
-  const listed = await api<E2eOwnDevice[]>("/private/sns/e2e-devices");
+  const listed = await e2e.ownDevices();
   if (!isOk(listed)) return [];
   const mine = listed.info.find((d) => d.deviceId === check.device.deviceId);
   let known = readKnown(memberId);

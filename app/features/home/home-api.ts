@@ -1,9 +1,7 @@
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
+import type { ReviewPhoto } from "../../../worker/contract/home";
 import { api } from "../../lib/api";
 
 /** The home page's endpoints (§7: photo review and ratings, feedback), each with its path, method and answer type written once. */
-
-export type ReviewPhoto = { idBanner: number; image: string; width: number; height: number; memberNo: string; profile?: ProfileSummary | null };
 
 export const reviewQueue = (projectCode: string) => api<ReviewPhoto[]>(`/private/core/banners/review/${projectCode.toUpperCase()}`);
 export const ratePhoto = (idBanner: number, rating: number) => api("/private/sns/banner-ratings", { body: { idBanner, rating } });

@@ -5,7 +5,6 @@ import { useTranslation } from "react-i18next";
 import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import * as chat from "../chat/chat-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
@@ -31,7 +30,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
   const chatroomId = md5(memberNo);
 
   async function load() {
-    const body = await api<ChatMessage[] | { messages: ChatMessage[] }>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=100`);
+    const body = await chat.commentMessages(chatroomId);
     if ("info" in body) setMessages(Array.isArray(body.info) ? body.info : body.info.messages);
     else setMessages([]);
   }

@@ -1,6 +1,7 @@
 import { RadioGroup } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { ReviewPhoto } from "../../../worker/contract/home";
 import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import { useToast } from "../../components/toast";
 import * as home from "./home-api";
@@ -16,7 +17,7 @@ import { Dialog } from "../../components/dialog";
 export function PhotoReview({ projectCode, open, onOpenChange, onDone }: { projectCode: string; open: boolean; onOpenChange: (open: boolean) => void; onDone: (rated: number) => void }) {
   const { t } = useTranslation("home");
   const toast = useToast();
-  const [queue, setQueue] = useState<home.ReviewPhoto[] | null>(null);
+  const [queue, setQueue] = useState<ReviewPhoto[] | null>(null);
   const [rated, setRated] = useState(0);
   const [rating, setRating] = useState("");
   const [busy, setBusy] = useState(false);

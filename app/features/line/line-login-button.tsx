@@ -1,9 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import type { LineAvailability } from "../../../worker/contract/line";
 import { MessageDialog } from "../../components/alert-dialog";
-import { api } from "../../lib/api";
+import { lineAvailability } from "./line-api";
 import { errorText } from "../../lib/error-text";
 import { startLine } from "./line-start";
 import "./line.css";
@@ -16,7 +15,7 @@ export function LineLoginButton({ projectCode }: { projectCode: string }) {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    void api<LineAvailability>(`/public/core/line/${projectCode.toUpperCase()}`).then((body) => setEnabled(isOk(body) && body.info.enabled));
+    void lineAvailability(projectCode).then((body) => setEnabled(isOk(body) && body.info.enabled));
   }, [projectCode]);
 
   if (!enabled) return null;

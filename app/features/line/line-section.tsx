@@ -4,7 +4,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { LineBinding } from "../../../worker/contract/line";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as line from "./line-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { startLine } from "./line-start";
@@ -25,7 +25,7 @@ export function LineSection({ projectCode }: { projectCode: string }) {
   useEffect(() => {
     const id = readSession()?.memberId ?? null;
     setMemberId(id);
-    if (id) void api<LineBinding>(`/private/core/members/line/${encodeURIComponent(id)}`).then((body) => isOk(body) && setBinding(body.info));
+    if (id) void line.lineBinding(id).then((body) => isOk(body) && setBinding(body.info));
   }, []);
 
   if (!memberId || !binding || (!binding.enabled && !binding.bound)) return null;
@@ -41,7 +41,7 @@ export function LineSection({ projectCode }: { projectCode: string }) {
 
   async function unbind() {
     setBusy(true);
-    const body = await api<LineBinding>(`/private/core/members/line/${encodeURIComponent(memberId ?? "")}`, { method: "DELETE" });
+    const body = await line.unbindLine(memberId ?? "");
     setBusy(false);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     setBinding(body.info);

@@ -1,6 +1,6 @@
 import type { LineAuthorization } from "../../../worker/contract/line";
 import { LINE_CALLBACK_PATH } from "../../../worker/contract/line.constants";
-import { api } from "../../lib/api";
+import { authorizeLine } from "./line-api";
 import type { Envelope } from "../../../worker/contract/envelope";
 
 /** What the callback page finishes: kept for the tab only, between leaving for LINE and coming back. */
@@ -16,11 +16,7 @@ export const lineCallbackUrl = (projectCode: string) => `${window.location.origi
  */
 export async function startLine(projectCode: string, intent: LineIntent, memberId?: string): Promise<Envelope<LineAuthorization> | null> {
   const redirectUrl = lineCallbackUrl(projectCode);
-  const path =
-    intent === "bind" && memberId
-      ? `/private/core/members/line/${encodeURIComponent(memberId)}/authorize`
-      : `/public/core/line/${projectCode.toUpperCase()}/authorize`;
-  const body = await api<LineAuthorization>(path, { body: { redirectUrl } });
+  const body = await authorizeLine(projectCode, redirectUrl, intent === "bind" ? memberId : undefined);
   if (!("info" in body)) return body;
   sessionStorage.setItem(LINE_INTENT_KEY, intent);
   window.location.assign(body.info.authorizeUrl);

@@ -6,7 +6,7 @@ import { CircleMarker, MapContainer, TileLayer, Tooltip } from "react-leaflet";
 import { MAP_OWN_MAX_ZOOM, MAP_TILE_URL, MAP_ZOOM, markerSize } from "../../../worker/contract/map.constants";
 import { publicProfileHref } from "../../components/avatar";
 import { MapFocusControl, type MapFocus } from "../../components/map-focus.client";
-import type { NearbyItem } from "./market-sections";
+import type { NearbyItem } from "../../../worker/contract/social";
 
 const valid = (lat: number, lng: number) => lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180;
 

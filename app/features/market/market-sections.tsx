@@ -3,22 +3,22 @@ import { useEffect, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { BIDDING_STACK_MAX, CHARACTER_PAGE_SIZE, GROUP_SIZES } from "../../../worker/contract/market.constants";
-import type { BiddingCard, BiddingLoop, PopularKeyword, SubmemberProfile } from "../../../worker/contract/market";
+import type { BiddingCard, PopularKeyword, SubmemberProfile } from "../../../worker/contract/market";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
-import type { CompassPoint } from "../../../worker/contract/social.constants";
+import type { CharacterUsersPage } from "../../../worker/contract/profiles";
+import type { NearbyItem } from "../../../worker/contract/social";
 import { Avatar } from "../../components/avatar";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import { characterUsersPage, multiGender, updateProfile } from "../profiles/profiles-api";
+import * as market from "./market-api";
 import { errorText } from "../../lib/error-text";
 import "../social/social.css";
 
 export type MarketGroup = { key: "maleS" | "femaleS" | "maleM" | "femaleM" | "special"; genders: number[]; profiles: ProfileSummary[] };
 /** Others' positions are cell centres, whole kilometres and compass points (README "Cells, not positions"). */
-export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude: number; rank: number; distanceKm: number; bearing: CompassPoint | null };
 type CharacterTag = { idCharacter: number; title: string };
-type CharacterUsers = { page: number; hasMore: boolean; userCharacters: { idUserCharacter: number; profile: ProfileSummary }[] };
 
 const marketHref = (projectCode: string, memberNo: string) => `/${projectCode.toLowerCase()}/market/${encodeURIComponent(memberNo)}`;
 
@@ -49,9 +49,9 @@ export function SearchPanel({ projectCode, keywords }: { projectCode: string; ke
     const trimmed = value.trim();
     if (!trimmed) return;
     setKeyword(trimmed);
-    const body = await api<SubmemberProfile[]>(`/private/sns/search/${project}?keyword=${encodeURIComponent(trimmed)}&pageSize=30`);
+    const body = await market.search(project, trimmed);
     setResults("info" in body ? body.info : []);
-    const fresh = await api<PopularKeyword[]>(`/private/sns/search/popular-keyword/${project}?pageSize=10`);
+    const fresh = await market.popularKeywords(project);
     if ("info" in fresh) setHot(fresh.info);
   }
 
@@ -119,16 +119,13 @@ export function NearbyPanel({ projectCode, memberId, showPosition }: { projectCo
       toast(t("nearby.failed"), "error");
       return false;
     }
-    const body = await api(`/private/core/geolocation/${memberId}`, {
-      method: "PUT",
-      body: { latitude: position.coords.latitude, longitude: position.coords.longitude },
-    });
+    const body = await market.sharePosition(memberId, position.coords.latitude, position.coords.longitude);
     return "info" in body;
   }
 
   async function setShownOnMap(value: boolean) {
     setShown(value);
-    const body = await api(`/private/core/profiles/${memberId}`, { method: "PATCH", body: { showPosition: value } });
+    const body = await updateProfile(memberId, { showPosition: value });
     if (!("info" in body)) {
       setShown(!value);
       toast(errorText(t, body), "error");
@@ -139,9 +136,8 @@ export function NearbyPanel({ projectCode, memberId, showPosition }: { projectCo
 
   async function find() {
     setBusy(true);
-    type Answer = { items: NearbyItem[]; origin: { latitude: number | null; longitude: number | null } };
-    let body = await api<Answer>(`/private/core/geolocation/${project}/nearby?pageSize=30`);
-    if (!("info" in body) && body.returnCode === "409602" && (await share())) body = await api<Answer>(`/private/core/geolocation/${project}/nearby?pageSize=30`);
+    let body = await market.nearby(project);
+    if (!("info" in body) && body.returnCode === "409602" && (await share())) body = await market.nearby(project);
     setBusy(false);
     if (!("info" in body)) {
       toast(errorText(t, body), "error");
@@ -186,7 +182,7 @@ export function GroupSection({ projectCode, group }: { projectCode: string; grou
 
   async function more() {
     if (!next) return;
-    const lists = await Promise.all(group.genders.map((g) => api<ProfileSummary[]>(`/private/core/profiles/${project}/multi-gender/${g}?pageSize=${next}`)));
+    const lists = await Promise.all(group.genders.map((g) => multiGender(project, g, next)));
     setProfiles(mergeLists(lists.map((l) => ("info" in l ? l.info : [])), next));
     setSizeIndex(sizeIndex + 1);
   }
@@ -232,12 +228,12 @@ export function mergeLists(lists: ProfileSummary[][], size: number) {
 export function CharacterTags({ projectCode, characters }: { projectCode: string; characters: CharacterTag[] }) {
   const { t } = useTranslation("market");
   const [open, setOpen] = useState<CharacterTag | null>(null);
-  const [pages, setPages] = useState<CharacterUsers | null>(null);
+  const [pages, setPages] = useState<CharacterUsersPage | null>(null);
   const [users, setUsers] = useState<ProfileSummary[]>([]);
   const project = projectCode.toUpperCase();
 
   async function load(tag: CharacterTag, page: number) {
-    const body = await api<CharacterUsers>(`/private/sns/characters/${project}/${tag.idCharacter}/users?page=${page}&pageSize=${CHARACTER_PAGE_SIZE}`);
+    const body = await characterUsersPage(project, tag.idCharacter, page, CHARACTER_PAGE_SIZE);
     if (!("info" in body)) return;
     setPages(body.info);
     setUsers((list) => (page === 1 ? body.info.userCharacters.map((u) => u.profile) : [...list, ...body.info.userCharacters.map((u) => u.profile)]));
@@ -296,13 +292,13 @@ export function BiddingCards({ projectCode, cards }: { projectCode: string; card
   const project = projectCode.toUpperCase();
 
   async function bid(card: BiddingCard) {
-    const body = await api<BiddingLoop>("/private/sns/bidding-loops", { body: { targetMemberNo: card.profile.simpleCode } });
+    const body = await market.bid(card.profile.simpleCode);
     if (!("info" in body)) {
       toast(errorText(t, body), "error");
       return;
     }
     toast(t("bidding.done", { name: card.profile.nickname }), "success");
-    const fresh = await api<BiddingCard[]>(`/private/sns/market/${project}/biddings?pageSize=20`);
+    const fresh = await market.biddings(project);
     if ("info" in fresh) setList(fresh.info);
   }
 

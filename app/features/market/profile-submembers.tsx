@@ -7,10 +7,10 @@ import { Avatar } from "../../components/avatar";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { ConfirmTwice } from "./confirm-twice";
+import * as market from "./market-api";
 import "./market.css";
 
 /**
@@ -31,7 +31,7 @@ export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { proj
   const load = useCallback(async () => {
     const session = readSession();
     setLoggedIn(Boolean(session));
-    const body = await api<SubmemberList>(`/${session ? "private" : "public"}/sns/sub-members/${project}/${encodeURIComponent(memberNo)}`);
+    const body = await market.submembers(project, memberNo);
     if ("info" in body) setData(body.info);
   }, [project, memberNo]);
 
@@ -46,7 +46,7 @@ export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { proj
 
   async function join() {
     setBusy(true);
-    const body = await api<{ joined: boolean }>(`/private/sns/sub-members/${project}/join`, { body: { masterMemberNo: memberNo } });
+    const body = await market.joinMaster(project, memberNo);
     setBusy(false);
     setJoinOpen(false);
     if ("info" in body) {
@@ -61,8 +61,8 @@ export function ProfileSubmembers({ projectCode, memberNo, multiGender }: { proj
   async function act(kind: "free" | "sell", simpleCode: string, name: string) {
     const body =
       kind === "free"
-        ? await api(`/private/sns/sub-members/${project}/free`, { body: { simpleCode } })
-        : await api(`/private/sns/game/market/slave`, { body: { simpleCode } });
+        ? await market.freeSubmember(project, simpleCode)
+        : await market.sellSubmember(simpleCode);
     if ("info" in body) toast(t(kind === "free" ? "free.done" : "sell.done", { name }), "success");
     else toast(errorText(t, body), "error");
     await load();

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import type { CoinInfo, TransferResult } from "../../../worker/contract/market";
+import type { CoinInfo, } from "../../../worker/contract/market";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import * as market from "./market-api";
 import { errorText } from "../../lib/error-text";
 import { Dialog, DialogClose } from "../../components/dialog";
 
@@ -30,7 +30,7 @@ export function WalletPanel({ memberId, initial }: { memberId: string; initial: 
   }
 
   async function sendCode() {
-    const body = await api(`/private/core/otp/${memberId}`, { body: {} });
+    const body = await market.sendOtp(memberId);
     if ("info" in body) {
       setCodeSent(true);
       toast(t("wallet.codeSent"), "success");
@@ -40,8 +40,11 @@ export function WalletPanel({ memberId, initial }: { memberId: string; initial: 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const body = await api<TransferResult>(`/private/core/wallet/transfer/${memberId}`, {
-      body: { simpleCode: form.simpleCode.trim(), amount: Math.round(Number(form.coins) * 100), otp: form.otp.trim(), requestId },
+    const body = await market.transfer(memberId, {
+      simpleCode: form.simpleCode.trim(),
+      amount: Math.round(Number(form.coins) * 100),
+      otp: form.otp.trim(),
+      requestId,
     });
     setBusy(false);
     if ("info" in body) {

@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { PostingStatus } from "../../../worker/contract/social";
 import { useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
 import { readSession } from "../../lib/session-keys";
+import { postingStatus } from "./posting-api";
 import "./posting.css";
 
 /** Codes of the §5/§6/§8 posting rules (worker/features/social/posting-rules.ts): after one, the status is read again. */
@@ -18,7 +18,7 @@ export function usePostingStatus(kind: "post" | "send" = "post") {
   const [status, setStatus] = useState<PostingStatus | null>(null);
   const reload = useCallback(async () => {
     if (!readSession()) return;
-    const body = await api<PostingStatus>("/private/core/posting-status");
+    const body = await postingStatus();
     if ("info" in body) setStatus(body.info);
   }, []);
   useEffect(() => void reload(), [reload]);

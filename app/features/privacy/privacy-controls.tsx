@@ -1,12 +1,11 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import type { LineBinding } from "../../../worker/contract/line";
-import type { AccountDeleted, DataExport } from "../../../worker/contract/privacy";
 import { SUCCESS_CODE } from "../../../worker/contract/envelope";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import { lineBinding } from "../line/line-api";
+import * as privacy from "./privacy-api";
 import { errorText } from "../../lib/error-text";
 import { clearSession, readSession } from "../../lib/session-keys";
 import "./privacy.css";
@@ -33,7 +32,7 @@ export function PrivacyControls({ projectCode }: { projectCode: string }) {
     setError("");
     const session = readSession();
     if (!next || !session) return;
-    const binding = await api<LineBinding>(`/private/core/members/line/${encodeURIComponent(session.memberId)}`);
+    const binding = await lineBinding(session.memberId);
     setLineOnly("info" in binding && !binding.info.hasPassword);
   }
 
@@ -41,7 +40,7 @@ export function PrivacyControls({ projectCode }: { projectCode: string }) {
     const session = readSession();
     if (!session) return navigate(`/${projectCode}/login`);
     setExporting(true);
-    const reply = await api<DataExport>(`/private/core/members/${encodeURIComponent(session.memberId)}/export`);
+    const reply = await privacy.exportData(session.memberId);
     setExporting(false);
     if (reply.returnCode !== SUCCESS_CODE || !("info" in reply)) {
       toast(errorText(t, reply as { returnCode: string; returnMessage: string }), "error");
@@ -68,7 +67,7 @@ export function PrivacyControls({ projectCode }: { projectCode: string }) {
       return;
     }
     setDeleting(true);
-    const reply = await api<AccountDeleted>(`/private/core/members/${encodeURIComponent(session.memberId)}`, { method: "DELETE", body: { password } });
+    const reply = await privacy.deleteAccount(session.memberId, password);
     setDeleting(false);
     if (reply.returnCode !== SUCCESS_CODE) {
       setError(errorText(t, reply as { returnCode: string; returnMessage: string }));

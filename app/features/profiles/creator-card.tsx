@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CreatorProfile } from "../../../worker/contract/creator";
-import { api } from "../../lib/api";
-import { readSession } from "../../lib/session-keys";
+import { creatorProfile } from "./profiles-api";
 
 /** Links members add themselves: opened in a new tab with no opener, no referrer, no ranking credit (README Decisions). */
 export const CREATOR_LINK_REL = "noopener noreferrer nofollow ugc";
@@ -18,8 +17,7 @@ export function CreatorCard({ projectCode, memberNo }: { projectCode: string; me
 
   useEffect(() => {
     let live = true;
-    const door = readSession() ? "private" : "public";
-    void api<CreatorProfile | null>(`/${door}/core/creator-profiles/${projectCode.toUpperCase()}/${memberNo}`).then((body) => {
+    void creatorProfile(projectCode, memberNo).then((body) => {
       if (live) setCreator("info" in body ? body.info : null);
     });
     return () => {

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CreatorProfile, CreatorProfileBody } from "../../../worker/contract/creator";
+import type { CreatorProfileBody } from "../../../worker/contract/creator";
 import { MAX_CREATOR_LINKS } from "../../../worker/contract/creator.constants";
 import type { UploadInfo } from "../../../worker/contract/profiles";
 import { TOAST_DURATION, useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { uploadWithProgress } from "../../lib/upload";
+import { creatorProfile, saveCreatorProfile } from "./profiles-api";
 
 /** A link being edited; `key` only tells React which row is which while links are added and removed. */
 type Link = { url: string; title: string; logo: string; key: number };
@@ -29,7 +29,7 @@ export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { proj
 
   useEffect(() => {
     let live = true;
-    void api<CreatorProfile | null>(`/private/core/creator-profiles/${P}/${memberNo}`).then((body) => {
+    void creatorProfile(P, memberNo).then((body) => {
       if (!live || !("info" in body) || !body.info) return;
       const { introduction, websiteUrl, company, title, location, links } = body.info;
       setForm({ introduction, websiteUrl, company, title, location, links: links.map((l) => ({ url: l.url, title: l.title, logo: l.logo, key: nextKey++ })) });
@@ -72,7 +72,7 @@ export function CreatorProfileEditor({ projectCode, memberId, memberNo }: { proj
     event.preventDefault();
     setBusy(true);
     const links = form.links.map(({ url, title, logo }) => ({ url, title, logo }));
-    const body = await api<CreatorProfile>(`/private/core/creator-profiles/${memberId}`, { method: "PUT", body: { ...form, links } });
+    const body = await saveCreatorProfile(memberId, { ...form, links });
     setBusy(false);
     if ("info" in body) toast(t("editor.saved"), "success", TOAST_DURATION.success);
     else toast(errorText(t, body), "error");

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { Link } from "react-router";
 import type { DnaReading, DnaReason } from "../../../worker/contract/dna";
-import { api } from "../../lib/api";
+import { dna } from "./profiles-api";
 import { readSession } from "../../lib/session-keys";
 import { characterLabel, genderLabel } from "./profile-labels";
 
@@ -61,7 +61,7 @@ export function DnaCard({ projectCode, memberNo }: { projectCode: string; member
       setVisitor(true);
       return;
     }
-    void api<DnaReading>(`/private/family/dna/${projectCode.toUpperCase()}/${memberNo}`).then((body) => {
+    void dna(projectCode, memberNo).then((body) => {
       if (live && "info" in body) setReading(body.info);
     });
     return () => {

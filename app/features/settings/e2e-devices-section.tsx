@@ -5,7 +5,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import { ConfirmDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
+import * as e2e from "../e2e/e2e-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { ensureDeviceRegistered } from "../e2e/device-keys";
@@ -26,7 +26,7 @@ export function E2eDevicesSection() {
   const [removing, setRemoving] = useState<E2eOwnDevice | null>(null);
 
   async function load() {
-    const body = await api<E2eOwnDevice[]>("/private/sns/e2e-devices");
+    const body = await e2e.ownDevices();
     if (isOk(body)) setDevices(body.info);
   }
 
@@ -46,7 +46,7 @@ export function E2eDevicesSection() {
 
   async function remove(device: E2eOwnDevice) {
     setRemoving(null);
-    const body = await api(`/private/sns/e2e-devices/${device.deviceId}`, { method: "DELETE" });
+    const body = await e2e.removeDevice(device.deviceId);
     if (!isOk(body)) return toast(errorText(t, body), "error");
     toast(t("removed"), "delete");
     await load();

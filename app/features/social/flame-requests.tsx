@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
+import type { FlameRequest } from "../../../worker/contract/social";
 import { Avatar } from "../../components/avatar";
 import * as social from "./social-api";
 import { profilePath } from "./social-client";
@@ -10,7 +11,7 @@ import { profilePath } from "./social-client";
 /** README Decisions "Verification": the holder's open requests on home's flame card; each opens the profile to approve. */
 export function FlameRequests({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("social");
-  const [list, setList] = useState<social.FlameRequest[] | null>(null);
+  const [list, setList] = useState<FlameRequest[] | null>(null);
 
   useEffect(() => {
     let live = true;

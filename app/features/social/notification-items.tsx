@@ -6,10 +6,10 @@ import type { NotificationType } from "../../../worker/contract/notifications";
 import type { FriendStatus, NotificationTarget, NotificationView } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
 import { TimeAgo, useFormat } from "../../i18n/use-format";
-import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { Avatar, publicProfileHref } from "../../components/avatar";
 import { FollowRequestNoticeActions, FollowRequestText } from "./follow-requests";
+import * as moderation from "../moderation/moderation-api";
 import * as social from "./social-api";
 
 type ViewProps = { item: NotificationView; name: string };
@@ -111,7 +111,7 @@ function ModerationActions({ item }: ViewProps) {
   const [text, setText] = useState("");
   const [sent, setSent] = useState(false);
   async function appeal() {
-    const body = await api(`/private/core/moderation/${projectCode}/appeals`, { body: { idAction: item.params.idAction, text } });
+    const body = await moderation.appeal(projectCode, item.params.idAction as number, text);
     if (isOk(body)) {
       setSent(true);
       setOpen(false);

@@ -1,18 +1,22 @@
 import type {
   BlockCount,
+  BlockCreated,
   BlockItem,
   FlameInfo,
+  FlameRequest,
   FollowInfo,
   FollowRequestItem,
-  FriendStatus,
+  FriendAnswer,
+  GuestbookCounts,
   GuestbookEntry,
   ListItem,
+  MuteCreated,
   NotificationView,
   Page,
   ReportKind,
   SafetyDuration,
+  Verification,
 } from "../../../worker/contract/social";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { api } from "../../lib/api";
 
 /**
@@ -20,10 +24,6 @@ import { api } from "../../lib/api";
  * with its path, method and answer type written once. Every function answers the envelope `api()` gives.
  */
 
-export type FriendAnswer = { friendStatus: FriendStatus };
-export type BlockCreated = { idBlock: number; expiresAt: string | null; count: number };
-export type MuteCreated = { expiresAt: string | null };
-export type FlameRequest = { memberNo: string; profile: ProfileSummary; requestedAt: string };
 
 export const blockCount = (memberNo: string) => api<BlockCount>(`/private/core/blocks/count/${memberNo}`);
 
@@ -71,3 +71,14 @@ export const passFlame = (projectCode: string, targetMemberNo: string) =>
   api<FlameInfo>(`/private/core/flame/${projectCode.toUpperCase()}/delivery`, { body: { targetMemberNo } });
 export const approveByFlame = (projectCode: string, targetMemberNo: string) =>
   api<{ kycStatus: number }>(`/private/core/flame/${projectCode.toUpperCase()}/approve`, { body: { targetMemberNo } });
+
+/** The member's own verification state, and their one request to the flame holder (README Decisions "Verification"). */
+export const myVerification = (projectCode: string) => api<Verification>(`/private/core/flame/${projectCode.toUpperCase()}/verification`);
+export const askVerification = (projectCode: string) => api<Verification>(`/private/core/flame/${projectCode.toUpperCase()}/verification`, { method: "POST" });
+
+export const guestbookPage = (memberId: string, pageSize: number, before: number) =>
+  api<Page<GuestbookEntry> & GuestbookCounts>(`/private/core/guestbooks/${memberId}?pageSize=${pageSize}&before=${before}`);
+
+/** Mark every notification read (answers the unread count left), or clear them all (§2 two-step). */
+export const readNotifications = () => api<{ unread: number }>("/private/core/notifications/read", { body: {} });
+export const clearNotifications = () => api("/private/core/notifications", { method: "DELETE" });

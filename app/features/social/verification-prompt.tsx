@@ -2,11 +2,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
 import { LocalTime } from "../../i18n/use-format";
-
-type MyVerification = { kycStatus: number; verified: boolean; requestedAt: string | null };
+import type { Verification } from "../../../worker/contract/social";
+import * as social from "./social-api";
 
 /**
  * README Decisions "Verification": shown where kycStatus 1 is needed (the basement, leaving a message). Says what
@@ -15,23 +14,22 @@ type MyVerification = { kycStatus: number; verified: boolean; requestedAt: strin
 export function VerificationPrompt({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("social");
   const toast = useToast();
-  const path = `/private/core/flame/${projectCode.toUpperCase()}/verification`;
-  const [state, setState] = useState<MyVerification | null>(null);
+  const [state, setState] = useState<Verification | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     let live = true;
-    void api<MyVerification>(path).then((body) => {
+    void social.myVerification(projectCode).then((body) => {
       if (live && isOk(body)) setState(body.info);
     });
     return () => {
       live = false;
     };
-  }, [path]);
+  }, [projectCode]);
 
   async function ask() {
     setBusy(true);
-    const body = await api<MyVerification>(path, { method: "POST" });
+    const body = await social.askVerification(projectCode);
     setBusy(false);
     if (isOk(body)) {
       setState(body.info);

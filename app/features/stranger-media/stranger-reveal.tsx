@@ -1,12 +1,11 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import type { AvatarReveal } from "../../../worker/contract/stranger-media.constants";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
 import { revealPhoto } from "../../lib/reveal-photo";
+import { revealAvatar } from "./stranger-media-api";
 import "./stranger-media.css";
 
 /** The Settings card blurred items link to (README Decisions "Stranger media stays blurred"). */
@@ -63,7 +62,7 @@ export function RevealableAvatar({ profile, size = 40, link = true }: { profile:
         <RevealButton
           name={name}
           onReveal={async () => {
-            const body = await api<AvatarReveal>(`/private/core/stranger-media/reveal/${encodeURIComponent(profile.simpleCode)}`, { method: "POST" });
+            const body = await revealAvatar(profile.simpleCode);
             if (!("info" in body) || body.info.blur) return false;
             setShown({ ...shown, avator: body.info.avator, blur: false });
             return true;

@@ -2,9 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Mission, Task } from "../../../worker/contract/tasks";
-import { TASK_PATHS } from "../../../worker/contract/tasks.constants";
 import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
-import { api } from "../../lib/api";
+import * as tasks from "./tasks-api";
 import { errorText } from "../../lib/error-text";
 
 /** §2 create-task dialog (subject, description). */
@@ -19,9 +18,7 @@ export function CreateTaskDialog({ onCreated }: { onCreated: (task: Task) => voi
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    const body = await api<Task>(`/private${TASK_PATHS.tasks}`, {
-      body: { subject: String(form.get("subject") ?? ""), description: String(form.get("description") ?? "") },
-    });
+    const body = await tasks.createTask(String(form.get("subject") ?? ""), String(form.get("description") ?? ""));
     setBusy(false);
     if ("info" in body) {
       setOpen(false);
@@ -65,7 +62,7 @@ export function TakeUpDialog({ task, projectCode, onTaken }: { task: Task; proje
   async function takeUp() {
     setBusy(true);
     setError(null);
-    const body = await api<Mission>(`/private${TASK_PATHS.takeUp(task.idTask)}`, { method: "POST" });
+    const body = await tasks.takeUp(task.idTask);
     setBusy(false);
     if ("info" in body) setMission(body.info);
     else setError(errorText(t, body));

@@ -6,7 +6,7 @@ import { compiled } from "../../db/compiled";
 import { deferWrites } from "../../db/deferred-writes";
 import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, userCharacters, visitors } from "../../db/schema";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import type { ActionStat, Character, OwnProfile, ProfilePatch, PublicProfile } from "../../contract/profiles";
+import type { ActionStat, Character, CharacterUsersPage, OwnProfile, ProfilePatch, PublicProfile } from "../../contract/profiles";
 import type { LastBidding } from "../../contract/market";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { AppError } from "../../lib/app-error";
@@ -583,7 +583,7 @@ export async function removeCharacter(env: Env, projectCode: string, memberId: s
 }
 
 /** Users holding one preference, 20 per page (§9), newest first, hiding blocked pairs and profiles closed to the viewer. */
-export async function characterUsers(env: Env, projectCode: string, idCharacter: number, viewer: Viewer, page: number, pageSize: number) {
+export async function characterUsers(env: Env, projectCode: string, idCharacter: number, viewer: Viewer, page: number, pageSize: number): Promise<CharacterUsersPage> {
   await requireCharacter(env, projectCode, idCharacter);
   const rows = await getDb(env)
     .select({ ...profileSummaryColumns, idUserCharacter: userCharacters.idUserCharacter })

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { flamePasses, profiles, verificationRequests } from "../../db/schema";
-import type { FlameInfo } from "../../contract/social";
+import type { FlameInfo, FlameRequest, Verification } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
@@ -99,7 +99,7 @@ export async function basement(env: Env, member: SessionMember, pageSize: number
 // ── verification requests (README Decisions "Verification") ──────────────────────────────────────
 
 /** The member's own state: verified or not, and whether a request is waiting. */
-export async function myVerification(env: Env, projectCode: string, member: SessionMember) {
+export async function myVerification(env: Env, projectCode: string, member: SessionMember): Promise<Verification> {
   const open = await getDb(env)
     .select({ createdAt: verificationRequests.createdAt })
     .from(verificationRequests)
@@ -129,7 +129,7 @@ export async function requestVerification(ctx: Ctx, projectCode: string) {
 }
 
 /** The holder's list of open requests, oldest first; members the holder cannot see (blocks, closed, gone) are left out. */
-export async function openRequests(env: Env, projectCode: string, member: SessionMember) {
+export async function openRequests(env: Env, projectCode: string, member: SessionMember): Promise<{ requests: FlameRequest[] }> {
   await requireHolder(env, projectCode, member);
   const at = Date.now();
   const rows = await getDb(env)

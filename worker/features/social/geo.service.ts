@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import ngeohash from "ngeohash";
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
-import type { GeolocationInfo, NearbyItem } from "../../contract/social";
+import type { GeolocationInfo, NearbyAnswer, NearbyItem } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
 import { profileSummaries, viewerFor } from "../profiles/profile-summary";
 import type { SessionMember } from "../session/session.service";
@@ -57,7 +57,7 @@ type Candidate = { memberId: string; latitude: number; longitude: number };
  * point between the viewer's cell and theirs, ranked by that distance (rank 1 = nearest, ties in a fixed order), so
  * nothing in the answer, its order included, is finer than a cell.
  */
-export async function nearby(env: Env, projectCode: string, member: SessionMember, pageSize: number): Promise<{ items: NearbyItem[]; origin: GeolocationInfo }> {
+export async function nearby(env: Env, projectCode: string, member: SessionMember, pageSize: number): Promise<NearbyAnswer> {
   const origin = await getGeolocation(env, member);
   const from = cellOf(origin.latitude, origin.longitude);
   if (!from || !origin.geohash) throw new AppError("locationMissing");
