@@ -1,5 +1,5 @@
 import { SUCCESS_CODE, type Envelope } from "../../worker/contract/envelope";
-import { clearSession, readSession } from "./session-keys";
+import { clearSession, sessionHeaders } from "./session-keys";
 
 export type ApiOptions = { method?: string; body?: unknown; formData?: FormData; signal?: AbortSignal };
 
@@ -8,12 +8,7 @@ export type ApiOptions = { method?: string; body?: unknown; formData?: FormData;
  * session or OTP is no longer valid, so the member goes to login.
  */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<Envelope<T>> {
-  const session = readSession();
-  const headers: Record<string, string> = {};
-  if (session) {
-    headers["X-Access-Token"] = session.token;
-    headers["X-Member-ID"] = session.memberId;
-  }
+  const headers = sessionHeaders();
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   let response: Response;
   try {

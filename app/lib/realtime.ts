@@ -4,7 +4,7 @@ import type { ClientEvent, ServerEvent } from "../../worker/contract/realtime";
 import type { Envelope } from "../../worker/contract/envelope";
 import { SOCKET_CLOSE, SOCKET_FINAL_CLOSE_CODES, socketProtocols } from "../../worker/contract/session.constants";
 import { api } from "./api";
-import { readSession } from "./session-keys";
+import { sessionHeaders } from "./session-keys";
 
 export type SocketStatus = "connecting" | "open" | "closed";
 
@@ -39,8 +39,7 @@ function loadEventSchema(): Promise<EventSchema> {
 export async function backgroundApi<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<Envelope<T>> {
   // The stored keys when this browser has them; otherwise the HttpOnly session cookie speaks for the member (a
   // session that only has its cookie still gets its socket tickets).
-  const session = readSession();
-  const keys: Record<string, string> = session ? { "X-Access-Token": session.token, "X-Member-ID": session.memberId } : {};
+  const keys = sessionHeaders();
   try {
     const response = await fetch(`/api/v7${path}`, {
       method: options.method ?? (options.body !== undefined ? "POST" : "GET"),

@@ -25,3 +25,18 @@ export function readSession(): StoredSession | null {
 export function clearSession() {
   for (const key of SESSION_KEYS) localStorage.removeItem(key);
 }
+
+/**
+ * What the browser's API calls carry for the member: the stored session keys (§7) and the tenant they belong to,
+ * `X-Project-Code` (README Decisions "A tenant per database": a call whose path names no project reaches the tenant's
+ * database by it). Without stored keys the page's own project names it (a cookie-only session).
+ */
+export function sessionHeaders(session = readSession()): Record<string, string> {
+  const project = session?.projectCode || (typeof location === "undefined" ? "" : (location.pathname.split("/")[1] ?? ""));
+  const headers: Record<string, string> = /^[A-Za-z]{3}$/.test(project) ? { "X-Project-Code": project.toUpperCase() } : {};
+  if (session) {
+    headers["X-Access-Token"] = session.token;
+    headers["X-Member-ID"] = session.memberId;
+  }
+  return headers;
+}
