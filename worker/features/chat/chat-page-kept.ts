@@ -4,7 +4,7 @@ import { flatBatch } from "../../db/flat-batch";
 import { getDb, type Db } from "../../db/client";
 import { chatCardVersions, chatRoomVersions, profiles } from "../../db/schema";
 import { maskPageJson, mutedPhrasesSql } from "../social/muted-words";
-import { hiddenFromSql, reportedChatSql } from "../social/visibility";
+import { hiddenFromSql, reportedChatSql } from "../members/visibility";
 import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
 import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
 

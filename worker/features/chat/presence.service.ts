@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { PresenceEntry } from "../../contract/chat";
 import { getDb } from "../../db/client";
 import { iso, HOUR } from "../../lib/time";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
 import { contactSettings } from "./chat.service";
 import { getServerByName } from "partyserver";
 import { roomName } from "../../rooms/socket-auth";

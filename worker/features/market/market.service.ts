@@ -20,8 +20,8 @@ import {
   type SubmemberProfile,
 } from "../../contract/market";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import { profileSummaries, toProfileSummary, viewerFor, type Viewer } from "../profiles/profile-summary";
-import { isBlockedBetween, notBlockedWith } from "../social/visibility";
+import { profileSummaries, toProfileSummary, viewerFor, type Viewer } from "../members/profile-summary";
+import { isBlockedBetween, notBlockedWith } from "../members/visibility";
 import { d1Batch, deferD1Batch } from "./d1-batch";
 import { notify } from "../notifications/notify";
 import { connectionsOpenSql } from "../social/connections-visibility";

@@ -12,7 +12,7 @@ import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { eq, sql } from "drizzle-orm";
-import { viewerFor } from "../profiles/profile-summary";
+import { viewerFor } from "../members/profile-summary";
 import { actionStatement } from "../profiles/profiles.service";
 import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";

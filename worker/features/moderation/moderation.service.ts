@@ -21,7 +21,7 @@ import { contentHash } from "../../lib/crypto";
 import { HOUR, iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
 import { operatorGrantAiRoom, operatorSetHolder } from "../social/flame.service";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
 import { isDeletedCode } from "../../lib/ids";
 import { keptIn } from "../../lib/kept";
 import { relatedAccounts } from "../social/block-evasion";

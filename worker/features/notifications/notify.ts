@@ -6,7 +6,7 @@ import { notifications } from "../../db/schema";
 import type { NotificationItem, NotificationType } from "../../contract/notifications";
 import { roomName } from "../../rooms/socket-auth";
 import { DAY } from "../../lib/time";
-import { isBlockedBetween, isMutedBy } from "../social/visibility";
+import { isBlockedBetween, isMutedBy } from "../members/visibility";
 import { hasMutedWord, mutedPhrasesOf } from "../social/muted-words";
 import { isFilteredFor, scopeOf } from "./sender-filter";
 import { sendWebPush } from "./web-push";

@@ -1,6 +1,6 @@
 import { getDb } from "../../db/client";
 import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
-import { toProfileSummary, toViewer, viewerRowQuery } from "./profile-summary";
+import { toProfileSummary, toViewer, viewerRowQuery } from "../members/profile-summary";
 import { footprintsFor } from "./profile-access";
 import {
   actionStatsQuery,

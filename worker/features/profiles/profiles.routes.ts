@@ -19,8 +19,8 @@ import { limitPerMember, rateLimit, rateLimitAddress } from "../../http/rate-lim
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { isBlockedBetween } from "../social/visibility";
-import { viewerFor, type Viewer } from "./profile-summary";
+import { isBlockedBetween } from "../members/visibility";
+import { viewerFor, type Viewer } from "../members/profile-summary";
 import { closedTo, seenAsVisitor } from "./profile-access";
 import * as svc from "./profiles.service";
 import { profilePage, profilesFeed } from "./profile-page";

@@ -12,13 +12,14 @@ import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { AppError } from "../../lib/app-error";
 import { DELETED_CODE_PREFIX, isDeletedCode } from "../../lib/ids";
 import { iso } from "../../lib/time";
-import { notBlockedWith, isBlockedBetween } from "../social/visibility";
-import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
-import { profileSummaryColumns, toProfileSummary, type Viewer } from "./profile-summary";
+import { notBlockedWith, isBlockedBetween } from "../members/visibility";
+import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../members/relationship";
+import { profileSummaryColumns, toProfileSummary, type Viewer } from "../members/profile-summary";
 import { publicPositionFields, relativeTo } from "../social/position-cell";
 import { addMark } from "../moderation/moderation.service";
 import { closedStub, mayOpenProfile, openToViewerSql, seesAsVisitor } from "./profile-access";
 import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
+import { canSeeAvatars } from "../members/avatar-rights";
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -236,7 +237,7 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
     const own = viewerId === target.memberId;
     const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
     if (relationship.blocking || relationship.blockedBy) throw new AppError("notFound");
-    const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify), safeMode: Boolean(me?.viewerSafeMode) } : null;
+    const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: canSeeAvatars({ avator: me?.viewerAvator, qualify: me?.viewerQualify }), safeMode: Boolean(me?.viewerSafeMode) } : null;
     // The batch counted this view after reading the row.
     if (!own) target = { ...target, pageViews: target.pageViews + 1 };
     // Whole kilometres and a compass point between cells, never between exact positions (position-cell.ts).

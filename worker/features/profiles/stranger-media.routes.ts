@@ -10,8 +10,8 @@ import { AppError } from "../../lib/app-error";
 import { requireSelf } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { findMember } from "../social/members";
-import { avatarOf, summaryRows, viewerFor } from "./profile-summary";
+import { findMember } from "../members/members";
+import { avatarOf, summaryRows, viewerFor } from "../members/profile-summary";
 import { seenAsVisitor } from "./profile-access";
 
 /** The owner's setting (absent row cannot happen: every member has a profile; default 'off'). */

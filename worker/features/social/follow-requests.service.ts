@@ -7,8 +7,8 @@ import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
 import type { SessionMember } from "../session/session.service";
 import { followInfo, pageOf } from "./graph.service";
-import { visibleTarget, type TargetMember } from "./members";
-import { notBlockedWith } from "./visibility";
+import { visibleTarget, type TargetMember } from "../members/members";
+import { notBlockedWith } from "../members/visibility";
 
 /**
  * Approve followers (README Decisions "Approve followers"): while a member's `approveFollowers` is on, a follow is a

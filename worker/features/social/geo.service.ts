@@ -4,11 +4,11 @@ import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import type { GeolocationInfo, NearbyItem } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { between, cellOf } from "./position-cell";
 import { notVisitorToSql } from "../profiles/profile-access";
-import { notBlockedWith, notMutedBy } from "./visibility";
+import { notBlockedWith, notMutedBy } from "../members/visibility";
 
 /** Stored precision: 9 characters ≈ 5 m cells (the member's own exact position, never shown to others). */
 export const GEOHASH_PRECISION = 9;

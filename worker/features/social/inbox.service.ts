@@ -8,11 +8,11 @@ import { DAY, iso } from "../../lib/time";
 import { notificationTargets, shownParams } from "../notifications/notification-targets";
 import { filteredSender } from "../notifications/sender-filter";
 import { closedTo } from "../profiles/profile-access";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
 import type { SessionMember } from "../session/session.service";
 import { unreadGuestbookSince } from "./guestbook.service";
-import { visibleTarget } from "./members";
-import { notBlockedWith, notMutedBy } from "./visibility";
+import { visibleTarget } from "../members/members";
+import { notBlockedWith, notMutedBy } from "../members/visibility";
 import { connectionsOpenTo } from "./connections-visibility";
 
 /**

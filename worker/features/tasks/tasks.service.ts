@@ -7,8 +7,8 @@ import type { SessionMember } from "../session/session.service";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../profiles/profile-summary";
-import { notBlockedWith } from "../social/visibility";
+import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../members/profile-summary";
+import { notBlockedWith } from "../members/visibility";
 
 type MissionRow = typeof missions.$inferSelect & { subject: string; taskDescription: string };
 
