@@ -12,8 +12,10 @@ import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "
 import { withheldMessage, withheldThread } from "../features/social/muted-words";
 import { viewerFor } from "../features/members/profile-summary";
 import { strangerBlurs } from "../features/members/stranger-media";
-import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
-import { identityOf, roomName, roomTenant, ROOM_NAME_SEPARATOR, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive } from "./session-sockets";
+import type { SessionEnd } from "../lib/end-sessions";
+import { identityOf, type RoomGate, type SocketIdentity } from "./socket-auth";
+import { roomName, roomTenant, ROOM_NAME_SEPARATOR } from "../lib/room-names";
 import { SendWindow } from "./send-window";
 import { inD1Session, sessionEnv } from "../db/d1-session";
 

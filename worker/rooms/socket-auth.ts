@@ -1,15 +1,12 @@
 import type { Lobby } from "partyserver";
 import { errors } from "../contract/errors";
 import { SOCKET_PROTOCOL, SOCKET_TICKET_PREFIX } from "../contract/session.constants";
-import { memberFromTicket, type SessionMember } from "../features/session/session.service";
+import { memberFromTicket } from "../features/session/session.service";
+import type { SessionMember } from "../lib/session-member";
+import { roomTenant } from "../lib/room-names";
 
 /** Trusted identity header the worker sets after verifying the ticket. Clients can never set it. */
 export const IDENTITY_HEADER = "x-velvet-member";
-
-/** Room names carry their tenant first: `SMP~<room id>`. */
-export const ROOM_NAME_SEPARATOR = "~";
-export const roomName = (projectCode: string, id: string) => `${projectCode}${ROOM_NAME_SEPARATOR}${id}`;
-export const roomTenant = (name: string) => name.split(ROOM_NAME_SEPARATOR)[0] ?? "";
 
 /**
  * Who holds a socket, and through which session: `sessionId` lets the session's end close it, `expiresAt` (ms) bounds

@@ -8,7 +8,7 @@ import { requireSession } from "../../http/auth";
 import { notFound } from "../../http/envelope";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { listImages, outputObject, requireAiMember, startImage } from "./ai.service";
 
 /**

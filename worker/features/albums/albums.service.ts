@@ -11,7 +11,7 @@ import { scramblePixels, seedToHex } from "../../contract/scramble";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";
 import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../members/profile-summary";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { isBlockedBetween } from "../members/visibility";
 import { isCurrentSeal, newScrambleSeed, openSeed as open, sealSeed as seal } from "./album-seal";
 import { issueUnlock, unlockIsLive } from "./album-unlock";

@@ -1,6 +1,6 @@
 import { getServerByName } from "partyserver";
 import { directChatroomId } from "../../contract/chat";
-import { roomName } from "../../rooms/socket-auth";
+import { roomName } from "../../lib/room-names";
 import type { Fanout } from "./chat.service";
 import type { StoredThread } from "./chat-view";
 import { latestNotificationId, unreadCounts } from "./chat.service";

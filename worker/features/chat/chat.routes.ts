@@ -28,7 +28,7 @@ import { limitPerMember, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { roomName } from "../../rooms/socket-auth";
+import { roomName } from "../../lib/room-names";
 import * as chat from "./chat.service";
 import { registerPushSubscription, removePushSubscription } from "../notifications/web-push";
 import { lastMessage, listMessages, listMessagesJson } from "./chat-page";

@@ -5,7 +5,7 @@ import { iso, HOUR } from "../../lib/time";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
 import { contactSettings } from "./chat.service";
 import { getServerByName } from "partyserver";
-import { roomName } from "../../rooms/socket-auth";
+import { roomName } from "../../lib/room-names";
 
 /** "Recently active" for the public-chat side list and latest online: seen within a day. */
 export const RECENT_WINDOW = 24 * HOUR;

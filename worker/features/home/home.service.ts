@@ -5,7 +5,7 @@ import { flatBatch } from "../../db/flat-batch";
 import { chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { profileSummaryColumns, toProfileSummary, toViewer, type Viewer } from "../members/profile-summary";
 import { strangerColumnsOf } from "../members/stranger-media";
 import { blockedWith, notBlockedWith, notMutedBy } from "../members/visibility";

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { AppError } from "../../lib/app-error";
 import { now } from "../../lib/time";
-import type { SessionMember } from "./session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { IsolateCache } from "../../lib/isolate-cache";
 import { checkDeferredWritesWith } from "../../db/deferred-writes";
 

@@ -6,7 +6,7 @@ import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { isBlockedBetween, notBlockedWith, notMutedBy } from "../members/visibility";
 import { visibleTarget } from "../members/members";
 

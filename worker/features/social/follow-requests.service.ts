@@ -5,7 +5,7 @@ import type { FollowApproval, FollowInfo, FollowRequestItem, Page } from "../../
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { followInfo, pageOf } from "./graph.service";
 import { visibleTarget, type TargetMember } from "../members/members";
 import { notBlockedWith } from "../members/visibility";

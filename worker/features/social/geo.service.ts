@@ -5,7 +5,7 @@ import { profiles } from "../../db/schema";
 import type { GeolocationInfo, NearbyItem } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { between, cellOf } from "./position-cell";
 import { notVisitorToSql } from "../profiles/profile-access";
 import { notBlockedWith, notMutedBy } from "../members/visibility";

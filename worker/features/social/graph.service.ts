@@ -1,5 +1,5 @@
 import { refreshPresence } from "../chat/presence.service";
-import { closeDirectRoom } from "../../rooms/end-sessions";
+import { closeDirectRoom } from "../../lib/end-sessions";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
@@ -22,7 +22,7 @@ import {
   type Page,
   type SafetyDuration,
 } from "../../contract/social";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { decodeImage } from "../media/codecs";

@@ -5,10 +5,10 @@ import type { GuestbookCounts, GuestbookEntry, Page } from "../../contract/socia
 import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { iso } from "../../lib/time";
-import { sendMail } from "../../lib/mail";
+import { sendMail } from "../notifications/mail";
 import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { visibleTarget } from "../members/members";
 import { posterState, postingRefusal } from "./posting-rules";
 import { maskEntry, mutedPhrasesOf } from "./muted-words";

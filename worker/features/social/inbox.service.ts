@@ -9,7 +9,7 @@ import { notificationTargets, shownParams } from "../notifications/notification-
 import { filteredSender } from "../notifications/sender-filter";
 import { closedTo } from "../profiles/profile-access";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { unreadGuestbookSince } from "./guestbook.service";
 import { visibleTarget } from "../members/members";
 import { notBlockedWith, notMutedBy } from "../members/visibility";
