@@ -4,7 +4,7 @@ import { createMiddleware } from "hono/factory";
 import { ok } from "../../contract/envelope";
 import { AiImagesQuery, AiPromptBody } from "../../contract/ai";
 import { SESSION_COOKIE } from "../../contract/session";
-import { requireSession } from "../../http/auth";
+import { requireSession } from "../session/auth";
 import { notFound } from "../../http/envelope";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";

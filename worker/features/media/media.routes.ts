@@ -7,7 +7,7 @@ import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import { closedTo, seenAsVisitor } from "../profiles/profile-access";
-import { requireSession } from "../../http/auth";
+import { requireSession } from "../session/auth";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
