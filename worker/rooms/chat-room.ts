@@ -9,7 +9,7 @@ import { visibleTarget } from "../features/members/members";
 import { listMessages } from "../features/chat/chat-page";
 import { publishMessage } from "../features/chat/chat-publish";
 import { viewMessage, viewThread, type StoredMessage, type StoredThread } from "../features/chat/chat-view";
-import { withheldMessage, withheldThread } from "../features/social/muted-words";
+import { withheldMessage, withheldThread } from "../features/members/muted-words";
 import { viewerFor } from "../features/members/profile-summary";
 import { strangerBlurs } from "../features/members/stranger-media";
 import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive } from "./session-sockets";

@@ -4,7 +4,7 @@ import { roomName } from "../../lib/room-names";
 import type { Fanout } from "./chat.service";
 import type { StoredThread } from "./chat-view";
 import { latestNotificationId, unreadCounts } from "./chat.service";
-import { membersMuting, storedText } from "../social/muted-words";
+import { membersMuting, storedText } from "../members/muted-words";
 
 /**
  * After D1 holds the change, the rooms fan it out (architecture: D1 first, then the room by RPC).

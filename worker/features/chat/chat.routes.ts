@@ -22,7 +22,7 @@ import {
 import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { okJsonText } from "../../http/envelope";
-import { closedTo } from "../profiles/profile-access";
+import { closedTo } from "../members/profile-access";
 import { AppError } from "../../lib/app-error";
 import { limitPerMember, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";

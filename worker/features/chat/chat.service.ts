@@ -1,5 +1,5 @@
 import { and, between, desc, eq, inArray, lt, not, sql, type SQLWrapper } from "drizzle-orm";
-import { maskMessage, mutedPhrasesOf } from "../social/muted-words";
+import { maskMessage, mutedPhrasesOf } from "../members/muted-words";
 import { compiled } from "../../db/compiled";
 import { md5 } from "js-md5";
 import { getDb, type Db } from "../../db/client";

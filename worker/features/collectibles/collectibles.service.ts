@@ -16,7 +16,7 @@ import {
 } from "../../contract/collectibles.constants";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
-import { openToViewerSql } from "../profiles/profile-access";
+import { openToViewerSql } from "../members/profile-access";
 import { notBlockedWith } from "../members/visibility";
 import { d1Batch } from "../market/d1-batch";
 import { coinInfo } from "../coins/coins.service";

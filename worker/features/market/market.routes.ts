@@ -8,7 +8,7 @@ import { parseProjectCode, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as market from "./market.service";
-import { closedTo } from "../profiles/profile-access";
+import { closedTo } from "../members/profile-access";
 import { connectionsHiddenFrom } from "../social/connections-visibility";
 import { AppError } from "../../lib/app-error";
 

@@ -6,7 +6,7 @@ import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { purgeMediaCache } from "./edge-cache";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../lib/app-error";
-import { closedTo, seenAsVisitor } from "../profiles/profile-access";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notBlockedWith, isBlockedBetween } from "../members/visibility";

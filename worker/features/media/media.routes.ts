@@ -6,7 +6,7 @@ import { BannerRatingBody, BannerSizeBody, NewBannerBody, UploadKind, type Uploa
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
-import { closedTo, seenAsVisitor } from "../profiles/profile-access";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import { requireSession } from "../session/auth";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";

@@ -24,7 +24,7 @@ import { operatorGrantAiRoom, operatorSetHolder } from "../social/flame.service"
 import { profileSummaries, viewerFor } from "../members/profile-summary";
 import { isDeletedCode } from "../../lib/ids";
 import { keptIn } from "../../lib/kept";
-import { relatedAccounts } from "../social/block-evasion";
+import { relatedAccounts } from "../members/block-evasion";
 
 type Member = { memberId: string; projectCode: string };
 

@@ -7,7 +7,7 @@ import type { NotificationItem, NotificationType } from "../../contract/notifica
 import { roomName } from "../../lib/room-names";
 import { DAY } from "../../lib/time";
 import { isBlockedBetween, isMutedBy } from "../members/visibility";
-import { hasMutedWord, mutedPhrasesOf } from "../social/muted-words";
+import { hasMutedWord, mutedPhrasesOf } from "../members/muted-words";
 import { isFilteredFor, scopeOf } from "./sender-filter";
 import { sendWebPush } from "./web-push";
 

@@ -1,4 +1,4 @@
-import { forgetSignals } from "../social/block-evasion";
+import { forgetSignals } from "../members/block-evasion";
 import { and, eq, isNull } from "drizzle-orm";
 import { is } from "drizzle-orm";
 import { SQLiteTable, getTableConfig } from "drizzle-orm/sqlite-core";

@@ -13,7 +13,7 @@ import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { photoOf } from "../media/banners.service";
-import { closedTo, seenAsVisitor } from "./profile-access";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import { viewerFor, type Viewer } from "../members/profile-summary";
 
 /**

@@ -11,7 +11,7 @@ import { AppError } from "../../lib/app-error";
 import { sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { closedTo, seenAsVisitor } from "./profile-access";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import { matchRate } from "./profile-math";
 import { GENDERS_FOR_LOOK_FOR, profileByCode, profileByMemberId } from "./profiles.service";
 

@@ -1,7 +1,7 @@
 import { getDb } from "../../db/client";
 import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
 import { toProfileSummary, toViewer, viewerRowQuery } from "../members/profile-summary";
-import { footprintsFor } from "./profile-access";
+import { footprintsFor } from "../members/profile-access";
 import {
   actionStatsQuery,
   characterCatalogueQuery,

@@ -21,7 +21,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { isBlockedBetween } from "../members/visibility";
 import { viewerFor, type Viewer } from "../members/profile-summary";
-import { closedTo, seenAsVisitor } from "./profile-access";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import * as svc from "./profiles.service";
 import { profilePage, profilesFeed } from "./profile-page";
 import { lastBiddingOf } from "../market/market.service";

@@ -15,9 +15,9 @@ import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../members/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../members/relationship";
 import { profileSummaryColumns, toProfileSummary, type Viewer } from "../members/profile-summary";
-import { publicPositionFields, relativeTo } from "../social/position-cell";
+import { publicPositionFields, relativeTo } from "./position-cell";
 import { addMark } from "../moderation/moderation.service";
-import { closedStub, mayOpenProfile, openToViewerSql, seesAsVisitor } from "./profile-access";
+import { closedStub, mayOpenProfile, openToViewerSql, seesAsVisitor } from "../members/profile-access";
 import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
 import { canSeeAvatars } from "../members/avatar-rights";
 

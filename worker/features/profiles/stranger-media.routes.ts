@@ -12,7 +12,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { findMember } from "../members/members";
 import { avatarOf, summaryRows, viewerFor } from "../members/profile-summary";
-import { seenAsVisitor } from "./profile-access";
+import { seenAsVisitor } from "../members/profile-access";
 
 /** The owner's setting (absent row cannot happen: every member has a profile; default 'off'). */
 export async function readStrangerMedia(env: Env, memberId: string): Promise<{ strangerMedia: StrangerMedia }> {

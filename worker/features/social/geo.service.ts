@@ -6,8 +6,8 @@ import type { GeolocationInfo, NearbyItem } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
 import type { SessionMember } from "../../lib/session-member";
-import { between, cellOf } from "./position-cell";
-import { notVisitorToSql } from "../profiles/profile-access";
+import { between, cellOf } from "../profiles/position-cell";
+import { notVisitorToSql } from "../members/profile-access";
 import { notBlockedWith, notMutedBy } from "../members/visibility";
 
 /** Stored precision: 9 characters ≈ 5 m cells (the member's own exact position, never shown to others). */

@@ -34,7 +34,7 @@ import { friendStatusOf } from "../members/relationship";
 import { findMember, visibleTarget } from "../members/members";
 import { notBlockedWith } from "../members/visibility";
 import { connectionsOpenSql } from "./connections-visibility";
-import { watchStatements } from "./block-evasion";
+import { watchStatements } from "../members/block-evasion";
 import { addMark, weighReports } from "../moderation/moderation.service";
 import { approvesFollowers, requestFollow } from "./follow-requests.service";
 

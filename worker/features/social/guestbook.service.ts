@@ -11,7 +11,7 @@ import { profileSummaries, viewerFor } from "../members/profile-summary";
 import type { SessionMember } from "../../lib/session-member";
 import { visibleTarget } from "../members/members";
 import { posterState, postingRefusal } from "./posting-rules";
-import { maskEntry, mutedPhrasesOf } from "./muted-words";
+import { maskEntry, mutedPhrasesOf } from "../members/muted-words";
 import { notBlockedWith, notMutedBy, notReportedBy } from "../members/visibility";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };

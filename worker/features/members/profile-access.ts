@@ -3,10 +3,10 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { isDeletedCode } from "../../lib/ids";
-import type { Relationship } from "../members/relationship";
-import { avatarOf, type SummaryRow, type Viewer } from "../members/profile-summary";
-import { isMemberNo } from "../members/members";
-import { blockedEitherWay } from "../members/visibility";
+import type { Relationship } from "./relationship";
+import { avatarOf, type SummaryRow, type Viewer } from "./profile-summary";
+import { isMemberNo } from "./members";
+import { blockedEitherWay } from "./visibility";
 
 /**
  * Who may see what of one member (README Decisions "Closed profiles and what a visitor sees"; SECURITY.md "What a
