@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { nicknameContains } from "../profiles/nickname-search";
+import { nicknameContains } from "../members/nickname-search";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { DAY, iso, utcDate } from "../../lib/time";

@@ -11,7 +11,7 @@ import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { notBlockedWith, isBlockedBetween } from "../members/visibility";
 import { profileSummaryColumns, summaryJsonOf, toProfileSummary, viewerFor, type SummaryRow, type Viewer } from "../members/profile-summary";
-import { actionStatement } from "../profiles/profiles.service";
+import { actionStatement } from "../members/action-stats";
 import { ownerCommentCount } from "../chat/photo-comment-counts";
 import { strangerBlurs } from "../members/stranger-media";
 import { memberByNo } from "../members/members";

@@ -13,7 +13,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { eq, sql } from "drizzle-orm";
 import { viewerFor } from "../members/profile-summary";
-import { actionStatement } from "../profiles/profiles.service";
+import { actionStatement } from "../members/action-stats";
 import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";
 import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";

@@ -2,18 +2,11 @@ import { getDb } from "../../db/client";
 import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
 import { toProfileSummary, toViewer, viewerRowQuery } from "../members/profile-summary";
 import { footprintsFor } from "../members/profile-access";
-import {
-  actionStatsQuery,
-  characterCatalogueQuery,
-  discovery,
-  listProfilesQuery,
-  locate,
-  profileViewReads,
-  toActionStats,
-  toCharacters,
-  toVisitors,
-  visitorsQuery,
-} from "./profiles.service";
+import { locate, profileViewReads } from "./profiles.service";
+import { actionStatsQuery, toActionStats } from "../members/action-stats";
+import { characterCatalogueQuery, toCharacters } from "./characters";
+import { discovery, listProfilesQuery } from "./profile-discovery";
+import { toVisitors, visitorsQuery } from "./visitors";
 
 type View = ReturnType<typeof profileViewReads>;
 type Rows<I extends 0 | 1 | 2> = Awaited<View["queries"][I]>;
