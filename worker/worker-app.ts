@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { api } from "./http/api";
-import { answerStaleSessionsWith } from "./http/auth";
+import { api } from "./api";
+import { answerStaleSessionsWith } from "./features/session/auth";
 import { createApp } from "./http/app";
 import { configGuard } from "./http/config-guard";
 import { d1Sessions } from "./http/d1-sessions";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, expectFailure, expectOk, headersFor, uniqueEmail, type Member } from "../support/client";
 import { notificationRows } from "./social-support";
 import { purgeExpired } from "../../worker/features/privacy/retention";
-import { SIGNAL_LIFETIME } from "../../worker/features/social/block-evasion";
+import { SIGNAL_LIFETIME } from "../../worker/features/members/block-evasion";
 import type { SessionInfo } from "../../worker/contract/session";
 
 /**

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import type { SessionMember } from "../../worker/features/session/session.service";
+import type { SessionMember } from "../../worker/lib/session-member";
 import { signUp, type Member } from "../support/client";
 
 /** Gives a member a qualified avatar with its blurred rendition (and optional fields) the way the profile API would have stored them. */

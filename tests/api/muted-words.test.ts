@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { listMessagesJson } from "../../worker/features/chat/chat-page";
-import { containsPhrase, hasMutedWord, matchForm, membersMuting, MUTING_READ_LIMIT } from "../../worker/features/social/muted-words";
+import { containsPhrase, hasMutedWord, matchForm, membersMuting, MUTING_READ_LIMIT } from "../../worker/features/members/muted-words";
 import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
 import { eventually, verifiedMember } from "./social-support";

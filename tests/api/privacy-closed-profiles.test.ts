@@ -7,7 +7,7 @@ import { giveAvatar } from "./profiles-helpers";
 import { block } from "./social-support";
 
 /**
- * §4 Closed profile (README Decisions "Closed profiles and what a visitor sees", worker/features/profiles/profile-access.ts):
+ * §4 Closed profile (README Decisions "Closed profiles and what a visitor sees", worker/features/members/profile-access.ts):
  * planted content of a closed member never reaches a visitor, a member the owner has not let in, or another tenant,
  * on any route that serves one member by number; the owner, an accepted friend and a member the owner follows get it.
  * Checked on the raw response text, not only on parsed fields.

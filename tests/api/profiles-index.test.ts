@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { discovery, listProfilesQuery, type ListOptions } from "../../worker/features/profiles/profiles.service";
+import { discovery, listProfilesQuery, type ListOptions } from "../../worker/features/profiles/profile-discovery";
 import { call, expectOk } from "../support/client";
 
 const PROJECT = "IDX";

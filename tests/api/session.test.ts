@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { verifyOtp, type SessionMember } from "../../worker/features/session/session.service";
+import { verifyOtp } from "../../worker/features/session/session.service";
+import type { SessionMember } from "../../worker/lib/session-member";
 import type { AppError } from "../../worker/lib/app-error";
 import { call, expectFailure, expectOk, fetchWorker, login, signUp, uniqueEmail } from "../support/client";
 

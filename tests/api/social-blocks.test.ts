@@ -152,7 +152,7 @@ describe("timed blocks and mutes", () => {
     expectOk(await call("POST", "/private/core/leave-message", { as: b, body: { code: a.memberNo, text: "can you hear me" } }));
     expectOk(await call("POST", `/private/core/follows/${a.memberNo}`, { as: b }));
     expect(expectOk(await call("GET", `/private/core/follows/${a.memberNo}`, { as: b })).following).toBe(true);
-    const { relationshipTo } = await import("../../worker/features/social/relationship");
+    const { relationshipTo } = await import("../../worker/features/members/relationship");
     expect((await relationshipTo(env, b.memberId, a.memberId)).muted).toBeNull();
     expect((await relationshipTo(env, a.memberId, b.memberId)).muted).not.toBeNull();
     // a sees nothing from b: no stored notification, no guestbook entry.

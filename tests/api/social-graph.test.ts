@@ -120,7 +120,7 @@ describe("favourites", () => {
 
 describe("relationship", () => {
   it("relationshipTo reports following, followedBy, favourite and friend status in one answer", async () => {
-    const { relationshipTo } = await import("../../worker/features/social/relationship");
+    const { relationshipTo } = await import("../../worker/features/members/relationship");
     const [a, b] = [await signUp(), await signUp()];
     expectOk(await call("POST", `/private/core/follows/${b.memberNo}`, { as: a }));
     expectOk(await call("POST", `/private/core/follows/${a.memberNo}`, { as: b }));

@@ -54,4 +54,139 @@ describe("house rules", () => {
     expect(components.length).toBeGreaterThan(50);
     expect(raw).toEqual([]);
   });
+
+  it("worker/ has no import loop between folders or files", () => {
+    const imports = importGraph(workerFiles);
+    const fileLoops = stronglyConnected(mapEdges(imports, (file) => file, KNOWN_LOOP_EDGES));
+    const folderLoops = stronglyConnected(mapEdges(imports, folderOf, KNOWN_LOOP_EDGES));
+    expect(Object.keys(workerFiles).length).toBeGreaterThan(150);
+    expect(folderLoops).toEqual([]);
+    expect(fileLoops).toEqual([]);
+  });
 });
+
+/**
+ * Folder loops: a folder is each `worker/features/<x>`, or `worker/<x>` (rooms, http, db, lib, contract); a shared
+ * piece moves down to the folder both use (features/members, lib, contract), never copied. The edges below are the
+ * cross-folder imports inside the one loop still left (nine feature folders, README Layout); the list may only
+ * shrink: any other edge that closes a loop, and any file loop, fails here.
+ */
+const KNOWN_LOOP_EDGES = new Set([
+  "features/albums/albums-legacy.ts -> features/media/codecs.ts",
+  "features/albums/albums.routes.ts -> features/media/upload-body.ts",
+  "features/albums/albums.service.ts -> features/media/edge-cache.ts",
+  "features/albums/albums.service.ts -> features/media/image-pipeline.ts",
+  "features/chat/chat-send.ts -> features/social/posting-rules.ts",
+  "features/chat/chat-threads.ts -> features/coins/coin-awards.ts",
+  "features/chat/chat-threads.ts -> features/social/posting-rules.ts",
+  "features/chat/requests-filters.ts -> features/social/blocks.service.ts",
+  "features/chat/requests-filters.ts -> features/social/inbox.service.ts",
+  "features/coins/coins.routes.ts -> features/session/session.service.ts",
+  "features/market/hierarchy.service.ts -> features/social/connections-visibility.ts",
+  "features/market/market.routes.ts -> features/social/connections-visibility.ts",
+  "features/media/banners.service.ts -> features/chat/photo-comment-counts.ts",
+  "features/media/banners.service.ts -> features/coins/coin-awards.ts",
+  "features/media/encrypted-media.ts -> features/chat/chat-media.ts",
+  "features/media/media.routes.ts -> features/chat/chat-media.ts",
+  "features/media/media.routes.ts -> features/session/auth.ts",
+  "features/media/private-media.routes.ts -> features/albums/albums.service.ts",
+  "features/media/private-media.routes.ts -> features/chat/chat-media.ts",
+  "features/media/private-media.routes.ts -> features/session/auth.ts",
+  "features/moderation/operators.service.ts -> features/social/flame.service.ts",
+  "features/profiles/creator-profile.ts -> features/media/banners.service.ts",
+  "features/profiles/profile-page.ts -> features/media/banners.service.ts",
+  "features/profiles/profiles.routes.ts -> features/market/market.service.ts",
+  "features/profiles/profiles.service.ts -> features/moderation/moderation.service.ts",
+  "features/session/session.service.ts -> features/chat/photo-comment-counts.ts",
+  "features/social/blocks.service.ts -> features/chat/presence.service.ts",
+  "features/social/blocks.service.ts -> features/media/codecs.ts",
+  "features/social/blocks.service.ts -> features/media/image-pipeline.ts",
+  "features/social/blocks.service.ts -> features/media/image-sniff.ts",
+  "features/social/blocks.service.ts -> features/moderation/moderation.service.ts",
+  "features/social/geo.service.ts -> features/profiles/position-cell.ts",
+  "features/social/reports.service.ts -> features/chat/chat-messages.ts",
+  "features/social/reports.service.ts -> features/moderation/moderation.service.ts",
+]);
+
+const workerFiles = import.meta.glob<string>(["../../worker/**/*.ts", "!../../worker/**/*.d.ts"], { query: "?raw", import: "default", eager: true });
+
+function folderOf(file: string): string {
+  const parts = file.split("/");
+  return parts[0] === "features" ? parts.slice(0, 2).join("/") : parts.length > 1 ? parts[0]! : "(root)";
+}
+
+function resolveImport(from: string, spec: string, known: Set<string>): string | null {
+  if (!spec.startsWith(".")) return null;
+  const parts = from.split("/").slice(0, -1);
+  for (const piece of spec.split("/")) {
+    if (piece === "..") parts.pop();
+    else if (piece !== ".") parts.push(piece);
+  }
+  const base = parts.join("/");
+  return [base, `${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate)) ?? null;
+}
+
+/** File → files it imports (paths relative to worker/), from `import`/`export … from "…"` statements. */
+function importGraph(files: Record<string, string>): Map<string, Set<string>> {
+  const byPath = new Map(Object.entries(files).map(([file, source]) => [file.replace(/^(\.\.\/)+worker\//, ""), source]));
+  const known = new Set(byPath.keys());
+  const graph = new Map<string, Set<string>>();
+  for (const [file, source] of byPath) {
+    const targets = new Set<string>();
+    for (const match of source.matchAll(/(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?"([^"]+)"/g)) {
+      const target = resolveImport(file, match[1]!, known);
+      if (target && target !== file) targets.add(target);
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** The graph between `key`s of files (themselves, or their folders), leaving out the known edges. */
+function mapEdges(graph: Map<string, Set<string>>, key: (file: string) => string, known: Set<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      if (known.has(`${from} -> ${to}`) || key(from) === key(to)) continue;
+      if (!out.has(key(from))) out.set(key(from), new Set());
+      out.get(key(from))!.add(key(to));
+    }
+  }
+  return out;
+}
+
+/** Tarjan's strongly connected components of more than one node: each one is a loop. */
+function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const loops: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next++;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) loops.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return loops;
+}
+

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { profileSummaries } from "../../worker/features/profiles/profile-summary";
+import { profileSummaries } from "../../worker/features/members/profile-summary";
 
 // Embedding profiles must cost one row per member, not a scan of the tenant (bench: 20,000 rows per chunk).
 describe("profileSummaries", () => {

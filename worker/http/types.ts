@@ -1,4 +1,4 @@
-import type { SessionMember } from "../features/session/session.service";
+import type { SessionMember } from "../lib/session-member";
 
 /** The env type declared once for every Hono app and sub-app. */
 export type AppEnv = {

@@ -4,8 +4,10 @@ import type { NotificationItem } from "../contract/notifications";
 import type { ServerEvent } from "../contract/realtime";
 import { SOCKET_CLOSE } from "../contract/session.constants";
 import { latestNotificationId, unreadCounts } from "../features/chat/chat-inbox";
-import { armExpiry, closeExpired, closeSocket, endsSession, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
-import { identityOf, roomName, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
+import { armExpiry, closeExpired, closeSocket, endsSession, endsSocket, stillLive } from "./session-sockets";
+import type { SessionEnd } from "../lib/end-sessions";
+import { identityOf, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
+import { roomName } from "../lib/room-names";
 
 /** Storage key of one room the member's sessions hold sockets in: session id → that session's expiry (ms). */
 const ROOM_KEY = "room:";

@@ -4,8 +4,10 @@ import { ClientEvent, type ServerEvent } from "../contract/realtime";
 import { SOCKET_CLOSE } from "../contract/session.constants";
 import { presenceRules, presenceVisibleTo, writePresence, type PresenceRules } from "../features/chat/presence.service";
 import { sessionHoldsSockets } from "../features/session/session.service";
-import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive, type SessionEnd } from "./session-sockets";
-import { identityOf, roomName, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
+import { armExpiry, closeExpired, closeSocket, endsSocket, stillLive } from "./session-sockets";
+import type { SessionEnd } from "../lib/end-sessions";
+import { identityOf, type RoomGate, type SocketIdentity, roomEnv } from "./socket-auth";
+import { roomName } from "../lib/room-names";
 import { SendWindow } from "./send-window";
 
 type PresenceState = SocketIdentity & { rules: PresenceRules; since: number; sends: readonly number[]; left?: boolean };

@@ -2,12 +2,8 @@ import type { Connection } from "partyserver";
 import { SOCKET_CLOSE } from "../contract/session.constants";
 import { sessionHoldsSockets } from "../features/session/session.service";
 import type { SocketIdentity } from "./socket-auth";
+import type { SessionEnd } from "../lib/end-sessions";
 
-/**
- * Which sockets an ended session (or a changed password) takes down: the member's, of one session, or of every
- * session but one (the one that changed the password). README Decisions "Sockets end with their session".
- */
-export type SessionEnd = { memberId: string; sessionId?: string; exceptSessionId?: string };
 
 type Identified = Partial<Pick<SocketIdentity, "memberId" | "sessionId" | "expiresAt">>;
 

@@ -1,16 +1,13 @@
 import type { Lobby } from "partyserver";
 import { errors } from "../contract/errors";
 import { SOCKET_PROTOCOL, SOCKET_TICKET_PREFIX } from "../contract/session.constants";
-import { memberFromTicket, type SessionMember } from "../features/session/session.service";
+import { memberFromTicket } from "../features/session/session.service";
+import type { SessionMember } from "../lib/session-member";
+import { roomTenant } from "../lib/room-names";
 import { tenantEnv } from "../db/router";
 
 /** Trusted identity header the worker sets after verifying the ticket. Clients can never set it. */
 export const IDENTITY_HEADER = "x-velvet-member";
-
-/** Room names carry their tenant first: `SMP~<room id>`. */
-export const ROOM_NAME_SEPARATOR = "~";
-export const roomName = (projectCode: string, id: string) => `${projectCode}${ROOM_NAME_SEPARATOR}${id}`;
-export const roomTenant = (name: string) => name.split(ROOM_NAME_SEPARATOR)[0] ?? "";
 
 /**
  * A room's env: `DB` is its tenant's database (db/router.ts, README Decisions "A tenant per database"), known

@@ -11,6 +11,10 @@ import { readSession } from "../../lib/session-keys";
 export type EditedMessage = ChatMessage & { deleted?: boolean };
 export type MessageWithThreads = ChatMessage & { threads?: ChatThread[] };
 
+/** The per-item reveal of one blurred shared-room image: its original, checked on the server (room-image-blur.ts). */
+export const revealRoomImage = (idChatroomMessage: number) =>
+  api<{ idChatroomMessage: number; payload: Payload }>(`/private/sns/chatroom/messages/${idChatroomMessage}/reveal-image`, { method: "POST" });
+
 export const roomMessages = (chatroomId: string, pageSize: number) => api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=${pageSize}`);
 /** A photo's comment room: the list answer, or the older `{ messages }` wrapper (both are read). */
 export const commentMessages = (chatroomId: string) => api<ChatMessage[] | { messages: ChatMessage[] }>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=100`);

@@ -2,15 +2,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
-import { api } from "../../lib/api";
+import { revealRoomImage } from "./chat-api";
 import { errorText } from "../../lib/error-text";
 import { ChatImage } from "./encoded-image";
 
 type ImagePayload = Extract<Payload, { type: "img" | "encodedImage" }>;
-
-/** The per-item reveal: this one message's original image, checked on the server (room-image-blur.ts). */
-const revealImage = (idChatroomMessage: number) =>
-  api<{ idChatroomMessage: number; payload: Payload }>(`/private/sns/chatroom/messages/${idChatroomMessage}/reveal-image`, { method: "POST" });
 
 /** The rendition is a few dozen pixels wide: drawn at a chat image's size, so the picture and its button have room. */
 const BLURRED_SIZE = { width: 240, maxWidth: "100%", height: "auto" } as const;
@@ -35,7 +31,7 @@ export function StrangerImage({ message, className }: { message: Pick<ChatMessag
 
   async function show() {
     setBusy(true);
-    const body = await revealImage(message.idChatroomMessage);
+    const body = await revealRoomImage(message.idChatroomMessage);
     setBusy(false);
     const payload = "info" in body ? body.info.payload : null;
     if (payload && (payload.type === "img" || payload.type === "encodedImage")) setOriginal(payload);

@@ -4,11 +4,11 @@ import { createMiddleware } from "hono/factory";
 import { ok } from "../../contract/envelope";
 import { AiImagesQuery, AiPromptBody } from "../../contract/ai";
 import { SESSION_COOKIE } from "../../contract/session";
-import { requireSession } from "../../http/auth";
+import { requireSession } from "../session/auth";
 import { notFound } from "../../http/envelope";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { listImages, outputObject, requireAiMember, startImage } from "./ai.service";
 
 /**

@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { aiImages } from "../../db/schema";
 import { AI_RATE, isAsciiPrompt, type AiImage } from "../../contract/ai";
 import { AppError } from "../../lib/app-error";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { randomString } from "../../lib/crypto";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";

@@ -5,7 +5,7 @@ import { ALBUM_UNLOCK_SECONDS, CreateAlbumBody, CreatePhotoBody, GrantBody, IdAl
 import { MemberNo, numeric } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { AppError } from "../../lib/app-error";
-import { closedTo } from "../profiles/profile-access";
+import { closedTo } from "../members/profile-access";
 import { clientAddress, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";

@@ -5,7 +5,7 @@ import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { DIRECT_CHATROOM, HOME_CHATROOM_ID, PERSONAL_CHATROOM, PUBLIC_CHATROOM_ID, directChatroomId } from "../../contract/chat";
 import { AppError } from "../../lib/app-error";
-import { toViewer as toSummaryViewer, viewerRowQuery, type ViewerRow } from "../profiles/profile-summary";
+import { toViewer as toSummaryViewer, viewerRowQuery, type ViewerRow } from "../members/profile-summary";
 import type { ChatViewer } from "./chat-view";
 
 /** The caller of a chat action. */

@@ -5,8 +5,8 @@ import { chatConnections } from "../../db/schema";
 import { directChatroomId } from "../../contract/chat";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
-import { profileSummaries } from "../profiles/profile-summary";
-import { isBlockedBetween, notBlockedWith } from "../social/visibility";
+import { profileSummaries } from "../members/profile-summary";
+import { isBlockedBetween, notBlockedWith } from "../members/visibility";
 import { memberByNo, viewerContext, type ChatMember } from "./chat-access";
 
 

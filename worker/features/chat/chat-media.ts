@@ -2,7 +2,7 @@ import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { getDb } from "../../db/client";
 import { chatMedia, chatMessages } from "../../db/schema";
-import { isBlockedBetween } from "../social/visibility";
+import { isBlockedBetween } from "../members/visibility";
 
 /**
  * Images of private messages (README Decisions "Private media"): uploaded as R2 kind `dm` (never served by /media),

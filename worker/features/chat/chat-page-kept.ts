@@ -3,8 +3,8 @@ import { compiled } from "../../db/compiled";
 import { flatBatch } from "../../db/flat-batch";
 import { getDb, type Db } from "../../db/client";
 import { chatCardVersions, chatRoomVersions, profiles } from "../../db/schema";
-import { maskPageJson, mutedPhrasesSql } from "../social/muted-words";
-import { hiddenFromSql, reportedChatSql } from "../social/visibility";
+import { maskPageJson, mutedPhrasesSql } from "../members/muted-words";
+import { hiddenFromSql, reportedChatSql } from "../members/visibility";
 import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
 import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
 

@@ -6,10 +6,10 @@ import { getDb, type Db } from "../../db/client";
 import { isoSql } from "../../db/row-json";
 import { chatMessages, profiles } from "../../db/schema";
 import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
-import { jsonBool, summaryColumnsAs, summaryViewSqlFrom } from "../profiles/profile-summary";
-import { notBlockedWith, notMutedBy, notReportedBy } from "../social/visibility";
+import { jsonBool, summaryColumnsAs, summaryViewSqlFrom } from "../members/profile-summary";
+import { notBlockedWith, notMutedBy, notReportedBy } from "../members/visibility";
 import { keptIn } from "../../lib/kept";
-import { strangerBlursSql } from "../profiles/stranger-media";
+import { strangerBlursSql } from "../members/stranger-media";
 
 /**
  * The chat page's SQL: SQLite writes each message as the ChatMessage `viewMessage` (chat-view.ts) makes for the

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../../contract/chat";
-import { maskPageJson, mutedPhrasesOf } from "../social/muted-words";
+import { maskPageJson, mutedPhrasesOf } from "../members/muted-words";
 import { keptPageJson } from "./chat-page-kept";
 import { pageJson, type PageValues } from "./chat-page-sql";
 import { assertRoomAccess, roomKind, type ChatMember } from "./chat-access";

@@ -1,10 +1,10 @@
 import { getServerByName } from "partyserver";
 import { directChatroomId } from "../../contract/chat";
-import { roomName } from "../../rooms/socket-auth";
+import { roomName } from "../../lib/room-names";
 import type { Fanout } from "./chat-messages";
 import type { StoredThread } from "./chat-view";
 import { latestNotificationId, unreadCounts } from "./chat-inbox";
-import { membersMuting, storedText } from "../social/muted-words";
+import { membersMuting, storedText } from "../members/muted-words";
 
 /**
  * After D1 holds the change, the rooms fan it out (architecture: D1 first, then the room by RPC).

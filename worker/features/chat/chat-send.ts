@@ -8,7 +8,7 @@ import { privateMediaKeyFromUrl } from "../../contract/media";
 import { PERSONAL_CHATROOM, directChatroomId, type ChatMessage, type Payload, type PostMessageBody } from "../../contract/chat";
 import { AppError } from "../../lib/app-error";
 import { notify } from "../notifications/notify";
-import { profileSummaryColumns } from "../profiles/profile-summary";
+import { profileSummaryColumns } from "../members/profile-summary";
 import { postableSql, postingRefusal } from "../social/posting-rules";
 import { assertRoomAccess, roomKind, verificationRequired, viewerContext, type ChatMember, type RoomKind } from "./chat-access";
 import { bindChatImageStatement, ownUnsentChatImage } from "./chat-media";

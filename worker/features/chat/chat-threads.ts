@@ -6,7 +6,7 @@ import { chatMessages, chatThreads } from "../../db/schema";
 import type { EncryptedPayloadT } from "../../contract/chat";
 import { AppError } from "../../lib/app-error";
 import { coinAwardStatements } from "../coins/coin-awards";
-import { summaryRows } from "../profiles/profile-summary";
+import { summaryRows } from "../members/profile-summary";
 import { assertCanPost } from "../social/posting-rules";
 import { viewerContext, type ChatMember } from "./chat-access";
 import { viewMessage, viewThread } from "./chat-view";

@@ -1,7 +1,7 @@
 import { PRIVATE_PLACEHOLDER, type ChatMessage, type ChatReaction, type ChatThread, type EncryptedPayloadT, type Payload } from "../../contract/chat";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import { toProfileSummary, type SummaryRow } from "../profiles/profile-summary";
-import type { StrangerRule } from "../profiles/stranger-media";
+import { toProfileSummary, type SummaryRow } from "../members/profile-summary";
+import type { StrangerRule } from "../members/stranger-media";
 
 /**
  * A message as stored, with everything needed to render it for any viewer. The API and the ChatRoom both

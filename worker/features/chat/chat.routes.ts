@@ -22,13 +22,13 @@ import {
 import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
 import { okJsonText } from "../../http/envelope";
-import { closedTo } from "../profiles/profile-access";
+import { closedTo } from "../members/profile-access";
 import { AppError } from "../../lib/app-error";
 import { limitPerMember, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { roomName } from "../../rooms/socket-auth";
+import { roomName } from "../../lib/room-names";
 import { roomKind, viewerContext } from "./chat-access";
 import { acceptImage, deleteMessage, editMessage, messageDetail, reactToMessage, type Fanout } from "./chat-messages";
 import { sendMessage } from "./chat-send";

@@ -6,7 +6,7 @@ import { DEFAULT_CONTACT_SETTINGS, type ContactSettings } from "../../contract/c
 import type { PublicKeysAnswer } from "../../contract/e2e.constants";
 import { AppError } from "../../lib/app-error";
 import { publicDevicesOf } from "../e2e/e2e-devices";
-import { isBlockedBetween } from "../social/visibility";
+import { isBlockedBetween } from "../members/visibility";
 import { memberByNo, type ChatMember } from "./chat-access";
 
 export async function contactSettings(env: Env, memberId: string): Promise<ContactSettings> {

@@ -3,7 +3,7 @@ import type { MessagePermission } from "../../contract/chat";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { chatMessageRequests } from "../../db/schema";
-import { findMember } from "../social/members";
+import { findMember } from "../members/members";
 import type { ChatMember } from "./chat-access";
 import { acceptsDirectly } from "./contact-settings";
 

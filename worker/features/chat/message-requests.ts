@@ -6,8 +6,8 @@ import { directChatroomId, type MessageRequest } from "../../contract/chat";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { filteredSender } from "../notifications/sender-filter";
-import { profileSummaries, summaryRows } from "../profiles/profile-summary";
-import { notBlockedWith } from "../social/visibility";
+import { profileSummaries, summaryRows } from "../members/profile-summary";
+import { notBlockedWith } from "../members/visibility";
 import { viewerContext, type ChatMember } from "./chat-access";
 
 /**

@@ -3,11 +3,11 @@ import { sql } from "drizzle-orm";
 import type { PresenceEntry } from "../../contract/chat";
 import { getDb } from "../../db/client";
 import { iso, HOUR } from "../../lib/time";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import { blockedWith, notBlockedWith } from "../social/visibility";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import { blockedWith, notBlockedWith } from "../members/visibility";
 import { contactSettings } from "./contact-settings";
 import { getServerByName } from "partyserver";
-import { roomName } from "../../rooms/socket-auth";
+import { roomName } from "../../lib/room-names";
 
 /** "Recently active" for the public-chat side list and latest online: seen within a day. */
 export const RECENT_WINDOW = 24 * HOUR;

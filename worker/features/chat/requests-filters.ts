@@ -10,7 +10,7 @@ import { AppError } from "../../lib/app-error";
 import { limitPerMember } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { block } from "../social/blocks.service";
 import { listNotifications } from "../social/inbox.service";
 import { listRequests } from "./message-requests";

@@ -3,7 +3,7 @@ import type { ChatMessage, Payload } from "../../contract/chat";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
-import { strangerBlursSql } from "../profiles/stranger-media";
+import { strangerBlursSql } from "../members/stranger-media";
 import type { ChatMember } from "./chat-access";
 import { messageDetail } from "./chat-messages";
 

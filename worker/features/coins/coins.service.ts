@@ -4,8 +4,8 @@ import { AppError } from "../../lib/app-error";
 import { sha256Hex } from "../../lib/crypto";
 import { iso } from "../../lib/time";
 import type { CoinInfo, TransferResult, WalletTransfer } from "../../contract/market";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import { isBlockedBetween } from "../social/visibility";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import { memberByNo } from "../members/members";
 import { d1Batch } from "../../db/d1-batch";
 import { coinBalance } from "./coin-awards";
 
@@ -18,11 +18,10 @@ export async function coinInfo(env: Env, memberId: string): Promise<CoinInfo> {
 
 /** The recipient of a transfer: a live member of the caller's tenant, not the caller, not blocked either way. */
 export async function transferRecipient(env: Env, caller: Caller, simpleCode: string) {
-  const row = await getDb(env).get<{ memberId: string; status: string }>(sql`select p.member_id as memberId, m.status as status
-    from profiles p join members m on m.id = p.member_id where p.project_code = ${caller.projectCode} and p.simple_code = ${simpleCode}`);
-  if (!row || row.status === "deleted") throw new AppError("notFound");
+  const row = await memberByNo(env, caller.projectCode, simpleCode, caller.memberId);
+  if (!row || row.deleted) throw new AppError("notFound");
   if (row.memberId === caller.memberId) throw new AppError("transferSelf");
-  if (await isBlockedBetween(env, caller.memberId, row.memberId)) throw new AppError("notFound");
+  if (row.iBlocked || row.theyBlocked) throw new AppError("notFound");
   return row.memberId;
 }
 

@@ -15,9 +15,9 @@ import {
   type MintResult,
 } from "../../contract/collectibles.constants";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import { openToViewerSql } from "../profiles/profile-access";
-import { notBlockedWith } from "../social/visibility";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import { openToViewerSql } from "../members/profile-access";
+import { notBlockedWith } from "../members/visibility";
 import { d1Batch } from "../../db/d1-batch";
 import { coinInfo } from "../coins/coins.service";
 

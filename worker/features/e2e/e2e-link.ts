@@ -15,7 +15,7 @@ import { ok } from "../../contract/envelope";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { AppError } from "../../lib/app-error";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 
 /**
  * Linking a member's new end-to-end device from one they already use (README Decisions "Linking a second device";

@@ -1,6 +1,6 @@
 import { getDb } from "../../db/client";
 import { feedback } from "../../db/schema";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { iso, now } from "../../lib/time";
 
 /** §4 feedback (the confessional): stored for operators only; nothing is shown to other members. */

@@ -4,8 +4,8 @@ import { compiled } from "../../db/compiled";
 import type { flatBatch } from "../../db/flat-batch";
 import { LISTABLE_PROFILE, banners, profiles, projectCounters } from "../../db/schema";
 import { HOME_LIMITS } from "../../contract/home";
-import { profileSummaryColumns } from "../profiles/profile-summary";
-import { notBlockedWith } from "../social/visibility";
+import { profileSummaryColumns } from "../members/profile-summary";
+import { notBlockedWith } from "../members/visibility";
 import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
 
 /**

@@ -5,12 +5,13 @@ import { flatBatch } from "../../db/flat-batch";
 import { chatReminders, coinLedger, guestbookEntries, notifications, profiles, visitors } from "../../db/schema";
 import { HOME_LIMITS, type HomeDashboard } from "../../contract/home";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import type { SessionMember } from "../session/session.service";
-import { profileSummaryColumns, toProfileSummary, toViewer, type Viewer } from "../profiles/profile-summary";
-import { strangerColumnsOf } from "../profiles/stranger-media";
-import { blockedWith, notBlockedWith, notMutedBy } from "../social/visibility";
+import type { SessionMember } from "../../lib/session-member";
+import { profileSummaryColumns, toProfileSummary, toViewer, type Viewer } from "../members/profile-summary";
+import { strangerColumnsOf } from "../members/stranger-media";
+import { blockedWith, notBlockedWith, notMutedBy } from "../members/visibility";
 import { photoOf } from "../media/banners.service";
 import { DAY, iso, utcDate } from "../../lib/time";
+import { canSeeAvatars } from "../members/avatar-rights";
 import {
   SPARE,
   homeListsOf,
@@ -75,7 +76,7 @@ export async function loadDashboard(env: Env, member: SessionMember, projectCode
       nickname: meRow.nickname.trim() !== "",
       introduction: meRow.introduction.trim() !== "",
       avatarUploaded: meRow.avator !== "",
-      avatarQualified: meRow.avator !== "" && meRow.qualify,
+      avatarQualified: canSeeAvatars(meRow),
     },
     coins: { mcoin: Number(coinRows[0]?.mcoin ?? 0), scoin: Number(coinRows[0]?.scoin ?? 0) },
     guestbook: { count: Number(guestbookRows[0]?.total ?? 0), unread: Number(guestbookRows[0]?.unread ?? 0) },

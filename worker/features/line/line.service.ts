@@ -9,7 +9,7 @@ import { LINE_CALLBACK_PATH } from "../../contract/line";
 import { AppError } from "../../lib/app-error";
 import { randomString, sha256Hex, timingSafeEqualHex } from "../../lib/crypto";
 import { MINUTE, iso, now } from "../../lib/time";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { createSession, sessionInfo, signUp } from "../session/session.service";
 
 /**

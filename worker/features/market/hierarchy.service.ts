@@ -4,8 +4,8 @@ import { getDb } from "../../db/client";
 import { iso } from "../../lib/time";
 import type { Hierarchy, HierarchyEvent, HierarchyHistoryItem, SubmemberNode } from "../../contract/market";
 import type { ProfileSummary } from "../../contract/profile-summary";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import { notBlockedWith } from "../social/visibility";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import { notBlockedWith } from "../members/visibility";
 import { connectionsOpenSql } from "../social/connections-visibility";
 import { visibleMemberByNo } from "./market-members";
 

@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import type { SubmemberProfile } from "../../contract/market";
-import { toProfileSummary, type Viewer } from "../profiles/profile-summary";
-import { isBlockedBetween } from "../social/visibility";
+import { toProfileSummary, type Viewer } from "../members/profile-summary";
+import { isBlockedBetween } from "../members/visibility";
 
 export type Caller = { memberId: string; memberNo: string; projectCode: string };
 export type WaitUntil = { waitUntil(promise: Promise<unknown>): void };

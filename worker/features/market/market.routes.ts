@@ -11,7 +11,7 @@ import * as hierarchy from "./hierarchy.service";
 import * as market from "./market.service";
 import * as search from "./search.service";
 import * as submembers from "./submembers.service";
-import { closedTo } from "../profiles/profile-access";
+import { closedTo } from "../members/profile-access";
 import { connectionsHiddenFrom } from "../social/connections-visibility";
 import { AppError } from "../../lib/app-error";
 

@@ -1,11 +1,11 @@
 // Market search: nickname search and the hot-search keywords it counts (§2 Market, §3 Popular keyword, §7 search/popular-keyword).
 import { sql } from "drizzle-orm";
-import { nicknameContains } from "../profiles/nickname-search";
+import { nicknameContains } from "../members/nickname-search";
 import { getDb } from "../../db/client";
 import { utcDate } from "../../lib/time";
 import type { PopularKeyword, SubmemberProfile } from "../../contract/market";
-import { viewerFor } from "../profiles/profile-summary";
-import { notBlockedWith } from "../social/visibility";
+import { viewerFor } from "../members/profile-summary";
+import { notBlockedWith } from "../members/visibility";
 import { deferD1Batch } from "../../db/d1-batch";
 import { P, summary, type Caller, type ProfileRow } from "./market-members";
 

@@ -6,14 +6,15 @@ import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { deleteMedia } from "./edge-cache";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../lib/app-error";
-import { closedTo, seenAsVisitor } from "../profiles/profile-access";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import { iso } from "../../lib/time";
 import { coinAwardStatements } from "../coins/coin-awards";
-import { notBlockedWith, isBlockedBetween } from "../social/visibility";
-import { profileSummaryColumns, summaryJsonOf, toProfileSummary, viewerFor, type SummaryRow, type Viewer } from "../profiles/profile-summary";
-import { actionStatement } from "../profiles/profiles.service";
+import { notBlockedWith, isBlockedBetween } from "../members/visibility";
+import { profileSummaryColumns, summaryJsonOf, toProfileSummary, viewerFor, type SummaryRow, type Viewer } from "../members/profile-summary";
+import { actionStatement } from "../members/action-stats";
 import { ownerCommentCount } from "../chat/photo-comment-counts";
-import { strangerBlurs } from "../profiles/stranger-media";
+import { strangerBlurs } from "../members/stranger-media";
+import { memberByNo } from "../members/members";
 
 type BannerRow = typeof banners.$inferSelect;
 
@@ -128,13 +129,8 @@ const MEMBER_BANNERS_LIMIT = 100;
 
 /** One member's photos (by member number), newest first. */
 export async function memberBanners(env: Env, projectCode: string, memberNo: string, viewer: Viewer) {
-  const owner = await getDb(env)
-    .select({ memberId: profiles.memberId })
-    .from(profiles)
-    .where(and(eq(profiles.projectCode, projectCode), eq(profiles.simpleCode, memberNo)))
-    .get();
-  if (!owner) throw new AppError("notFound");
-  if (viewer && viewer.memberId !== owner.memberId && (await isBlockedBetween(env, viewer.memberId, owner.memberId))) throw new AppError("notFound");
+  const owner = await memberByNo(env, projectCode, memberNo, viewer?.memberId);
+  if (!owner || owner.iBlocked || owner.theyBlocked) throw new AppError("notFound");
   const rows = await getDb(env)
     .select(bannerWithProfile)
     .from(banners)

@@ -4,7 +4,7 @@ import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { randomString } from "../../lib/crypto";
 import { recordChatImageStatement } from "../chat/chat-media";
-import { actionStatement } from "../profiles/profiles.service";
+import { actionStatement } from "../members/action-stats";
 
 /** AES-GCM appends a 16-byte tag: anything shorter cannot be a browser-encrypted file. */
 const MIN_CIPHERTEXT_BYTES = 17;

@@ -6,14 +6,14 @@ import { BannerRatingBody, BannerSizeBody, NewBannerBody, UploadKind, type Uploa
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
-import { closedTo, seenAsVisitor } from "../profiles/profile-access";
-import { requireSession } from "../../http/auth";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
+import { requireSession } from "../session/auth";
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { eq, sql } from "drizzle-orm";
-import { viewerFor } from "../profiles/profile-summary";
-import { actionStatement } from "../profiles/profiles.service";
+import { viewerFor } from "../members/profile-summary";
+import { actionStatement } from "../members/action-stats";
 import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";
 import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";

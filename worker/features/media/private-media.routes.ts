@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { albumUnlockCookie } from "../../contract/albums.constants";
 import { notFound } from "../../http/envelope";
-import { optionalMember } from "../../http/auth";
+import { optionalMember } from "../session/auth";
 import type { AppEnv } from "../../http/types";
 import { mayReadKeyedFile } from "../albums/albums.service";
 import { mayReadChatImage } from "../chat/chat-media";

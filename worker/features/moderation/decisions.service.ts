@@ -8,9 +8,9 @@ import { AppError } from "../../lib/app-error";
 import { contentHash } from "../../lib/crypto";
 import { HOUR, iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
 import { keptIn } from "../../lib/kept";
-import { relatedAccounts } from "../social/block-evasion";
+import { relatedAccounts } from "../members/block-evasion";
 import { liftSuspension, standingColumns, suspendMember, tell, weightOf, type Member, type Standing } from "./moderation.service";
 import { memberByNo } from "./operators.service";
 

@@ -5,7 +5,7 @@ import { DIRECT_CHATROOM } from "../../contract/chat.constants";
 import type { NotificationType } from "../../contract/notifications";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { NotificationTarget } from "../../contract/social";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 
 type Row = { type: string; params: Record<string, unknown> };
 

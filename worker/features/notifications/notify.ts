@@ -4,10 +4,10 @@ import { getServerByName } from "partyserver";
 import { getDb } from "../../db/client";
 import { notifications } from "../../db/schema";
 import type { NotificationItem, NotificationType } from "../../contract/notifications";
-import { roomName } from "../../rooms/socket-auth";
+import { roomName } from "../../lib/room-names";
 import { DAY } from "../../lib/time";
-import { isBlockedBetween, isMutedBy } from "../social/visibility";
-import { hasMutedWord, mutedPhrasesOf } from "../social/muted-words";
+import { isBlockedBetween, isMutedBy } from "../members/visibility";
+import { hasMutedWord, mutedPhrasesOf } from "../members/muted-words";
 import { isFilteredFor, scopeOf } from "./sender-filter";
 import { sendWebPush } from "./web-push";
 

@@ -3,7 +3,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { pushSubscriptions, sessions } from "../../db/schema";
 import type { NotificationItem } from "../../contract/notifications";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { isQuiet, quietHoursQuery, toQuietHours } from "./quiet-hours";
 
 /**

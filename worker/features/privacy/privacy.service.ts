@@ -1,4 +1,4 @@
-import { forgetSignals } from "../social/block-evasion";
+import { forgetSignals } from "../members/block-evasion";
 import { and, eq, isNull } from "drizzle-orm";
 import { is } from "drizzle-orm";
 import { SQLiteTable, getTableConfig } from "drizzle-orm/sqlite-core";
@@ -6,14 +6,14 @@ import type { AccountDeleted, DataExport } from "../../contract/privacy";
 import { mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
 import * as schema from "../../db/schema";
-import { endMemberSockets } from "../../rooms/end-sessions";
+import { endMemberSockets } from "../../lib/end-sessions";
 import { aiImages, albumPhotos, albumUploads, mailOutbox, mediaUploads, members, profiles, sessions } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import { PRIVATE_PLACEHOLDER } from "../../contract/chat";
 import { randomString, verifyPassword } from "../../lib/crypto";
 import { newDeletedCode } from "../../lib/ids";
 import { iso, MINUTE, now } from "../../lib/time";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { deleteMedia } from "../media/edge-cache";
 
 /**

@@ -1,7 +1,7 @@
 import { and, isNotNull, lt, lte, or } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { accountSignals, chatReminders, evasionWatches, keywordSearches, mailOutbox, otpCodes, passwordResets, sessions } from "../../db/schema";
-import { SIGNAL_LIFETIME } from "../social/block-evasion";
+import { SIGNAL_LIFETIME } from "../members/block-evasion";
 import { DAY, utcDate } from "../../lib/time";
 
 /** How long the local mail outbox keeps a message (reset links live an hour, codes five minutes). */

@@ -13,8 +13,8 @@ import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { photoOf } from "../media/banners.service";
-import { closedTo, seenAsVisitor } from "./profile-access";
-import { viewerFor, type Viewer } from "./profile-summary";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
+import { viewerFor, type Viewer } from "../members/profile-summary";
 
 /**
  * §3 Creator profile (README Decisions "DNA pairing and creator profiles"). Written by its owner only; read by

@@ -11,9 +11,10 @@ import { AppError } from "../../lib/app-error";
 import { sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { closedTo, seenAsVisitor } from "./profile-access";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import { matchRate } from "./profile-math";
-import { GENDERS_FOR_LOOK_FOR, profileByCode, profileByMemberId } from "./profiles.service";
+import { profileByCode, profileByMemberId } from "./profiles.service";
+import { GENDERS_FOR_LOOK_FOR } from "./profile-discovery";
 
 /**
  * DNA pairing (§7 Social "family/dna GET", §3 Dna: zodiacSign; README Decisions "DNA pairing and creator profiles").

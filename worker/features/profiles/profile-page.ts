@@ -1,20 +1,13 @@
 import { getDb } from "../../db/client";
 import { namedBatch } from "../../db/named-batch";
 import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
-import { toProfileSummary, toViewer, viewerRowQuery } from "./profile-summary";
-import { footprintsFor } from "./profile-access";
-import {
-  actionStatsQuery,
-  characterCatalogueQuery,
-  discovery,
-  listProfilesQuery,
-  locate,
-  profileViewReads,
-  toActionStats,
-  toCharacters,
-  toVisitors,
-  visitorsQuery,
-} from "./profiles.service";
+import { toProfileSummary, toViewer, viewerRowQuery } from "../members/profile-summary";
+import { footprintsFor } from "../members/profile-access";
+import { locate, profileViewReads } from "./profiles.service";
+import { actionStatsQuery, toActionStats } from "../members/action-stats";
+import { characterCatalogueQuery, toCharacters } from "./characters";
+import { discovery, listProfilesQuery } from "./profile-discovery";
+import { toVisitors, visitorsQuery } from "./visitors";
 
 type Strip = Awaited<ReturnType<typeof listProfilesQuery>>;
 

@@ -19,10 +19,14 @@ import { limitPerMember, rateLimit, rateLimitAddress } from "../../http/rate-lim
 import { parseProjectCode, requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { isBlockedBetween } from "../social/visibility";
-import { viewerFor, type Viewer } from "./profile-summary";
-import { closedTo, seenAsVisitor } from "./profile-access";
+import { isBlockedBetween } from "../members/visibility";
+import { viewerFor, type Viewer } from "../members/profile-summary";
+import { closedTo, seenAsVisitor } from "../members/profile-access";
 import * as svc from "./profiles.service";
+import { GENDERS_FOR_LOOK_FOR, allProfiles, discovery, hotProfiles, languageOfLocale, listProfiles, membersCount } from "./profile-discovery";
+import { visitorsOf } from "./visitors";
+import { actionStatsFor, toActionStats } from "../members/action-stats";
+import { addCharacter, characterUsers, charactersFor, removeCharacter } from "./characters";
 import { profilePage, profilesFeed } from "./profile-page";
 import { lastBiddingOf } from "../market/market.service";
 
@@ -69,48 +73,48 @@ function readRoutes(scope: Scope) {
     .get("/core/profiles/:project/hot", validate("query", HotQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const q = c.req.valid("query");
-      return c.json(ok(await svc.hotProfiles(c.env, project, viewer, q.pageSize, q.locale)));
+      return c.json(ok(await hotProfiles(c.env, project, viewer, q.pageSize, q.locale)));
     })
     .get("/core/profiles/:project/intro", validate("query", ListQuery(100)), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const limit = c.req.valid("query").pageSize;
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.intro(limit))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.intro(limit))));
     })
     .get("/core/profiles/:project/intro/seven", async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.introSeven())));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.introSeven())));
     })
     .get("/core/profiles/:project/last-chat-message", validate("query", ListQuery(30)), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const limit = c.req.valid("query").pageSize;
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.lastChat(limit))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.lastChat(limit))));
     })
     .get("/core/profiles/:project/last-access", validate("query", ListQuery(30)), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const limit = c.req.valid("query").pageSize;
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.lastAccess(limit))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.lastAccess(limit))));
     })
     .get("/core/profiles/:project/new", validate("query", ListQuery(30)), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const limit = c.req.valid("query").pageSize;
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.newest(limit))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.newest(limit))));
     })
     .get("/core/profiles/:project/birthday", validate("query", ListQuery(20, 20)), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       // SECURITY.md "What a visitor sees": whose birthday is today is for members.
       if (!viewer) return c.json(ok([]));
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.birthday(c.req.valid("query").pageSize))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.birthday(c.req.valid("query").pageSize))));
     })
     .get("/core/profiles/:project/search", validate("query", SearchQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const q = c.req.valid("query");
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.search(project, q.keyword, q.pageSize))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.search(project, q.keyword, q.pageSize))));
     })
     .get("/core/profiles/:project/multi-gender/:gender", validate("param", GenderParam), validate("query", ListQuery(20, 99999)), async (c) => {
       const { project, viewer } = await scope(c, c.req.valid("param").project);
       const gender = c.req.valid("param").gender;
       const limit = c.req.valid("query").pageSize;
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.multiGender([gender], limit))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.multiGender([gender], limit))));
     })
     .get("/core/profiles/:project/zodiac-sign", validate("query", ZodiacQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
@@ -118,12 +122,12 @@ function readRoutes(scope: Scope) {
       let sign = q.sign?.toLowerCase();
       if (!sign && viewer) sign = (await svc.profileByMemberId(c.env, viewer.memberId))?.zodiacSign ?? undefined;
       if (!sign || !(ZODIAC_SIGNS as readonly string[]).includes(sign)) throw new AppError("badRequest", { message: "Unknown zodiac sign" });
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.zodiac(sign, q.pageSize))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.zodiac(sign, q.pageSize))));
     })
     .get("/core/profiles/:project/all", validate("query", AllQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
       const q = c.req.valid("query");
-      return c.json(ok(await svc.allProfiles(c.env, project, viewer, q.lookFor, q.pageSize)));
+      return c.json(ok(await allProfiles(c.env, project, viewer, q.lookFor, q.pageSize)));
     })
     // The profiles feed's and the public profile page's own calls (beyond the spec): see profile-page.ts.
     .get("/core/profiles/:project/feed", async (c) => {
@@ -143,13 +147,13 @@ function readRoutes(scope: Scope) {
     .get("/sns/related-profiles/:project/language/:lang/:lookFor", validate("param", RelatedParam), validate("query", ListQuery(20, 100)), async (c) => {
       const params = c.req.valid("param");
       const { project, viewer } = await scope(c, params.project);
-      const language = svc.languageOfLocale(params.lang);
+      const language = languageOfLocale(params.lang);
       if (!language) throw new AppError("badRequest", { message: "Unknown language" });
-      return c.json(ok(await svc.listProfiles(c.env, project, viewer, svc.discovery.related(language, params.lookFor, c.req.valid("query").pageSize))));
+      return c.json(ok(await listProfiles(c.env, project, viewer, discovery.related(language, params.lookFor, c.req.valid("query").pageSize))));
     })
     .get("/core/members/count/:project", async (c) => {
       const { project } = await scope(c, c.req.param("project"));
-      return c.json(ok({ count: await svc.membersCount(c.env, project) }));
+      return c.json(ok({ count: await membersCount(c.env, project) }));
     })
     // Related visitors by code: the footprints on a public profile, newest first.
     .get("/sns/visitors/:project/code/:simpleCode", validate("param", CodeParam), validate("query", ListQuery(30, 100)), async (c) => {
@@ -159,13 +163,13 @@ function readRoutes(scope: Scope) {
       if (!viewer || (await closedTo(c.env, project, target.simpleCode, viewer.memberId))) return c.json(ok([]));
       // Nor a member's who approves followers, for members they have not accepted (README Decisions "Approve followers").
       if (await seenAsVisitor(c.env, project, target.simpleCode, viewer.memberId)) return c.json(ok([]));
-      return c.json(ok(await svc.visitorsOf(c.env, target.memberId, viewer, c.req.valid("query").pageSize)));
+      return c.json(ok(await visitorsOf(c.env, target.memberId, viewer, c.req.valid("query").pageSize)));
     })
     .get("/sns/actions/:project/:simpleCode", validate("param", CodeParam), async (c) => {
       const { project, viewer } = await scope(c, c.req.valid("param").project);
       const target = await targetByCode(c, project, c.req.valid("param").simpleCode, viewer);
-      if (await closedTo(c.env, project, target.simpleCode, viewer?.memberId ?? null)) return c.json(ok(svc.toActionStats([])));
-      return c.json(ok(await svc.actionStatsFor(c.env, target.memberId)));
+      if (await closedTo(c.env, project, target.simpleCode, viewer?.memberId ?? null)) return c.json(ok(toActionStats([])));
+      return c.json(ok(await actionStatsFor(c.env, target.memberId)));
     })
     .get("/sns/characters/:project", validate("query", CharactersQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.param("project"));
@@ -173,12 +177,12 @@ function readRoutes(scope: Scope) {
       let targetId = memberNo ? (await targetByCode(c, project, memberNo, viewer)).memberId : (viewer?.memberId ?? null);
       // A closed profile's preferences: the catalogue with nothing checked (profile-access.ts).
       if (memberNo && (await closedTo(c.env, project, memberNo, viewer?.memberId ?? null))) targetId = null;
-      return c.json(ok(await svc.charactersFor(c.env, project, targetId, viewer?.memberId ?? null)));
+      return c.json(ok(await charactersFor(c.env, project, targetId, viewer?.memberId ?? null)));
     })
     .get("/sns/characters/:project/:idCharacter/users", validate("param", CharacterParam), validate("query", CharacterUsersQuery), async (c) => {
       const { project, viewer } = await scope(c, c.req.valid("param").project);
       const q = c.req.valid("query");
-      return c.json(ok(await svc.characterUsers(c.env, project, c.req.valid("param").idCharacter, viewer, q.page, q.pageSize)));
+      return c.json(ok(await characterUsers(c.env, project, c.req.valid("param").idCharacter, viewer, q.page, q.pageSize)));
     });
 }
 
@@ -192,10 +196,10 @@ export const profilesPrivate = new Hono<AppEnv>()
     const member = c.get("member");
     const viewer = await viewerFor(c.env, member.memberId);
     const me = await svc.profileByMemberId(c.env, member.memberId);
-    const genders = me?.lookFor ? svc.GENDERS_FOR_LOOK_FOR[me.lookFor] ?? [] : [];
+    const genders = me?.lookFor ? GENDERS_FOR_LOOK_FOR[me.lookFor] ?? [] : [];
     const limit = c.req.valid("query").pageSize;
-    const options = genders.length ? svc.discovery.multiGender(genders, limit, true) : { ...svc.discovery.hot(limit), excludeSelf: true };
-    const picks = await svc.listProfiles(c.env, member.projectCode, viewer, options);
+    const options = genders.length ? discovery.multiGender(genders, limit, true) : { ...discovery.hot(limit), excludeSelf: true };
+    const picks = await listProfiles(c.env, member.projectCode, viewer, options);
     return c.json(ok(picks));
   })
   // A mark reaches another member (README "Rate limits", RL_SOCIAL); it weighs only as moderation decides.
@@ -221,17 +225,17 @@ export const profilesPrivate = new Hono<AppEnv>()
   .get("/sns/visitors/:memberId", validate("query", ListQuery(30, 100)), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const viewer = await viewerFor(c.env, member.memberId);
-    return c.json(ok(await svc.visitorsOf(c.env, member.memberId, viewer, c.req.valid("query").pageSize)));
+    return c.json(ok(await visitorsOf(c.env, member.memberId, viewer, c.req.valid("query").pageSize)));
   })
   .post("/sns/characters/:memberId", validate("json", AddCharacterBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
-    await svc.addCharacter(c.env, member.projectCode, member.memberId, c.req.valid("json").idCharacter);
-    return c.json(ok(await svc.charactersFor(c.env, member.projectCode, member.memberId, member.memberId)));
+    await addCharacter(c.env, member.projectCode, member.memberId, c.req.valid("json").idCharacter);
+    return c.json(ok(await charactersFor(c.env, member.projectCode, member.memberId, member.memberId)));
   })
   .delete("/sns/characters/:memberId/:idCharacter", validate("param", z.object({ memberId: z.string(), idCharacter: IdParam })), async (c) => {
     const member = requireSelf(c, c.req.valid("param").memberId);
-    await svc.removeCharacter(c.env, member.projectCode, member.memberId, c.req.valid("param").idCharacter);
-    return c.json(ok(await svc.charactersFor(c.env, member.projectCode, member.memberId, member.memberId)));
+    await removeCharacter(c.env, member.projectCode, member.memberId, c.req.valid("param").idCharacter);
+    return c.json(ok(await charactersFor(c.env, member.projectCode, member.memberId, member.memberId)));
   })
   .route("/", readRoutes(privateScope));
 

@@ -1,24 +1,25 @@
-import { and, desc, eq, inArray, isNotNull, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+/** One profile: its public and own shapes, the owner's edits (§3/§4/§5), the view of it (§7 Profile) and the §4 unqualify mark. */
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import ngeohash from "ngeohash";
-import { nicknameContains } from "./nickname-search";
 import { getDb, type Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
 import { deferWrites } from "../../db/deferred-writes";
-import { LISTABLE_PROFILE, actionStats, characters, mediaUploads, profiles, projectCounters, userCharacters, visitors } from "../../db/schema";
-import type { ProfileSummary } from "../../contract/profile-summary";
-import type { ActionStat, Character, CharacterUsersPage, OwnProfile, ProfilePatch, PublicProfile } from "../../contract/profiles";
+import { actionStats, mediaUploads, profiles, userCharacters, visitors } from "../../db/schema";
+import type { OwnProfile, ProfilePatch, PublicProfile } from "../../contract/profiles";
 import type { LastBidding } from "../../contract/market";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { AppError } from "../../lib/app-error";
 import { DELETED_CODE_PREFIX, isDeletedCode } from "../../lib/ids";
 import { iso } from "../../lib/time";
-import { notBlockedWith, isBlockedBetween } from "../social/visibility";
-import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../social/relationship";
-import { profileSummaryColumns, toProfileSummary, type Viewer } from "./profile-summary";
-import { publicPositionFields, relativeTo } from "../social/position-cell";
+import { notBlockedWith, isBlockedBetween } from "../members/visibility";
+import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../members/relationship";
+import { toProfileSummary, type Viewer } from "../members/profile-summary";
+import { publicPositionFields, relativeTo } from "./position-cell";
 import { addMark } from "../moderation/moderation.service";
-import { closedStub, mayOpenProfile, openToViewerSql, seesAsVisitor } from "./profile-access";
+import { closedStub, mayOpenProfile, seesAsVisitor } from "../members/profile-access";
 import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
+import { canSeeAvatars } from "../members/avatar-rights";
+import { actionStatement } from "../members/action-stats";
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -170,33 +171,6 @@ export async function updateProfile(env: Env, memberId: string, patch: ProfilePa
   return ownProfile((await profileByMemberId(env, memberId))!);
 }
 
-/** Records one action of a member in their hour-of-day histogram (§3 Action stats). Use in a batch. */
-export function actionStatement(env: Env, projectCode: string, memberId: string, at = Date.now()) {
-  const hour = new Date(at).getUTCHours();
-  // Query builders, not db.run(sql): drizzle's D1 batch cannot bind parameters of raw statements.
-  return getDb(env)
-    .insert(actionStats)
-    .values({ memberId, projectCode, actionHour: hour, actionCount: 1 })
-    .onConflictDoUpdate({ target: [actionStats.memberId, actionStats.actionHour], set: { actionCount: sql`${actionStats.actionCount} + 1` } });
-}
-
-/** 24 entries, UTC hours 0..23 (the page shifts them to local time). */
-export async function actionStatsFor(env: Env, memberId: string): Promise<ActionStat[]> {
-  return toActionStats(await actionStatsQuery(env, memberId));
-}
-
-/** `memberId` may be a subquery (a batch that does not know the id yet). */
-export const actionStatsQuery = (env: Env, memberId: SQLWrapper | string) =>
-  getDb(env)
-    .select({ actionHour: actionStats.actionHour, actionCount: actionStats.actionCount })
-    .from(actionStats)
-    .where(sql`${actionStats.memberId} = ${memberId}`);
-
-export function toActionStats(rows: { actionHour: number; actionCount: number }[]): ActionStat[] {
-  const byHour = new Map(rows.map((r) => [r.actionHour, r.actionCount]));
-  return Array.from({ length: 24 }, (_, hour) => ({ actionHour: hour, actionCount: byHour.get(hour) ?? 0 }));
-}
-
 /**
  * The public profile of the member `locate` finds in `projectCode`, as `viewerId` sees it: 404 when missing,
  * across tenants or blocked either way. A member's view records a visit (footprint) and a page view; an
@@ -236,7 +210,7 @@ export function profileViewReads(env: Env, projectCode: string, locate: Locate, 
     const own = viewerId === target.memberId;
     const relationship = viewerId && !own ? toRelationship(found.rel) : NO_RELATIONSHIP;
     if (relationship.blocking || relationship.blockedBy) throw new AppError("notFound");
-    const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: Boolean(me?.viewerAvator && me.viewerQualify), safeMode: Boolean(me?.viewerSafeMode) } : null;
+    const viewer: Viewer = viewerId ? { memberId: viewerId, canSeeAvatars: canSeeAvatars({ avator: me?.viewerAvator, qualify: me?.viewerQualify }), safeMode: Boolean(me?.viewerSafeMode) } : null;
     // The batch counted this view after reading the row.
     if (!own) target = { ...target, pageViews: target.pageViews + 1 };
     // Whole kilometres and a compass point between cells, never between exact positions (position-cell.ts).
@@ -345,138 +319,6 @@ function namedRelationship(viewerId: string, at: number) {
   };
 }
 
-async function characterIdsOf(env: Env, memberIds: string[]) {
-  const rows = await getDb(env)
-    .select({ memberId: userCharacters.memberId, idCharacter: userCharacters.idCharacter })
-    .from(userCharacters)
-    .where(inArray(userCharacters.memberId, memberIds));
-  const map = new Map<string, number[]>();
-  for (const r of rows) map.set(r.memberId, [...(map.get(r.memberId) ?? []), r.idCharacter]);
-  return map;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Discovery lists (§7 Profile, §5 hiding rules, §9 page sizes). Each reads one partial index in order.
-
-export type ListOptions = { where?: SQL; orderBy: SQL[]; limit: number; excludeSelf?: boolean };
-
-/** The drizzle query behind every discovery list (exported so a test can measure its D1 rows_read). */
-export function listProfilesQuery(env: Env, projectCode: string, viewer: Viewer, options: ListOptions) {
-  return getDb(env)
-    .select(profileSummaryColumns)
-    .from(profiles)
-    .where(
-      and(
-        eq(profiles.projectCode, projectCode),
-        sql.raw(LISTABLE_PROFILE),
-        options.where,
-        options.excludeSelf && viewer ? ne(profiles.memberId, viewer.memberId) : undefined,
-        notBlockedWith(viewer?.memberId, profiles.memberId),
-      ),
-    )
-    .orderBy(...options.orderBy)
-    .limit(options.limit);
-}
-
-export async function listProfiles(env: Env, projectCode: string, viewer: Viewer, options: ListOptions): Promise<ProfileSummary[]> {
-  const rows = await listProfilesQuery(env, projectCode, viewer, options);
-  return rows.map((row) => toProfileSummary(row, viewer));
-}
-
-export const introWhere = sql`length(${profiles.introduction}) > 20`;
-
-/** Each §7 list as filter + order over its partial index (routes and the rows_read test share these). */
-export const discovery = {
-  hot: (limit: number): ListOptions => ({ orderBy: [desc(profiles.pageViews)], limit }),
-  intro: (limit: number): ListOptions => ({ where: introWhere, orderBy: [desc(profiles.updatedAt)], limit }),
-  // Seven members who wrote an introduction in the last seven days.
-  introSeven: (at = Date.now()): ListOptions => ({
-    where: sql`${introWhere} and ${profiles.updatedAt} > ${at - 7 * 86_400_000}`,
-    orderBy: [desc(profiles.updatedAt)],
-    limit: 7,
-  }),
-  lastChat: (limit: number): ListOptions => ({ where: isNotNull(profiles.lastChatAt), orderBy: [desc(profiles.lastChatAt)], limit }),
-  lastAccess: (limit: number): ListOptions => ({ where: isNotNull(profiles.lastAccess), orderBy: [desc(profiles.lastAccess)], limit }),
-  newest: (limit: number): ListOptions => ({ orderBy: [desc(profiles.createdAt)], limit }),
-  // Members whose birthday (month-day) is today in UTC.
-  birthday: (limit: number, at = Date.now()): ListOptions => ({
-    where: sql`substr(${profiles.birthday}, 6) = ${new Date(at).toISOString().slice(5, 10)}`,
-    // Ordered by the indexed expression so SQLite reads the birthday index, not the last-access one.
-    orderBy: [sql`substr(${profiles.birthday}, 6)`],
-    limit,
-  }),
-  multiGender: (genders: number[], limit: number, excludeSelf = false): ListOptions => ({
-    where: inArray(profiles.multiGender, genders),
-    orderBy: [desc(profiles.multiGender), desc(profiles.lastAccess)],
-    limit,
-    excludeSelf,
-  }),
-  zodiac: (sign: string, limit: number): ListOptions => ({ where: eq(profiles.zodiacSign, sign), orderBy: [desc(profiles.zodiacSign), desc(profiles.lastAccess)], limit }),
-  related: (language: string, lookFor: number, limit: number): ListOptions => ({
-    where: sql`${profiles.language} = ${language} and ${profiles.lookFor} = ${lookFor}`,
-    orderBy: [desc(profiles.language), desc(profiles.lookFor), desc(profiles.lastAccess)],
-    limit,
-    excludeSelf: true,
-  }),
-  search: (projectCode: string, keyword: string, limit: number): ListOptions => ({
-    where: nicknameContains(projectCode, keyword, limit, profiles.idProfile, profiles.nickname),
-    // Newest members first, the order the trigram index hands them over in (no sort, no walk of another index).
-    orderBy: [desc(profiles.idProfile)],
-    limit,
-  }),
-};
-
-const LANGUAGE_OF_LOCALE: Record<string, string> = { en: "en", "en-us": "en", ja: "ja", "ja-jp": "ja", "zh-cn": "zh-CN", "zh-tw": "zh-TW" };
-export const languageOfLocale = (locale: string | undefined) => (locale ? LANGUAGE_OF_LOCALE[locale.toLowerCase()] ?? null : null);
-
-/** Hot: most viewed; with a locale, members of that language come first. */
-export async function hotProfiles(env: Env, projectCode: string, viewer: Viewer, pageSize: number, locale?: string) {
-  const language = languageOfLocale(locale);
-  const rows = await listProfiles(env, projectCode, viewer, discovery.hot(language ? Math.min(pageSize * 2, 500) : pageSize));
-  if (!language) return rows;
-  const languages = await languagesOf(env, rows.map((r) => r.idProfile));
-  const matching = rows.filter((r) => languages.get(r.idProfile) === language);
-  const others = rows.filter((r) => languages.get(r.idProfile) !== language);
-  return [...matching, ...others].slice(0, pageSize);
-}
-
-async function languagesOf(env: Env, ids: number[]) {
-  const map = new Map<number, string | null>();
-  for (let i = 0; i < ids.length; i += 90) {
-    const rows = await getDb(env)
-      .select({ idProfile: profiles.idProfile, language: profiles.language })
-      .from(profiles)
-      .where(inArray(profiles.idProfile, ids.slice(i, i + 90)));
-    for (const r of rows) map.set(r.idProfile, r.language);
-  }
-  return map;
-}
-
-
-/** §3 lookFor → the multiGender a member is looking for (1 master, 2 mistress, 3/4 slave, 5/6 switch). */
-export const GENDERS_FOR_LOOK_FOR: Record<number, number[]> = { 1: [1], 2: [2], 3: [3], 4: [4], 5: [5], 6: [6] };
-
-/** All-profiles filters (§2): 1 male S, 3 male M, 2 female S, 4 female M, SKYPE, TWITTER; random order. */
-export async function allProfiles(env: Env, projectCode: string, viewer: Viewer, filter: string | undefined, pageSize: number) {
-  let options: ListOptions;
-  if (filter === "skype") options = { where: sql`${profiles.skypeId} <> ''`, orderBy: [desc(profiles.lastAccess)], limit: pageSize };
-  else if (filter === "twitter") options = { where: sql`${profiles.twitterId} <> ''`, orderBy: [desc(profiles.lastAccess)], limit: pageSize };
-  else if (filter) options = discovery.multiGender([Number(filter)], pageSize);
-  else options = discovery.lastAccess(pageSize);
-  const rows = await listProfiles(env, projectCode, viewer, options);
-  // Random order (§2): a shuffle of the indexed page.
-  for (let i = rows.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [rows[i], rows[j]] = [rows[j]!, rows[i]!];
-  }
-  return rows;
-}
-
-export async function membersCount(env: Env, projectCode: string) {
-  const row = await getDb(env).select({ n: projectCounters.members }).from(projectCounters).where(eq(projectCounters.projectCode, projectCode)).get();
-  return row?.n ?? 0;
-}
-
 /**
  * §4 / §8: 10 block taps mark a profile unqualified; each member counts once, weighted by standing. The avatar
  * comes down only when established members' marks add up (`addMark`) or an operator decides, never by one call.
@@ -496,115 +338,3 @@ export async function markUnqualified(env: Env, reporterId: string, projectCode:
   const row = await db.select({ qualify: profiles.qualify, unqualifiedCount: profiles.unqualifiedCount }).from(profiles).where(eq(profiles.idProfile, idProfile)).get();
   return { idProfile, qualify: row!.qualify, unqualifiedCount: row!.unqualifiedCount };
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// Visitors (footprints)
-
-export type VisitorEntry = { simpleCode: string; nickname: string; dateUpd: string; visitCount: number; profile: ProfileSummary };
-
-/** Visitors of `memberId`, newest first; visitors without nickname hidden (§5); blocks hide both ways. */
-export async function visitorsOf(env: Env, memberId: string, viewer: Viewer, pageSize: number): Promise<VisitorEntry[]> {
-  return toVisitors(await visitorsQuery(env, memberId, viewer?.memberId, pageSize), viewer);
-}
-
-/** `memberId` may be a subquery (a batch that does not know the id yet). */
-export const visitorsQuery = (env: Env, memberId: SQLWrapper | string, viewerId: string | null | undefined, pageSize: number) =>
-  getDb(env)
-    .select({ ...profileSummaryColumns, dateUpd: visitors.dateUpd, visitCount: visitors.visitCount })
-    .from(visitors)
-    .innerJoin(profiles, eq(profiles.memberId, visitors.visitorId))
-    .where(
-      and(
-        sql`${visitors.memberId} = ${memberId}`,
-        ne(profiles.nickname, ""),
-        eq(profiles.blocked, false),
-        notBlockedWith(viewerId, visitors.visitorId),
-        notBlockedWith(memberId, visitors.visitorId),
-      ),
-    )
-    .orderBy(desc(visitors.dateUpd))
-    .limit(pageSize);
-
-export function toVisitors(rows: Awaited<ReturnType<typeof visitorsQuery>>, viewer: Viewer): VisitorEntry[] {
-  return rows.map((row) => ({
-    simpleCode: row.simpleCode,
-    nickname: row.nickname,
-    dateUpd: iso(row.dateUpd)!,
-    visitCount: row.visitCount,
-    profile: toProfileSummary(row, viewer),
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Characters (preferences)
-
-export async function charactersFor(env: Env, projectCode: string, targetId: string | null, viewerId: string | null): Promise<Character[]> {
-  const [catalogue, ids] = await Promise.all([characterCatalogueQuery(env, projectCode), characterIdsOf(env, [targetId, viewerId].filter((x): x is string => Boolean(x)))]);
-  return toCharacters(catalogue, targetId ? ids.get(targetId) ?? [] : [], viewerId ? ids.get(viewerId) ?? [] : []);
-}
-
-export const characterCatalogueQuery = (env: Env, projectCode: string) =>
-  getDb(env)
-    .select({ idCharacter: characters.idCharacter, title: characters.title, level: characters.level })
-    .from(characters)
-    .where(inArray(characters.projectCode, ["*", projectCode]))
-    .orderBy(characters.idCharacter);
-
-/** The catalogue with the target's picks checked and the ones the viewer shares marked as hits. */
-export function toCharacters(catalogue: Awaited<ReturnType<typeof characterCatalogueQuery>>, targetIds: number[], viewerIds: number[]): Character[] {
-  const checked = new Set(targetIds);
-  const mine = new Set(viewerIds);
-  return catalogue.map((c) => ({ ...c, checked: checked.has(c.idCharacter), hit: checked.has(c.idCharacter) && mine.has(c.idCharacter) }));
-}
-
-async function requireCharacter(env: Env, projectCode: string, idCharacter: number) {
-  const row = await getDb(env)
-    .select({ idCharacter: characters.idCharacter })
-    .from(characters)
-    .where(and(eq(characters.idCharacter, idCharacter), inArray(characters.projectCode, ["*", projectCode])))
-    .get();
-  if (!row) throw new AppError("characterNotFound");
-}
-
-export async function addCharacter(env: Env, projectCode: string, memberId: string, idCharacter: number) {
-  await requireCharacter(env, projectCode, idCharacter);
-  const db = getDb(env);
-  await db.batch([
-    db.insert(userCharacters).values({ projectCode, memberId, idCharacter, createdAt: Date.now() }).onConflictDoNothing(),
-    actionStatement(env, projectCode, memberId),
-  ]);
-}
-
-export async function removeCharacter(env: Env, projectCode: string, memberId: string, idCharacter: number) {
-  await requireCharacter(env, projectCode, idCharacter);
-  await getDb(env)
-    .delete(userCharacters)
-    .where(and(eq(userCharacters.memberId, memberId), eq(userCharacters.idCharacter, idCharacter)));
-}
-
-/** Users holding one preference, 20 per page (§9), newest first, hiding blocked pairs and profiles closed to the viewer. */
-export async function characterUsers(env: Env, projectCode: string, idCharacter: number, viewer: Viewer, page: number, pageSize: number): Promise<CharacterUsersPage> {
-  await requireCharacter(env, projectCode, idCharacter);
-  const rows = await getDb(env)
-    .select({ ...profileSummaryColumns, idUserCharacter: userCharacters.idUserCharacter })
-    .from(userCharacters)
-    .innerJoin(profiles, eq(profiles.memberId, userCharacters.memberId))
-    .where(
-      and(
-        eq(userCharacters.projectCode, projectCode),
-        eq(userCharacters.idCharacter, idCharacter),
-        eq(profiles.blocked, false),
-        notBlockedWith(viewer?.memberId, userCharacters.memberId),
-        openToViewerSql(viewer?.memberId ?? null, profiles.memberId, profiles.closed),
-      ),
-    )
-    .orderBy(desc(userCharacters.createdAt))
-    .limit(pageSize + 1)
-    .offset((page - 1) * pageSize);
-  const userCharactersList = rows.slice(0, pageSize).map((row) => {
-    const profile = toProfileSummary(row, viewer);
-    return { idUserCharacter: row.idUserCharacter, simpleCode: profile.simpleCode, nickname: profile.nickname, avator: profile.avator, profile };
-  });
-  return { page, pageSize, hasMore: rows.length > pageSize, userCharacters: userCharactersList };
-}
-

@@ -10,9 +10,9 @@ import { AppError } from "../../lib/app-error";
 import { requireSelf } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { findMember } from "../social/members";
-import { avatarOf, summaryRows, viewerFor } from "./profile-summary";
-import { seenAsVisitor } from "./profile-access";
+import { findMember } from "../members/members";
+import { avatarOf, summaryRows, viewerFor } from "../members/profile-summary";
+import { seenAsVisitor } from "../members/profile-access";
 
 /** The owner's setting (absent row cannot happen: every member has a profile; default 'off'). */
 export async function readStrangerMedia(env: Env, memberId: string): Promise<{ strangerMedia: StrangerMedia }> {

@@ -1,6 +1,6 @@
 import { AppError } from "../../lib/app-error";
 import { now } from "../../lib/time";
-import type { SessionMember } from "./session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { IsolateCache } from "../../lib/isolate-cache";
 import { guardable, withStatementGuard, type StatementGuard } from "../../db/d1-session";
 

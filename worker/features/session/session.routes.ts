@@ -15,7 +15,7 @@ import {
   type SessionInfo,
 } from "../../contract/session";
 import { clientAddress, rateLimit, rateLimitAddress } from "../../http/rate-limit";
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE, recordSignals } from "../social/block-evasion";
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE, recordSignals } from "../members/block-evasion";
 import { randomString } from "../../lib/crypto";
 import { parseProjectCode, requireSelf } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";

@@ -5,23 +5,15 @@ import { lineAccounts, members, otpCodes, passwordResets, personalChatrooms, pro
 import { personalRoomRow } from "../chat/photo-comment-counts";
 import type { ReferralInfo, SessionInfo } from "../../contract/session";
 import { AppError } from "../../lib/app-error";
+import type { SessionMember } from "../../lib/session-member";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomString, sha256Hex, timingSafeEqualHex, verifyPassword } from "../../lib/crypto";
 import { newMemberId, newMemberNo, newReferralCode, newSessionId, newSessionToken } from "../../lib/ids";
 import { DAY, MINUTE, now } from "../../lib/time";
-import { sendMail } from "../../lib/mail";
-import { endMemberSockets } from "../../rooms/end-sessions";
+import { sendMail } from "../notifications/mail";
+import { endMemberSockets } from "../../lib/end-sessions";
 import { removeSessionSubscriptions } from "../notifications/web-push";
 
 /** Who is calling a private route. Set on the context by `requireSession`. */
-export type SessionMember = {
-  memberId: string;
-  memberNo: string;
-  projectCode: string;
-  sessionId: string;
-  status: "active" | "suspended" | "deleted";
-  kycStatus: number;
-};
-
 export const SESSION_TTL = 30 * DAY;
 const RESET_TTL = 60 * MINUTE;
 const OTP_TTL = 5 * MINUTE;

@@ -1,6 +1,6 @@
 // Blocks and mutes: the block with its §4 community thresholds, lifting, counts and lists; the one-way silent mute (§4 block control, §7 blocks).
 import { refreshPresence } from "../chat/presence.service";
-import { closeDirectRoom } from "../../rooms/end-sessions";
+import { closeDirectRoom } from "../../lib/end-sessions";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
@@ -17,14 +17,14 @@ import {
   type Page,
   type SafetyDuration,
 } from "../../contract/social";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { decodeImage } from "../media/codecs";
 import { sniffImage } from "../media/image-sniff";
 import { isGraphic } from "../media/image-pipeline";
-import { findMember, visibleTarget } from "./members";
-import { watchStatements } from "./block-evasion";
+import { findMember, visibleTarget } from "../members/members";
+import { watchStatements } from "../members/block-evasion";
 import { addMark } from "../moderation/moderation.service";
 import { pageOf } from "./member-page";
 

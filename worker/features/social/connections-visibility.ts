@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { connectionVisibility } from "../../db/schema";
+import { isMemberNo } from "../members/members";
 import { ok } from "../../contract/envelope";
 import { ConnectionsSettingsBody, DEFAULT_CONNECTIONS_VISIBILITY, type ConnectionsSettings, type ConnectionsVisibility } from "../../contract/connections";
 import { requireSelf } from "../../http/tenant";
@@ -38,7 +39,7 @@ export async function connectionsOpenTo(env: Env, ownerId: string, viewerId: str
  */
 export async function connectionsHiddenFrom(env: Env, projectCode: string, memberNo: string, viewerId: string | null): Promise<boolean> {
   const row = await getDb(env).get<{ open: number }>(sql`select ${connectionsOpenSql(sql`p.member_id`, viewerId)} as open
-    from profiles p where p.project_code = ${projectCode} and p.simple_code = ${memberNo} limit 1`);
+    from profiles p where ${isMemberNo(projectCode, memberNo)} limit 1`);
   return row ? !row.open : false;
 }
 

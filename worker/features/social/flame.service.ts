@@ -5,10 +5,10 @@ import type { FlameInfo, FlameRequest, Verification } from "../../contract/socia
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import type { SessionMember } from "../session/session.service";
-import { isBlockedBetween, notBlockedWith, notMutedBy } from "./visibility";
-import { visibleTarget } from "./members";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import type { SessionMember } from "../../lib/session-member";
+import { isBlockedBetween, notBlockedWith, notMutedBy } from "../members/visibility";
+import { visibleTarget } from "../members/members";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
 

@@ -2,9 +2,9 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import type { FollowInfo } from "../../contract/social";
-import type { SessionMember } from "../session/session.service";
-import { visibleTarget } from "./members";
-import { notBlockedWith } from "./visibility";
+import type { SessionMember } from "../../lib/session-member";
+import { visibleTarget } from "../members/members";
+import { notBlockedWith } from "../members/visibility";
 import { connectionsOpenSql } from "./connections-visibility";
 
 export async function followInfo(env: Env, projectCode: string, viewer: SessionMember, memberNo: string): Promise<FollowInfo> {

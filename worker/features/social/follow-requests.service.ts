@@ -5,11 +5,11 @@ import type { FollowApproval, FollowInfo, FollowRequestItem, Page } from "../../
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { followInfo } from "./follow-info";
 import { pageOf } from "./member-page";
-import { visibleTarget, type TargetMember } from "./members";
-import { notBlockedWith } from "./visibility";
+import { visibleTarget, type TargetMember } from "../members/members";
+import { notBlockedWith } from "../members/visibility";
 
 /**
  * Approve followers (README Decisions "Approve followers"): while a member's `approveFollowers` is on, a follow is a

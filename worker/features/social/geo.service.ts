@@ -4,11 +4,11 @@ import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import type { GeolocationInfo, NearbyAnswer, NearbyItem } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import type { SessionMember } from "../session/session.service";
-import { between, cellOf } from "./position-cell";
-import { notVisitorToSql } from "../profiles/profile-access";
-import { notBlockedWith, notMutedBy } from "./visibility";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import type { SessionMember } from "../../lib/session-member";
+import { between, cellOf } from "../profiles/position-cell";
+import { notVisitorToSql } from "../members/profile-access";
+import { notBlockedWith, notMutedBy } from "../members/visibility";
 
 /** Stored precision: 9 characters ≈ 5 m cells (the member's own exact position, never shown to others). */
 export const GEOHASH_PRECISION = 9;

@@ -5,14 +5,14 @@ import type { GuestbookCounts, GuestbookEntry, Page } from "../../contract/socia
 import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import { iso } from "../../lib/time";
-import { sendMail } from "../../lib/mail";
+import { sendMail } from "../notifications/mail";
 import { notify } from "../notifications/notify";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import type { SessionMember } from "../session/session.service";
-import { visibleTarget } from "./members";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import type { SessionMember } from "../../lib/session-member";
+import { visibleTarget } from "../members/members";
 import { posterState, postingRefusal } from "./posting-rules";
-import { maskEntry, mutedPhrasesOf } from "./muted-words";
-import { notBlockedWith, notMutedBy, notReportedBy } from "./visibility";
+import { maskEntry, mutedPhrasesOf } from "../members/muted-words";
+import { notBlockedWith, notMutedBy, notReportedBy } from "../members/visibility";
 
 type Ctx = { env: Env; member: SessionMember; waitUntil: (p: Promise<unknown>) => void };
 type Row = { idGuestbook: number; ownerMemberId: string; authorMemberId: string; message: string; createdAt: number; readAt: number | null };

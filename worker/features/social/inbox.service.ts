@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, not, or, sql } from "drizzle-orm";
-import { hasMutedWord, mutedPhrasesOf } from "./muted-words";
+import { hasMutedWord, mutedPhrasesOf } from "../members/muted-words";
 import { getDb } from "../../db/client";
 import { flamePasses, follows, guestbookEntries, notifications, socialSettings } from "../../db/schema";
 import type { NotificationType } from "../../contract/notifications";
@@ -7,12 +7,12 @@ import type { ActionKind, DoorBell, MemberActions, NotificationView, Page, Socia
 import { DAY, iso } from "../../lib/time";
 import { notificationTargets, shownParams } from "../notifications/notification-targets";
 import { filteredSender } from "../notifications/sender-filter";
-import { closedTo } from "../profiles/profile-access";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
-import type { SessionMember } from "../session/session.service";
+import { closedTo } from "../members/profile-access";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
+import type { SessionMember } from "../../lib/session-member";
 import { unreadGuestbookSince } from "./guestbook.service";
-import { visibleTarget } from "./members";
-import { notBlockedWith, notMutedBy } from "./visibility";
+import { visibleTarget } from "../members/members";
+import { notBlockedWith, notMutedBy } from "../members/visibility";
 import { connectionsOpenTo } from "./connections-visibility";
 
 /**

@@ -1,8 +1,8 @@
 // One page of member cards for the social lists (follows, friends, favourites, blocks, mutes, follow requests): cursor and profile summaries (§7 Social).
 import type { ProfileSummary } from "../../contract/profile-summary";
 import type { Page } from "../../contract/social";
-import type { SessionMember } from "../session/session.service";
-import { profileSummaries, viewerFor } from "../profiles/profile-summary";
+import type { SessionMember } from "../../lib/session-member";
+import { profileSummaries, viewerFor } from "../members/profile-summary";
 
 export async function pageOf<R extends { otherId: string }, T>(
   env: Env,

@@ -6,7 +6,7 @@ import { MutedWordBody } from "../../contract/muted-words";
 import { limitPerMember } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { addMutedWord, deleteMutedWord, listMutedWords } from "./muted-words";
+import { addMutedWord, deleteMutedWord, listMutedWords } from "../members/muted-words";
 import { revealGuestbookEntry } from "./guestbook.service";
 
 const IdMutedWordParam = z.object({ idMutedWord: IdParam });

@@ -4,9 +4,9 @@ import { getDb } from "../../db/client";
 import { guestbookEntries, mutes, reportHides, reports } from "../../db/schema";
 import { reportableMessage } from "../chat/chat-messages";
 import type { ReportKind } from "../../contract/social";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { AppError } from "../../lib/app-error";
-import { findMember } from "./members";
+import { findMember } from "../members/members";
 import { weighReports } from "../moderation/moderation.service";
 
 // ── reports (§8: reports go to the moderation queue) ────────────────────────────────────────────

@@ -3,12 +3,12 @@ import { getDb } from "../../db/client";
 import { missions, profiles, tasks } from "../../db/schema";
 import { TASK_PREVIEW_CHARS, type Mission, type MissionStatus, type Task, type TaskPage } from "../../contract/tasks";
 import { AppError } from "../../lib/app-error";
-import type { SessionMember } from "../session/session.service";
+import type { SessionMember } from "../../lib/session-member";
 import { iso, now } from "../../lib/time";
 import { storeImage } from "../media/image-pipeline";
 import { notify } from "../notifications/notify";
-import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../profiles/profile-summary";
-import { notBlockedWith } from "../social/visibility";
+import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../members/profile-summary";
+import { notBlockedWith } from "../members/visibility";
 
 type MissionRow = typeof missions.$inferSelect & { subject: string; taskDescription: string };
 

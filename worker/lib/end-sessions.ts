@@ -1,11 +1,16 @@
 import { directChatroomId } from "../contract/chat";
-import { roomName } from "./socket-auth";
-import type { SessionEnd } from "./session-sockets";
+import { roomName } from "./room-names";
 
 /*
  * The one way API code takes sockets down (README Decisions "Sockets end with their session"). HTTP code reaches the
  * rooms only by these typed RPCs; rooms never import routes. Plain stubs by name: the rooms need no onStart.
  */
+
+/**
+ * Which sockets an ended session (or a changed password) takes down: the member's, of one session, or of every
+ * session but one (the one that changed the password). README Decisions "Sockets end with their session".
+ */
+export type SessionEnd = { memberId: string; sessionId?: string; exceptSessionId?: string };
 
 const stub = <T extends Rpc.DurableObjectBranded>(namespace: DurableObjectNamespace<T>, name: string) => namespace.get(namespace.idFromName(name));
 

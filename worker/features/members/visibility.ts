@@ -7,18 +7,47 @@ import { blocks, mutes } from "../../db/schema";
  * filters with these, so a block is total and two-way and a mute is one-way and silent.
  */
 
+type Member = string | SQLWrapper;
+
+// A row of `blocks b` or `mutes m` that still holds at `at` (timed blocks and mutes lift themselves).
+const liveAt = (alias: "b" | "m", at: SQLWrapper | number) => sql`(${sql.raw(alias)}.expires_at is null or ${sql.raw(alias)}.expires_at > ${at})`;
+
+/** SQL condition: `blocker` has a live block on `target` (one way). */
+export function blocking(blocker: Member, target: Member, at: SQLWrapper | number = Date.now()): SQL {
+  return sql`exists (select 1 from blocks b where b.member_id = ${blocker} and b.target_member_id = ${target} and ${liveAt("b", at)})`;
+}
+
+/** SQL condition: `a` and `b` have a live block in either direction (what hides them from each other). */
+export function blockedEitherWay(a: Member, b: Member, at: SQLWrapper | number = Date.now()): SQL {
+  return sql`exists (select 1 from blocks b where
+    ((b.member_id = ${a} and b.target_member_id = ${b}) or (b.member_id = ${b} and b.target_member_id = ${a}))
+    and ${liveAt("b", at)})`;
+}
+
+/** A column of `blocker`'s live block on `target` as a scalar subquery (null without one): its id or its end. */
+export function liveBlockColumn(column: "id_block" | "expires_at", blocker: Member, target: Member, at: SQLWrapper | number = Date.now()): SQL {
+  return sql`(select b.${sql.raw(column)} from blocks b where b.member_id = ${blocker} and b.target_member_id = ${target} and ${liveAt("b", at)})`;
+}
+
+/** SQL condition: `muter` has a live mute on `target` (one way, silent). */
+export function muting(muter: Member, target: Member, at: SQLWrapper | number = Date.now()): SQL {
+  return sql`exists (select 1 from mutes m where m.member_id = ${muter} and m.target_member_id = ${target} and ${liveAt("m", at)})`;
+}
+
+/** When `muter`'s live mute on `target` ends, as a scalar subquery (null: no live mute, or one without an end). */
+export function liveMuteEnd(muter: Member, target: Member, at: SQLWrapper | number = Date.now()): SQL {
+  return sql`(select m.expires_at from mutes m where m.member_id = ${muter} and m.target_member_id = ${target} and ${liveAt("m", at)})`;
+}
+
 /** SQL condition: the member in `memberColumn` and the viewer have no live block in either direction. */
 export function notBlockedWith(viewerMemberId: string | SQLWrapper | null | undefined, memberColumn: SQLWrapper, at = Date.now()): SQL {
   if (!viewerMemberId) return sql`1 = 1`;
-  return sql`not exists (select 1 from blocks b where
-    ((b.member_id = ${viewerMemberId} and b.target_member_id = ${memberColumn}) or
-     (b.member_id = ${memberColumn} and b.target_member_id = ${viewerMemberId}))
-    and (b.expires_at is null or b.expires_at > ${at}))`;
+  return sql`not ${blockedEitherWay(viewerMemberId, memberColumn, at)}`;
 }
 
 // Live blocks with the viewer either way, in `blocks b`, and the other member of each.
 const liveBlocksWith = (viewerMemberId: SQLWrapper | string, at: SQLWrapper | number) =>
-  sql`(b.member_id = ${viewerMemberId} or b.target_member_id = ${viewerMemberId}) and (b.expires_at is null or b.expires_at > ${at})`;
+  sql`(b.member_id = ${viewerMemberId} or b.target_member_id = ${viewerMemberId}) and ${liveAt("b", at)}`;
 const otherOfBlock = (viewerMemberId: SQLWrapper | string) => sql`case when b.member_id = ${viewerMemberId} then b.target_member_id else b.member_id end`;
 
 /**
@@ -53,29 +82,25 @@ export function mutersOf(db: Db, memberId: string, at = Date.now()) {
 export function hiddenFromSql(viewerMemberId: SQLWrapper | string, at: SQLWrapper | number, limit: number): SQL {
   return sql`(select json_group_array(hidden_member_id) from (
     select ${otherOfBlock(viewerMemberId)} as hidden_member_id from ${blocks} b where ${liveBlocksWith(viewerMemberId, at)}
-    union select m.target_member_id from mutes m where m.member_id = ${viewerMemberId} and (m.expires_at is null or m.expires_at > ${at})
+    union select m.target_member_id from mutes m where m.member_id = ${viewerMemberId} and ${liveAt("m", at)}
     limit ${sql.raw(String(limit))}))`;
 }
 
 /** SQL condition: the viewer has not muted the member in `memberColumn` (one-way). */
 export function notMutedBy(viewerMemberId: string | null | undefined, memberColumn: SQLWrapper, at = Date.now()): SQL {
   if (!viewerMemberId) return sql`1 = 1`;
-  return sql`not exists (select 1 from mutes m where m.member_id = ${viewerMemberId} and m.target_member_id = ${memberColumn}
-    and (m.expires_at is null or m.expires_at > ${at}))`;
+  return sql`not ${muting(viewerMemberId, memberColumn, at)}`;
 }
 
 /** True when either member has a live block on the other. */
 export async function isBlockedBetween(env: Env, a: string, b: string, at = Date.now()): Promise<boolean> {
-  const row = await getDb(env).get<{ n: number }>(sql`select count(*) as n from blocks where
-    ((member_id = ${a} and target_member_id = ${b}) or (member_id = ${b} and target_member_id = ${a}))
-    and (expires_at is null or expires_at > ${at})`);
+  const row = await getDb(env).get<{ n: number }>(sql`select ${blockedEitherWay(a, b, at)} as n`);
   return (row?.n ?? 0) > 0;
 }
 
 /** True when `muter` has a live mute on `target`. */
 export async function isMutedBy(env: Env, muter: string, target: string, at = Date.now()): Promise<boolean> {
-  const row = await getDb(env).get<{ n: number }>(sql`select count(*) as n from mutes where member_id = ${muter} and target_member_id = ${target}
-    and (expires_at is null or expires_at > ${at})`);
+  const row = await getDb(env).get<{ n: number }>(sql`select ${muting(muter, target, at)} as n`);
   return (row?.n ?? 0) > 0;
 }
 

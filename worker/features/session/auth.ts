@@ -1,13 +1,14 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { getCookie } from "hono/cookie";
-import { SESSION_COOKIE } from "../contract/session";
-import { memberFromSessionId, memberFromTokenHash, ticketClaim, type SessionMember } from "../features/session/session.service";
-import { guardsAvailable, sessionClaims, withSessionGuard } from "../features/session/session-guard";
-import { sha256Hex } from "../lib/crypto";
-import { servesTenant } from "../db/d1-session";
-import { AppError } from "../lib/app-error";
-import type { AppEnv } from "./types";
+import { SESSION_COOKIE } from "../../contract/session";
+import { memberFromSessionId, memberFromTokenHash, ticketClaim } from "./session.service";
+import type { SessionMember } from "../../lib/session-member";
+import { guardsAvailable, sessionClaims, withSessionGuard } from "./session-guard";
+import { sha256Hex } from "../../lib/crypto";
+import { servesTenant } from "../../db/d1-session";
+import { AppError } from "../../lib/app-error";
+import type { AppEnv } from "../../http/types";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

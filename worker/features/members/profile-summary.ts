@@ -8,6 +8,7 @@ import type { ProfileSummary } from "../../contract/profile-summary";
 import { iso } from "../../lib/time";
 import { keptIn } from "../../lib/kept";
 import { strangerBlurs, strangerColumnsOf, strangerRuleOf, type StrangerRule } from "./stranger-media";
+import { canSeeAvatars } from "./avatar-rights";
 
 /** Columns to select for a ProfileSummary from `profiles` or an alias of it (a second join of the table). */
 type ProfilesAlias = ReturnType<typeof alias<typeof profiles, string>>;
@@ -209,5 +210,5 @@ export type ViewerRow = { avator: string; qualify: boolean; safeMode: boolean; s
 export const toViewer = (memberId: string | null | undefined, row: ViewerRow | undefined): Viewer => {
   if (!memberId) return null;
   const strangerMedia = strangerRuleOf(row?.strangerMode, row?.strangerFollows);
-  return { memberId, canSeeAvatars: Boolean(row?.avator && row.qualify), safeMode: Boolean(row?.safeMode), ...(strangerMedia ? { strangerMedia } : {}) };
+  return { memberId, canSeeAvatars: canSeeAvatars(row), safeMode: Boolean(row?.safeMode), ...(strangerMedia ? { strangerMedia } : {}) };
 };

@@ -1,6 +1,6 @@
 import ngeohash from "ngeohash";
 import { COMPASS_POINTS, type CompassPoint } from "../../contract/social.constants";
-import { bearingDegrees, distanceKm, validCoordinates } from "../profiles/profile-math";
+import { bearingDegrees, distanceKm, validCoordinates } from "./profile-math";
 
 /**
  * How a member's position is presented to anyone but that member (README "Cells, not positions"): the centre of

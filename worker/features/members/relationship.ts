@@ -1,6 +1,7 @@
 import { sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import type { FriendStatus, Relationship } from "../../contract/social";
+import { blocking, liveBlockColumn, liveMuteEnd, muting } from "./visibility";
 
 export type { Relationship } from "../../contract/social";
 
@@ -36,13 +37,12 @@ type Row = {
  */
 export function relationshipColumns(viewerId: string, target: SQLWrapper | string, at = Date.now()) {
   const t = typeof target === "string" ? sql`${target}` : target;
-  const live = sql`(expires_at is null or expires_at > ${at})`;
   return {
-    blockId: sql<number | null>`(select id_block from blocks where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
-    blockExpires: sql<number | null>`(select expires_at from blocks where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
-    blockedBy: sql<number>`(select count(*) from blocks where member_id = ${t} and target_member_id = ${viewerId} and ${live})`,
-    muteExpires: sql<number | null>`(select expires_at from mutes where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
-    muted: sql<number>`(select count(*) from mutes where member_id = ${viewerId} and target_member_id = ${t} and ${live})`,
+    blockId: sql<number | null>`${liveBlockColumn("id_block", viewerId, t, at)}`,
+    blockExpires: sql<number | null>`${liveBlockColumn("expires_at", viewerId, t, at)}`,
+    blockedBy: sql<number>`${blocking(t, viewerId, at)}`,
+    muteExpires: sql<number | null>`${liveMuteEnd(viewerId, t, at)}`,
+    muted: sql<number>`${muting(viewerId, t, at)}`,
     following: sql<number>`(select count(*) from follows where member_id = ${viewerId} and target_member_id = ${t})`,
     followedBy: sql<number>`(select count(*) from follows where member_id = ${t} and target_member_id = ${viewerId})`,
     favourite: sql<number>`(select count(*) from favourites where member_id = ${viewerId} and target_member_id = ${t})`,

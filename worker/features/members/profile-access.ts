@@ -3,8 +3,10 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { isDeletedCode } from "../../lib/ids";
-import type { Relationship } from "../social/relationship";
+import type { Relationship } from "./relationship";
 import { avatarOf, type SummaryRow, type Viewer } from "./profile-summary";
+import { isMemberNo } from "./members";
+import { blockedEitherWay } from "./visibility";
 
 /**
  * Who may see what of one member (README Decisions "Closed profiles and what a visitor sees"; SECURITY.md "What a
@@ -37,12 +39,11 @@ export async function closedTo(env: Env, projectCode: string, memberNo: string, 
   const viewer = viewerId ?? "";
   const row = await getDb(env).get<{ memberId: string; simpleCode: string; closed: number; blocked: number; friend: number; followed: number }>(sql`
     select p.member_id as memberId, p.simple_code as simpleCode, p.closed as closed,
-      exists (select 1 from blocks b where ((b.member_id = ${viewer} and b.target_member_id = p.member_id) or
-        (b.member_id = p.member_id and b.target_member_id = ${viewer})) and (b.expires_at is null or b.expires_at > ${at})) as blocked,
+      ${blockedEitherWay(viewer, sql`p.member_id`, at)} as blocked,
       exists (select 1 from friendships f where f.status = 'accepted' and ((f.requester_id = ${viewer} and f.addressee_id = p.member_id) or
         (f.requester_id = p.member_id and f.addressee_id = ${viewer}))) as friend,
       exists (select 1 from follows w where w.member_id = p.member_id and w.target_member_id = ${viewer}) as followed
-    from profiles p where p.project_code = ${projectCode} and p.simple_code = ${memberNo} limit 1`);
+    from profiles p where ${isMemberNo(projectCode, memberNo)} limit 1`);
   if (!row || isDeletedCode(row.simpleCode) || (viewerId && viewerId !== row.memberId && row.blocked)) throw new AppError("notFound");
   return !mayOpenProfile(
     { memberId: row.memberId, closed: Boolean(row.closed) },
@@ -84,7 +85,7 @@ export async function seenAsVisitor(env: Env, projectCode: string, memberNo: str
   const row = await getDb(env).get<{ memberId: string; approveFollowers: number; following: number }>(sql`
     select p.member_id as memberId, p.approve_followers as approveFollowers,
       exists (select 1 from follows w where w.member_id = ${viewerId} and w.target_member_id = p.member_id) as following
-    from profiles p where p.project_code = ${projectCode} and p.simple_code = ${memberNo} limit 1`);
+    from profiles p where ${isMemberNo(projectCode, memberNo)} limit 1`);
   return Boolean(row) && seesAsVisitor({ memberId: row!.memberId, approveFollowers: Boolean(row!.approveFollowers) }, viewerId, { following: Boolean(row!.following) });
 }
 

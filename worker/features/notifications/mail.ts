@@ -1,5 +1,5 @@
-import { getDb } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { getDb } from "../../db/client";
+import { mailOutbox } from "../../db/schema";
 
 type Mail = { projectCode: string; to: string; subject: string; body: string };
 
