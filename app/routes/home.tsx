@@ -1,22 +1,21 @@
-import { startTransition, useEffect, useRef, useState } from "react";
-import { useFetcher } from "react-router";
 import type { Route } from "./+types/home";
 import type { HomeDashboard as Dashboard } from "../../worker/contract/home";
 import { HomeDashboard } from "../features/home/home-dashboard";
 import { useLogout } from "../features/session/use-logout";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
+import { useRestOfPage } from "../lib/use-rest-of-page";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 
 /** Avatars per list that come with the page: more than a phone shows before the member scrolls. */
-const FIRST_OF_LIST = 12;
+const FIRST_OF_LIST = 8;
 /** The dashboard's long lists (§2 strips, the hot grid, notes): the page brings the first of each. */
 const LISTS = ["suggested", "related", "latestSpeech", "latestOnline", "mostVisits", "hotProfiles", "notes"] as const;
 
 /**
  * One loader, one in-process API call, one D1 batch behind it (worker/features/home/home.service.ts). The page
  * brings the first FIRST_OF_LIST of each long list and the whole dashboard follows after hydration (`?all`)
- * (README Decisions "Lighter main pages"): some 210 avatar cards made the HTML some 200 KB.
+ * (README Decisions "Lighter main pages"): some 210 avatar cards (8 of each list show on a phone without scrolling) made the HTML some 200 KB.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireSessionCookie(request);
@@ -31,20 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function Home({ loaderData, params }: Route.ComponentProps) {
   const logout = useLogout(params.projectCode);
   const projectCode = params.projectCode.toLowerCase();
-  const rest = useFetcher<typeof loader>();
-  const [lists, setLists] = useState<Dashboard | null>(null);
-  const asked = useRef(false);
-  const { load } = rest;
-  useEffect(() => {
-    if (!loaderData.partial || asked.current) return;
-    asked.current = true;
-    void load(`/${projectCode}/home?all`);
-  }, [loaderData.partial, load, projectCode]);
-  // Rendered as a transition: some 200 more cards in slices that leave the page responsive.
-  useEffect(() => {
-    const full = rest.data?.dashboard;
-    if (full) startTransition(() => setLists(full));
-  }, [rest.data]);
+  const lists = useRestOfPage<Awaited<ReturnType<typeof loader>>>(loaderData.partial, `/${projectCode}/home?all`)?.dashboard;
   // Everything else stays the page's own data (it is read again after an action); only the long lists come longer.
   const data: Dashboard = lists
     ? { ...loaderData.dashboard, ...Object.fromEntries(LISTS.map((list) => [list, lists[list]])), newbies: { ...loaderData.dashboard.newbies, profiles: lists.newbies.profiles } }
