@@ -18,7 +18,8 @@ export function useRestOfPage<T>(partial: boolean, href: string): T | null {
   }, [partial, href, load]);
   useEffect(() => {
     const data = fetcher.data;
-    if (data) startTransition(() => setRest(data));
+    // `T` is the loader's answer as the page already reads it (loaderData): the same serialised shape.
+    if (data) startTransition(() => setRest(data as T));
   }, [fetcher.data]);
   return rest;
 }
