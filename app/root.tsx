@@ -3,16 +3,19 @@ import { I18nextProvider } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useParams, useRouteLoaderData, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import { NavigationProgress } from "./components/navigation-progress";
-import { createI18n, type LocaleBundle } from "./i18n/i18n";
+import { completeLanguage, createI18n, type LocaleBundle } from "./i18n/i18n";
 import { LANGUAGE_COOKIE, pickLanguage, languageDataStale, type LanguageCode } from "./i18n/languages";
 import englishCommon from "./i18n/locales/en/common.json";
+import { pageNamespaces } from "./i18n/page-namespaces";
 import { resourcesFor } from "./i18n/resources.server";
 import { readCookie } from "./lib/api.server";
 import "./styles/app.css";
 
 export function loader({ request }: Route.LoaderArgs) {
   const lang = pickLanguage(readCookie(request, LANGUAGE_COOKIE), request.headers.get("Accept-Language"));
-  return { lang, resources: resourcesFor(lang) as LocaleBundle };
+  // A main page brings only its own namespaces (app/i18n/page-namespaces.ts); the rest follows after hydration.
+  const only = pageNamespaces(new URL(request.url).pathname);
+  return { lang, resources: resourcesFor(lang, only) as LocaleBundle, partial: only !== null };
 }
 
 // Language resources arrive once; switching language loads the new bundle on the client, and the root data
@@ -50,6 +53,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  // The page came with its own namespaces only: the whole language (one cached request) follows at once, so the
+  // next page and any dialog find their strings. Added silently: what is on screen already has its strings.
+  const partial = loaderData.partial;
+  useEffect(() => {
+    if (partial) void completeLanguage(i18n, loaderData.lang);
+  }, [partial, i18n, loaderData.lang]);
   return (
     <I18nextProvider i18n={i18n}>
       <NavigationProgress />

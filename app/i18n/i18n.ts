@@ -23,6 +23,25 @@ export function createI18n(lang: LanguageCode, resources: LocaleBundle): i18n {
   return instance;
 }
 
+/** Adds every namespace of `lang` (and the fallback) the page did not bring (`/locales/:lang`, cached 5 minutes). */
+export async function completeLanguage(instance: i18n, lang: string): Promise<void> {
+  const startPath = window.location.pathname;
+  try {
+    const response = await fetch(`/locales/${lang}`);
+    if (!response.ok) return;
+    const bundles = (await response.json()) as LocaleBundle;
+    for (const [code, namespaces] of Object.entries(bundles)) {
+      for (const [ns, strings] of Object.entries(namespaces)) {
+        if (!instance.hasResourceBundle(code, ns)) instance.addResourceBundle(code, ns, strings, true, false, { silent: true });
+      }
+    }
+    // The member opened another page before the strings arrived: it re-renders with them.
+    if (window.location.pathname !== startPath) await instance.changeLanguage(instance.language);
+  } catch {
+    // Offline: the page keeps the namespaces it came with; the next full load brings the rest.
+  }
+}
+
 const NUMBER_OPTIONS = ["style", "unit", "unitDisplay", "notation", "signDisplay", "useGrouping", "minimumFractionDigits", "maximumFractionDigits"] as const;
 
 /** Only Intl.NumberFormat's own options from `{{value, number(maximumFractionDigits: 1)}}`, not the t() values. */

@@ -13,11 +13,13 @@ for (const [path, module] of Object.entries(files)) {
   byLanguage[lang][file] = module.default;
 }
 
-/** Only the chosen language (plus the fallback) travels to the browser. */
-export function resourcesFor(lang: LanguageCode): Record<string, Resources> {
-  return lang === FALLBACK_LANGUAGE
-    ? { [lang]: byLanguage[lang] ?? {} }
-    : { [lang]: byLanguage[lang] ?? {}, [FALLBACK_LANGUAGE]: byLanguage[FALLBACK_LANGUAGE] ?? {} };
+/** Only the chosen language (plus the fallback) travels to the browser; with `only`, only those namespaces. */
+export function resourcesFor(lang: LanguageCode, only?: readonly string[] | null): Record<string, Resources> {
+  const pick = (code: string): Resources => {
+    const all = byLanguage[code] ?? {};
+    return only ? Object.fromEntries(only.filter((ns) => ns in all).map((ns) => [ns, all[ns] as Record<string, unknown>])) : all;
+  };
+  return lang === FALLBACK_LANGUAGE ? { [lang]: pick(lang) } : { [lang]: pick(lang), [FALLBACK_LANGUAGE]: pick(FALLBACK_LANGUAGE) };
 }
 
 export const namespaces = Object.keys(byLanguage[FALLBACK_LANGUAGE] ?? {});

@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/profiles";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import type { Banner } from "../../worker/contract/profiles";
@@ -14,15 +14,29 @@ export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 
 type Feed = { hot: ProfileSummary[]; birthdays: ProfileSummary[]; banners: (Banner & { profile: ProfileSummary })[] };
 
-/** §9: 500 hot profiles on the feed; cards are revealed 48 at a time. One call: the API batches the feed's reads. */
+/** Cards per page of the feed: the page brings the first, "Load more" the next (`?from=`, through this loader). */
+const FEED_PAGE = 48;
+
+/**
+ * §9: 500 hot profiles on the feed, revealed 48 at a time. One call: the API batches the feed's reads. Only the
+ * page asked for travels (README Decisions "Lighter main pages"): all 500 made the page's HTML some 200 KB.
+ */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  return readAsViewer<Feed>({ request, context }, `/core/profiles/${params.projectCode.toUpperCase()}/feed`, { hot: [], birthdays: [], banners: [] });
+  const feed = await readAsViewer<Feed>({ request, context }, `/core/profiles/${params.projectCode.toUpperCase()}/feed`, { hot: [], birthdays: [], banners: [] });
+  const from = Math.min(Math.max(0, Math.trunc(Number(new URL(request.url).searchParams.get("from")) || 0)), feed.hot.length);
+  return { ...feed, hot: feed.hot.slice(from, from + FEED_PAGE), hotTotal: feed.hot.length, from };
 }
 
 export default function Profiles({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("profiles");
   const projectCode = params.projectCode.toLowerCase();
-  const [shown, setShown] = useState(48);
+  const more = useFetcher<typeof loader>();
+  const [later, setLater] = useState<ProfileSummary[]>([]);
+  const hot = later.length ? dedupe([...loaderData.hot, ...later]) : loaderData.hot;
+  // A page arrives once per press: appended when it starts where the list ends.
+  useEffect(() => {
+    if (more.data && more.data.from > 0) setLater((list) => (more.data && loaderData.hot.length + list.length === more.data.from ? [...list, ...more.data.hot] : list));
+  }, [more.data, loaderData.hot.length]);
   return (
     <main className="page stack">
       <div className="section-head">
@@ -33,10 +47,10 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
       </div>
       <ProfileStrip profiles={loaderData.birthdays} label={t("feed.birthdays")} />
       <LatestChatBar projectCode={projectCode} />
-      <ProfileGrid profiles={loaderData.hot.slice(0, shown)} label={t("feed.members")} eager={4} />
+      <ProfileGrid profiles={hot} label={t("feed.members")} eager={4} />
       <div className="row">
-        {shown < loaderData.hot.length && (
-          <button type="button" className="button" onClick={() => setShown((n) => n + 48)}>
+        {loaderData.hot.length + later.length < loaderData.hotTotal && (
+          <button type="button" className="button" disabled={more.state !== "idle"} onClick={() => more.load(`/${projectCode}/profiles?from=${loaderData.hot.length + later.length}`)}>
             {t("common:loadMore")}
           </button>
         )}
@@ -67,4 +81,10 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
       )}
     </main>
   );
+}
+
+/** The feed can change between two pages (a member's rank moves): a card is shown once. */
+function dedupe(list: ProfileSummary[]): ProfileSummary[] {
+  const seen = new Set<string>();
+  return list.filter((p) => !seen.has(p.simpleCode) && seen.add(p.simpleCode));
 }

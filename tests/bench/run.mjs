@@ -30,6 +30,7 @@ const BUILD = path.join(WORK, "build");
 const MIGRATIONS_COPY = path.join(WORK, "migrations");
 const STATE = path.join(WORK, "state");
 const BARE_STATE = path.join(WORK, "bare-state");
+const BARE_PAGE_BUILD = path.join(WORK, "bare-page-build");
 const RESULTS = path.join(ROOT, "tests/bench/results");
 const APP_PORT = Number(process.env.BENCH_PORT ?? 8931);
 const SESSIONS = 1000;
@@ -41,6 +42,16 @@ const buildNotes = [];
 const servers = [];
 let exitCode = 0;
 
+/**
+ * The pages suite's baseline: a bare React Router page (tests/bench/bare-page) built with the app's build setup from
+ * the same source as the app (the exported commit, or the working tree), into its own folder.
+ */
+async function buildBarePage(srcRoot) {
+  log("building the bare page (tests/bench/bare-page)");
+  rmSync(BARE_PAGE_BUILD, { recursive: true, force: true });
+  await run(`${BIN}/react-router`, ["build"], { cwd: path.join(srcRoot, "tests/bench/bare-page"), env: { ...process.env, BARE_PAGE_BUILD } });
+}
+
 async function build() {
   const src = path.join(WORK, "src");
   if (flag("--worktree")) {
@@ -48,6 +59,7 @@ async function build() {
     log("building the working tree (npm run build under /tmp/velvet-e2e.lock)");
     await run("flock", ["/tmp/velvet-e2e.lock", "sh", "-c", `npm run build && rm -rf '${BUILD}' && mkdir -p '${WORK}' && cp -r build '${BUILD}'`]);
     cpSync(path.join(ROOT, "migrations"), MIGRATIONS_COPY, { recursive: true });
+    if (suites.has("pages")) await buildBarePage(ROOT);
     return;
   }
   // Default: the last commit, exported to .wrangler/bench/src, so half-written files of a shared tree never break
@@ -64,6 +76,7 @@ async function build() {
   cpSync(path.join(src, "build"), BUILD, { recursive: true });
   rmSync(MIGRATIONS_COPY, { recursive: true, force: true });
   cpSync(path.join(src, "migrations"), MIGRATIONS_COPY, { recursive: true });
+  if (suites.has("pages")) await buildBarePage(src);
   return commit;
 }
 
@@ -118,6 +131,7 @@ function dirGzip(dir) {
 async function main() {
   mkdirSync(RESULTS, { recursive: true });
   const commit = !flag("--no-build") || !existsSync(BUILD) || !existsSync(MIGRATIONS_COPY) ? await build() : "(previous build)";
+  if (suites.has("pages") && !existsSync(path.join(BARE_PAGE_BUILD, "server/wrangler.json"))) await buildBarePage(ROOT);
   const config = prepareConfig();
   const wranglerVersion = (await run(`${BIN}/wrangler`, ["--version"])).trim().split("\n").pop();
 
@@ -155,6 +169,11 @@ async function main() {
     return { app, bareRoom };
   };
   let { app, bareRoom } = await startServers();
+  // The bare React Router page, served the same way (wrangler dev of its build) on the app port + 4.
+  if (suites.has("pages")) {
+    servers.push(await startWrangler({ name: "bare page", config: path.join(BARE_PAGE_BUILD, "server/wrangler.json"), port: APP_PORT + 4, persistTo: path.join(WORK, "bare-page-state"), readyPath: "/", logFile: serverLog }));
+  }
+  const barePageBase = `http://127.0.0.1:${APP_PORT + 4}`;
 
   const results = { meta: {}, skipped };
   if (suites.has("api")) {
@@ -167,6 +186,7 @@ async function main() {
       // behind it (the app's workerd had served some 10,000 calls, the bare room's none).
       for (const s of servers.splice(0)) await s.stop();
       ({ app, bareRoom } = await startServers());
+      if (suites.has("pages")) servers.push(await startWrangler({ name: "bare page", config: path.join(BARE_PAGE_BUILD, "server/wrangler.json"), port: APP_PORT + 4, persistTo: path.join(WORK, "bare-page-state"), readyPath: "/", logFile: serverLog }));
     }
     const chatMounted = results.api?.results?.["chat-post"] || !results.api;
     const out = path.join(WORK, "fanout.json");
@@ -198,7 +218,7 @@ async function main() {
     skipped.push(...results.queryCost.skipped.map((s) => ({ ...s, key: `cost ${s.key}` })));
   }
   if (suites.has("pages")) {
-    results.pages = await runPagesSuite({ base: app.base, code: large.code, lighthouseRuns: !flag("--no-lighthouse") });
+    results.pages = await runPagesSuite({ base: app.base, bareBase: barePageBase, code: large.code, lighthouseRuns: !flag("--no-lighthouse") });
     skipped.push(...results.pages.skipped.map((s) => ({ ...s, key: `page ${s.key}` })));
   }
   for (const s of servers.splice(0)) await s.stop();

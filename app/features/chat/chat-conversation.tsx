@@ -44,6 +44,7 @@ export function ChatConversation({
   onMessages,
   composeExtras,
   initialMessages,
+  initialPartial,
 }: {
   projectCode: string;
   chatroomId: string;
@@ -56,10 +57,12 @@ export function ChatConversation({
   composeExtras?: React.ReactNode;
   /** The first page read by the page loader, so the newest messages are in the server-rendered HTML. */
   initialMessages?: ChatMessage[] | null;
+  /** `initialMessages` are only the newest of the first page; the rest is read after hydration. */
+  initialPartial?: boolean;
 }) {
   const { t } = useTranslation("chat");
   const toast = useToast();
-  const room = useChatRoom(projectCode, chatroomId, { initial: initialMessages });
+  const room = useChatRoom(projectCode, chatroomId, { initial: initialMessages, initialPartial });
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);

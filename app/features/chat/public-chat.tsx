@@ -60,7 +60,12 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
 }
 
 /** §2 Public chat: side list, private-message toggle, verified-only filter (`showKycOnly`), image send. */
-export function PublicChat({ projectCode, chatroomId, initialMessages }: { projectCode: string; chatroomId: string; initialMessages?: ChatMessage[] | null }) {
+export function PublicChat({
+  projectCode,
+  chatroomId,
+  initialMessages,
+  initialPartial,
+}: { projectCode: string; chatroomId: string; initialMessages?: ChatMessage[] | null; initialPartial?: boolean }) {
   const { t } = useTranslation("chat");
   const toast = useToast();
   const [kycOnly, setKycOnly] = useState(false);
@@ -132,6 +137,7 @@ export function PublicChat({ projectCode, chatroomId, initialMessages }: { proje
           projectCode={projectCode}
           chatroomId={chatroomId}
           initialMessages={initialMessages}
+          initialPartial={initialPartial}
           title={t("publicTitle")}
           filter={kycOnly ? (m) => (m.profile?.kycStatus ?? 0) >= 1 || m.pending === true : undefined}
           onPickMember={pick}

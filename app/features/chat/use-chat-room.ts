@@ -44,6 +44,8 @@ export type ChatRoomOptions = {
   enabled?: boolean;
   /** The first page as the page loader read it (server render): shown at once, not fetched again. */
   initial?: ChatMessage[] | null;
+  /** `initial` holds only the newest messages: the whole first page is read once the page is idle. */
+  initialPartial?: boolean;
 };
 
 /**
@@ -67,14 +69,31 @@ export function useChatRoom(projectCode: string, chatroomId: string, options: Ch
     setLoaded(true);
   }, [chatroomId, options.pageSize]);
 
+  // The rest of the first page under what the page brought (README Decisions "Lighter main pages"), merged so a
+  // message that arrived or was sent meanwhile stays.
+  const complete = useCallback(async () => {
+    const body = await chat.roomMessages(chatroomId, options.pageSize ?? 200);
+    if (!("info" in body)) return;
+    const page = body.info;
+    const newest = newestId(page);
+    const ids = new Set(page.map((m) => m.idChatroomMessage));
+    setMessages((list) => [...page, ...list.filter((m) => !ids.has(m.idChatroomMessage) && (m.pending || m.idChatroomMessage > newest))]);
+    lastSeen.current = Math.max(lastSeen.current, newest);
+  }, [chatroomId, options.pageSize]);
+  const initialPartial = options.initialPartial;
+
   useEffect(() => {
-    if (fromPage.current === chatroomId && options.enabled !== false) return;
+    if (fromPage.current === chatroomId && options.enabled !== false) {
+      if (!initialPartial) return;
+      const timer = setTimeout(() => void complete(), 0);
+      return () => clearTimeout(timer);
+    }
     fromPage.current = null;
     setMessages([]);
     setLoaded(false);
     lastSeen.current = 0;
     if (options.enabled !== false) void load();
-  }, [load, chatroomId, options.enabled]);
+  }, [load, complete, initialPartial, chatroomId, options.enabled]);
 
   const onEvent = useCallback(
     (event: ServerEvent) => {

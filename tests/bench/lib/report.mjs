@@ -86,8 +86,13 @@ export function reportMd(results, checks) {
     L.push("");
   }
   if (results.pages?.pages?.length) {
-    L.push(`## Pages (large tenant)`, "", "| page | first-load JS gzip KB | files | HTML KB | render p50 ms | render p90 ms | LH performance | LH accessibility | LCP ms | TBT ms |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (const p of results.pages.pages) L.push(`| ${p.key} | ${p.js.gzipKB} | ${p.js.files} | ${p.htmlKB} | ${p.render.p50} | ${p.render.p90} | ${p.lighthouse?.performance ?? ""} | ${p.lighthouse?.accessibility ?? ""} | ${p.lighthouse?.lcpMs ?? ""} | ${p.lighthouse?.tbtMs ?? ""} |`);
+    L.push(`## Pages (large tenant)`, "", "| page | first-load JS gzip KB | files | HTML KB | loader data KB | render p50 ms | render p90 ms | LH performance | LH accessibility | LCP ms | TBT ms |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    const row = (p, key = p.key) => L.push(`| ${key} | ${p.js.gzipKB} | ${p.js.files} | ${p.htmlKB} | ${p.loaderKB ?? ""} | ${p.render?.p50 ?? ""} | ${p.render?.p90 ?? ""} | ${p.lighthouse?.performance ?? ""} | ${p.lighthouse?.accessibility ?? ""} | ${p.lighthouse?.lcpMs ?? ""} | ${p.lighthouse?.tbtMs ?? ""} |`);
+    // The bare React Router page: each of its runs (before and after the app's pages), then their mean, the baseline.
+    const bare = results.pages.bare;
+    for (const [i, r] of (bare?.runs ?? []).entries()) row(r, `bare page, run ${i + 1}`);
+    if (bare?.lighthouse) L.push(`| **bare page (mean)** | ${bare.js.gzipKB} | ${bare.js.files} | ${bare.htmlKB} | ${bare.loaderKB} | | | ${bare.lighthouse.performance ?? ""} | | ${bare.lighthouse.lcpMs ?? ""} | ${bare.lighthouse.tbtMs ?? ""} |`);
+    for (const p of results.pages.pages) row(p);
     L.push("");
   }
   if (results.bundle) L.push(`## Worker bundle`, "", `\`wrangler deploy --dry-run\`: ${results.bundle.files} files, ${results.bundle.rawKB} KB raw, **${results.bundle.gzipKB} KB gzip**.`, "");

@@ -44,55 +44,89 @@ async function renderTimes(base, path, headers, runs) {
   return { p50: round(percentile(times, 50)), p90: round(percentile(times, 90)) };
 }
 
-export async function runPagesSuite({ base, code, lighthouseRuns = true, renderRuns = 20 }) {
+/** Bytes of the loader data inlined in the HTML (React Router's turbo-stream chunks, `streamController.enqueue(...)`). */
+function loaderDataBytes(html) {
+  let bytes = 0;
+  for (const m of html.matchAll(/<script[^>]*>([^<]*streamController\.enqueue[^<]*)<\/script>/g)) bytes += Buffer.byteLength(m[1]);
+  return bytes;
+}
+
+/**
+ * The bare React Router page (tests/bench/bare-page: the app's build setup, no app code) is measured before and
+ * after the app's pages with the same Lighthouse settings; the pages' targets are taken against the mean of the
+ * two (the machine's speed drifts during a run, as the API suite found for its baseline).
+ */
+export async function runPagesSuite({ base, bareBase, code, lighthouseRuns = true, renderRuns = 20 }) {
   // chrome-launcher reports a missing binary as an unhandled 'error' event, which ends the bench without stopping
   // its servers: say what is missing instead.
   if (lighthouseRuns && !existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (as .ci/run does) or set CHROMIUM_PATH`);
   const pages = [];
   const skipped = [];
+  const bareRuns = [];
   let chrome = null;
-  try {
-    for (const page of pageRoutes(code)) {
-      const headers = page.cookie ? { Cookie: sessionCookie(code) } : {};
-      const res = await fetch(base + page.path, { headers, redirect: "manual" });
-      const html = await res.text();
-      if (res.status !== 200) {
-        skipped.push({ key: page.key, reason: `HTTP ${res.status}` });
-        log(`pages: skip ${page.key} (HTTP ${res.status})`);
-        continue;
-      }
-      const entry = { key: page.key, path: page.path, htmlKB: round(Buffer.byteLength(html) / 1024), js: await firstLoadJs(base, html), render: await renderTimes(base, page.path, headers, renderRuns) };
-      if (lighthouseRuns) {
-        chrome ??= await chromeLauncher.launch({
-          chromePath: CHROMIUM,
-          chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-        });
-        const t0 = Date.now();
-        const audit = () => lighthouse(base + page.path, {
-          port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"],
-          extraHeaders: page.cookie ? { Cookie: sessionCookie(code) } : undefined,
-        });
-        let lhr = (await audit()).lhr;
-        // A trace Lighthouse could not read (e.g. NO_NAVSTART) is retried once before it is reported.
-        if (lhr.runtimeError) lhr = (await audit()).lhr;
-        // A score of null means Lighthouse could not compute it (runtimeError says why): reported, not counted as 0.
-        const score = (category) => (lhr.categories[category]?.score == null ? null : Math.round(lhr.categories[category].score * 100));
-        entry.lighthouse = {
-          performance: score("performance"),
-          accessibility: score("accessibility"),
-          runtimeError: lhr.runtimeError?.code ?? null,
-          lcpMs: round(lhr.audits["largest-contentful-paint"]?.numericValue, 0),
-          tbtMs: round(lhr.audits["total-blocking-time"]?.numericValue, 0),
-          cls: round(lhr.audits["cumulative-layout-shift"]?.numericValue, 3),
-          failedA11y: Object.values(lhr.audits).filter((a) => a.score === 0 && lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id)).map((a) => a.id),
-          seconds: round((Date.now() - t0) / 1000),
-        };
-      }
-      pages.push(entry);
-      log(`pages: ${page.key} JS ${entry.js.gzipKB} KB gzip, render p50 ${entry.render.p50} ms${entry.lighthouse ? `, LH perf ${entry.lighthouse.performance} a11y ${entry.lighthouse.accessibility}` : ""}`);
+  const measure = async (origin, page) => {
+    const headers = page.cookie ? { Cookie: sessionCookie(code) } : {};
+    const res = await fetch(origin + page.path, { headers, redirect: "manual" });
+    const html = await res.text();
+    if (res.status !== 200) {
+      skipped.push({ key: page.key, reason: `HTTP ${res.status}` });
+      log(`pages: skip ${page.key} (HTTP ${res.status})`);
+      return null;
     }
+    const entry = {
+      key: page.key, path: page.path, htmlKB: round(Buffer.byteLength(html) / 1024), loaderKB: round(loaderDataBytes(html) / 1024),
+      js: await firstLoadJs(origin, html), render: await renderTimes(origin, page.path, headers, renderRuns),
+    };
+    if (lighthouseRuns) {
+      chrome ??= await chromeLauncher.launch({
+        chromePath: CHROMIUM,
+        chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      });
+      const t0 = Date.now();
+      const audit = () => lighthouse(origin + page.path, {
+        port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"],
+        extraHeaders: page.cookie ? { Cookie: sessionCookie(code) } : undefined,
+      });
+      let lhr = (await audit()).lhr;
+      // A trace Lighthouse could not read (e.g. NO_NAVSTART) is retried once before it is reported.
+      if (lhr.runtimeError) lhr = (await audit()).lhr;
+      // A score of null means Lighthouse could not compute it (runtimeError says why): reported, not counted as 0.
+      const score = (category) => (lhr.categories[category]?.score == null ? null : Math.round(lhr.categories[category].score * 100));
+      entry.lighthouse = {
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        runtimeError: lhr.runtimeError?.code ?? null,
+        lcpMs: round(lhr.audits["largest-contentful-paint"]?.numericValue, 0),
+        tbtMs: round(lhr.audits["total-blocking-time"]?.numericValue, 0),
+        cls: round(lhr.audits["cumulative-layout-shift"]?.numericValue, 3),
+        failedA11y: Object.values(lhr.audits).filter((a) => a.score === 0 && lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id)).map((a) => a.id),
+        seconds: round((Date.now() - t0) / 1000),
+      };
+    }
+    log(`pages: ${page.key} HTML ${entry.htmlKB} KB (loader data ${entry.loaderKB} KB), JS ${entry.js.gzipKB} KB gzip, render p50 ${entry.render.p50} ms${entry.lighthouse ? `, LH perf ${entry.lighthouse.performance} TBT ${entry.lighthouse.tbtMs} ms a11y ${entry.lighthouse.accessibility}` : ""}`);
+    return entry;
+  };
+  const bare = { key: "bare page", path: "/" };
+  try {
+    if (bareBase) bareRuns.push(await measure(bareBase, bare));
+    for (const page of pageRoutes(code)) {
+      const entry = await measure(base, page);
+      if (entry) pages.push(entry);
+    }
+    if (bareBase) bareRuns.push(await measure(bareBase, bare));
   } finally {
     if (chrome) await chrome.kill();
   }
-  return { pages, skipped };
+  return { pages, bare: baselineOf(bareRuns.filter(Boolean)), skipped };
+}
+
+/** The bare page's figures: the mean of its runs (each run kept for the report). */
+function baselineOf(runs) {
+  if (!runs.length) return null;
+  const mean = (pick) => {
+    const values = runs.map(pick).filter((v) => v != null);
+    return values.length ? round(values.reduce((a, b) => a + b, 0) / values.length, 0) : null;
+  };
+  const lighthouse = runs.some((r) => r.lighthouse) ? { performance: mean((r) => r.lighthouse?.performance), tbtMs: mean((r) => r.lighthouse?.tbtMs), lcpMs: mean((r) => r.lighthouse?.lcpMs) } : null;
+  return { key: "bare page", htmlKB: runs[0].htmlKB, loaderKB: runs[0].loaderKB, js: runs[0].js, lighthouse, runs };
 }
