@@ -7,6 +7,7 @@ import { maskPageJson, mutedPhrasesSql } from "../members/muted-words";
 import { hiddenFromSql, reportedChatSql } from "../members/visibility";
 import { pageJson, pageStatementsOf, type PageValues } from "./chat-page-sql";
 import { IsolateCache, ttlMsFromEnv } from "../../lib/isolate-cache";
+import { canSeeAvatarsSql } from "../members/avatar-rights";
 
 /**
  * The newest page of a shared room, kept per isolate. Every member who opens a room reads the same newest
@@ -86,7 +87,7 @@ function readerSelect(db: Db, v: PageValues) {
       hidden: sql<string>`${hiddenFromSql(v.viewerId, v.at, HIDDEN_LIMIT)}`.as("hidden"),
       // Messages the reader reported (migration 0032): the kept rows are shared, so they drop out here, per reader.
       reported: sql<string>`${reportedChatSql(v.viewerId, HIDDEN_LIMIT)}`.as("reported"),
-      canSee: sql<number | null>`(select ${profiles.avator} <> '' and ${profiles.qualify} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("can_see"),
+      canSee: sql<number | null>`(select ${canSeeAvatarsSql(profiles.avator, profiles.qualify)} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("can_see"),
       safeMode: sql<number | null>`(select ${profiles.safeMode} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("safe_mode"),
       strangerMedia: sql<string | null>`(select ${profiles.strangerMedia} from ${profiles} where ${profiles.memberId} = ${v.viewerId})`.as("stranger_media"),
       // The reader's muted words, applied to the page after it is put together (kept rows are shared by all readers).

@@ -10,6 +10,7 @@ import { jsonBool, summaryColumnsAs, summaryViewSqlFrom } from "../members/profi
 import { notBlockedWith, notMutedBy, notReportedBy } from "../members/visibility";
 import { keptIn } from "../../lib/kept";
 import { strangerBlursSql } from "../members/stranger-media";
+import { viewerCanSeeAvatarsSql } from "../members/avatar-rights";
 
 /**
  * The chat page's SQL: SQLite writes each message as the ChatMessage `viewMessage` (chat-view.ts) makes for the
@@ -147,7 +148,7 @@ type Rules = { isSender: SQL; isRecipient: SQL; held: SQL; recipientFollows: SQL
 
 function rulesFor(l: Limited, v: PageValues, shape: PageShape): { viewer: Rules; anyone: Rules; shrouded: Rules } {
   // §6: a viewer without a qualifying avatar sees other members' cards without avatars (their own card stays).
-  const canSee = sql`coalesce((select vp.avator <> '' and vp.qualify from profiles vp where vp.member_id = ${v.viewerId}), 0)`;
+  const canSee = viewerCanSeeAvatarsSql(v.viewerId);
   // A safe-mode viewer (and a visitor) gets other members' renditions only; so does anyone for a `blur` member.
   const safeMode = sql`coalesce((select vp.safe_mode from profiles vp where vp.member_id = ${v.viewerId}), 0)`;
   const column = (prefix: string, name: string) => sql.raw(`"limited"."${prefix}${name}"`);

@@ -17,6 +17,7 @@ import { viewMessage, type ChatViewer } from "./chat-view";
 import { acceptsDirectly } from "./contact-settings";
 import { answersTheOther } from "./conversation-starts";
 import { refreshPhotoCommentCount } from "./photo-comment-counts";
+import { canSeeAvatars } from "../members/avatar-rights";
 
 /**
  * §7 POST /sns/chatrooms/{id}/messages/{memberId}. D1 first; the caller then publishes the fan-out.
@@ -110,7 +111,7 @@ function allowedSender(row: Sender | undefined, room: RoomKind, isPrivate: boole
 const senderViewer = (member: ChatMember, sender: Sender): ChatViewer => ({
   memberId: member.memberId,
   memberNo: member.memberNo,
-  canSeeAvatars: Boolean(sender.avator && sender.qualify),
+  canSeeAvatars: canSeeAvatars(sender),
   safeMode: sender.safeMode,
 });
 
