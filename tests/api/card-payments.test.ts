@@ -271,6 +271,20 @@ describe("disputes", () => {
     expect(expectOk(await call("GET", `/private/core/card/payments/${m.memberId}/${idPayment}`, { as: m })).status).toBe("paid");
   });
 
+  it("a dispute closed as won before its opening arrives debits nothing later; an inquiry debits nothing", async () => {
+    const m = await signUp();
+    const { sessionId } = await paid(m, "mcoin-10");
+    expectOk(await webhook(await fake.signed(fake.dispute(sessionId, "won"))));
+    expectOk(await webhook(await fake.signed(fake.dispute(sessionId))));
+    expect(await mcoin(m)).toBe(10);
+    const other = await signUp();
+    const second = await paid(other, "mcoin-10");
+    const inquiry = fake.dispute(second.sessionId);
+    (inquiry.data.object as { status: string }).status = "warning_needs_response";
+    expectOk(await webhook(await fake.signed(inquiry)));
+    expect(await mcoin(other)).toBe(10);
+  });
+
   it("a lost dispute keeps the debit; a dispute on another member's or an unknown charge changes nothing", async () => {
     const m = await signUp();
     const { idPayment, sessionId } = await paid(m, "mcoin-10");
@@ -281,6 +295,24 @@ describe("disputes", () => {
     const unknown = fake.event("charge.dispute.created", { id: "dp_unknown", object: "dispute", amount: 1200, payment_intent: "pi_unknown", status: "needs_response" });
     expectOk(await webhook(await fake.signed(unknown)));
     expect(await ledger(m)).toHaveLength(2);
+  });
+});
+
+describe("a tenant with its own database", () => {
+  it("its purchases and disputes are handled in its database (the provider's webhook names no tenant)", async () => {
+    // A browser of a tenant with its own database names it on calls whose path does not (app/lib/session-keys.ts).
+    const signed = await signUp("TST");
+    const m = { ...signed, headers: { ...signed.headers, "X-Project-Code": "TST" } };
+    const { idPayment, sessionId } = await paid(m, "mcoin-10");
+    const row = async (db: D1Database) => db.prepare("select status from card_payments where id_payment = ? and member_id = ?").bind(idPayment, m.memberId).first<{ status: string }>();
+    const tst = (env as unknown as { DB_TST: D1Database }).DB_TST;
+    expect(await row(tst)).toEqual({ status: "paid" });
+    expect(await row(env.DB)).toBeNull();
+    const tstCoins = async () => (await tst.prepare("select coalesce(sum(amount), 0) as n from coin_ledger where member_id = ?").bind(m.memberId).first<{ n: number }>())!.n;
+    expect(await tstCoins()).toBe(10);
+    expectOk(await webhook(await fake.signed(fake.dispute(sessionId))));
+    expect(await tstCoins()).toBe(0);
+    expect(await row(tst)).toEqual({ status: "disputed" });
   });
 });
 

@@ -4,7 +4,7 @@ import { SOCKET_PROTOCOL, SOCKET_TICKET_PREFIX } from "../contract/session.const
 import { memberFromTicket } from "../features/session/session.service";
 import type { SessionMember } from "../lib/session-member";
 import { roomTenant } from "../lib/room-names";
-import { tenantEnv } from "../db/router";
+import { tenantEnv, tenantsWithOwnDatabase } from "../db/router";
 
 /** Trusted identity header the worker sets after verifying the ticket. Clients can never set it. */
 export const IDENTITY_HEADER = "x-velvet-member";
@@ -14,7 +14,13 @@ export const IDENTITY_HEADER = "x-velvet-member";
  * from the room's name (rooms are addressed by name, so `ctx.id.name` is set). Each room class passes its env
  * through this in its constructor.
  */
-export const roomEnv = (ctx: DurableObjectState, env: Env): Env => tenantEnv(env, roomTenant(ctx.id.name ?? ""));
+export function roomEnv(ctx: DurableObjectState, env: Env): Env {
+  const tenant = roomTenant(ctx.id.name ?? "");
+  // Fail closed: with any tenant on a database of its own, a room that cannot name its tenant must not fall back to
+  // the shared database (it could be that tenant's room). With one database there is nothing to choose.
+  if (!/^[A-Za-z]{3}$/.test(tenant) && tenantsWithOwnDatabase(env).length) throw new Error("room without a tenant in its name");
+  return tenantEnv(env, tenant);
+}
 
 /**
  * Who holds a socket, and through which session: `sessionId` lets the session's end close it, `expiresAt` (ms) bounds

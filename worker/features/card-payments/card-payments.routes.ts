@@ -8,6 +8,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as cards from "./card-payments.service";
 import { cardPaymentsConfigured, verifiedEvent } from "./stripe-client";
+import { envOn } from "../../db/router";
 
 /** Webhook bodies are small JSON; anything bigger is not the provider's. */
 const MAX_WEBHOOK_BYTES = 256 * 1024;
@@ -70,5 +71,6 @@ export const cardPaymentsPublic = new Hono<AppEnv>().post("/core/card/webhook", 
   const payload = await c.req.text();
   if (payload.length > MAX_WEBHOOK_BYTES) throw new AppError("tooLarge");
   const event = await verifiedEvent(c.env, payload, c.req.header("Stripe-Signature"));
-  return c.json(ok({ received: true, ...(await cards.handleEvent(c.env, event)) }));
+  // The provider names no tenant: the event is handled in the database that holds its payment (a tenant per database).
+  return c.json(ok({ received: true, ...(await cards.handleEvent(envOn(c.env, await cards.databaseOfEvent(c.env, event)), event)) }));
 });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { CARD_PACKAGES, cardPackage, type CardPayment, type CardPaymentStatus, type SavedCard } from "../../contract/card-payments";
 import { getDb } from "../../db/client";
+import { allDatabases, databaseFor } from "../../db/router";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { d1Batch } from "../../db/d1-batch";
@@ -151,6 +152,23 @@ export async function removeCard(env: Env, caller: Caller, idCard: string) {
 // ── Webhook ────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
+ * The database that holds the payment a verified event is about (README Decisions "A tenant per database"): the
+ * provider names no tenant in its path, so a Checkout event routes by the project we put in its metadata, and a
+ * charge event (refund, dispute) by the database whose payment carries its payment intent. Default: the shared one.
+ */
+export async function databaseOfEvent(env: Env, event: Stripe.Event): Promise<D1Database> {
+  if (event.type.startsWith("checkout.session.")) {
+    return databaseFor(env, (event.data.object as Stripe.Checkout.Session).metadata?.projectCode);
+  }
+  const intent = intentOf((event.data.object as { payment_intent?: string | { id: string } | null }).payment_intent);
+  if (!intent) return env.DB;
+  for (const db of allDatabases(env)) {
+    if (await db.prepare("select 1 from card_payments where payment_intent_id = ?").bind(intent).first()) return db;
+  }
+  return env.DB;
+}
+
+/**
  * A verified event, handled once by its id (README Decisions "Card payments"). The event id is recorded in the SAME
  * batch as its effect, so a failed handling is retried by the provider; the ledger's unique source key makes a
  * race of two deliveries credit once too.
@@ -176,7 +194,7 @@ export async function handleEvent(env: Env, event: Stripe.Event): Promise<{ hand
       return { handled: true, duplicate: false };
     case "charge.dispute.created":
     case "charge.dispute.closed":
-      await d1Batch(env, [record, ...(await disputeStatements(env, event.data.object))]);
+      await d1Batch(env, [record, ...(await disputeStatements(env, event.data.object, event.type === "charge.dispute.created"))]);
       return { handled: true, duplicate: false };
     default:
       // Setup-mode completions and anything else change nothing here (saved cards are read live).
@@ -248,36 +266,41 @@ const intentOf = (value: string | { id: string } | null | undefined) => (typeof 
 /**
  * A dispute (chargeback) takes the charge back while the bank decides, so the coins not yet refunded are debited the
  * way a refund debits them (never below zero; the shortfall is kept for the operators) and the payment reads
- * "disputed". Won, the debit is credited back and the payment reads as before; lost, nothing more changes. Each step
- * is one ledger row keyed by the dispute, so a repeated or reordered event moves coins once.
+ * "disputed". Closed as won (or an inquiry closed without a chargeback), the debit is credited back and the payment
+ * reads as before; lost, nothing more changes. Each step is one ledger row keyed by the dispute, written once: a
+ * "closed" that arrives before its "created" leaves its row (0 when nothing was debited yet), so the late "created"
+ * debits nothing. An inquiry (`warning_*`) withdraws no funds and debits nothing.
  */
-async function disputeStatements(env: Env, dispute: Stripe.Dispute) {
+async function disputeStatements(env: Env, dispute: Stripe.Dispute, opened: boolean) {
   const intent = intentOf(dispute.payment_intent);
   if (!intent) return [];
-  const row = await getDb(env).get<{ idPayment: number; memberId: string; coins: number; refundedCoins: number; status: CardPaymentStatus }>(sql`select
-    id_payment as idPayment, member_id as memberId, coins, refunded_coins as refundedCoins, status
+  const row = await getDb(env).get<{ idPayment: number; memberId: string; coins: number; refundedCoins: number }>(sql`select
+    id_payment as idPayment, member_id as memberId, coins, refunded_coins as refundedCoins
     from card_payments where payment_intent_id = ${intent} and status in ('paid', 'partiallyRefunded', 'disputed')`);
   if (!row) return [];
   const at = Date.now();
   const debitKey = `card:${row.idPayment}:dispute:${dispute.id}`;
+  const returnKey = `${debitKey}:won`;
   const debited = sql`(select -amount from coin_ledger where member_id = ${row.memberId} and reason = 'cardDispute' and source_key = ${debitKey})`;
-  if (dispute.status === "won") {
+  const returned = sql`exists (select 1 from coin_ledger where member_id = ${row.memberId} and reason = 'cardDisputeWon' and source_key = ${returnKey})`;
+  if (!opened) {
+    if (dispute.status === "lost") return [sql`update card_payments set status = 'disputed' where id_payment = ${row.idPayment}`];
     const before = row.refundedCoins > 0 ? "partiallyRefunded" : "paid";
     return [
       sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
-        select project_code, member_id, 'mcoin', ${debited}, 'cardDisputeWon', ${`${debitKey}:won`}, ${at}
-        from card_payments where id_payment = ${row.idPayment} and ${debited} > 0`,
+        select project_code, member_id, 'mcoin', coalesce(${debited}, 0), 'cardDisputeWon', ${returnKey}, ${at}
+        from card_payments where id_payment = ${row.idPayment}`,
       sql`update card_payments set status = ${before} where id_payment = ${row.idPayment} and status = 'disputed'`,
     ];
   }
-  if (dispute.status === "lost") return [sql`update card_payments set status = 'disputed' where id_payment = ${row.idPayment}`];
+  if (dispute.status.startsWith("warning_")) return [];
   const open = Math.max(row.coins - row.refundedCoins, 0);
   const balance = sql`(select coalesce(sum(amount), 0) from coin_ledger where member_id = ${row.memberId} and currency = 'mcoin')`;
   return [
     sql`insert or ignore into coin_ledger (project_code, member_id, currency, amount, reason, source_key, created_at)
       select project_code, member_id, 'mcoin', -min(${open}, max(0, ${balance})), 'cardDispute', ${debitKey}, ${at}
-      from card_payments where id_payment = ${row.idPayment} and status <> 'disputed'`,
+      from card_payments where id_payment = ${row.idPayment} and status <> 'disputed' and not ${returned}`,
     sql`update card_payments set refund_shortfall = refund_shortfall + ${open} - coalesce(${debited}, 0), status = 'disputed'
-      where id_payment = ${row.idPayment} and status <> 'disputed'`,
+      where id_payment = ${row.idPayment} and status <> 'disputed' and not ${returned}`,
   ];
 }
