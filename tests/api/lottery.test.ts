@@ -75,6 +75,10 @@ describe("the daily lottery", () => {
     const commitment = expectOk(await api("GET", members[0]!, P.lottery("SMP"))).today.commitment;
     for (const m of members) expectOk(await api("POST", m, P.lotteryEntries("SMP"), {}));
     const balances = await Promise.all(members.map((m) => mcoin(m.memberId)));
+    // One more entrant is paused after entering: their ticket is not in the draw.
+    const paused = await entrant();
+    const pausedTicket = expectOk(await api("POST", paused, P.lotteryEntries("SMP"), {})).myTicket;
+    await env.DB.prepare("update members set suspended_until = ? where id = ?").bind(Date.now() + 30 * DAY, paused.memberId).run();
 
     const drawDate = utcDate();
     await runScheduledJobs(env, Date.now() + DAY);
@@ -82,6 +86,8 @@ describe("the daily lottery", () => {
     expect(draw.commitment).toBe(commitment);
     expect(await sha256(draw.seed)).toBe(commitment);
     expect(draw.tickets.length).toBe(draw.entryCount);
+    expect(draw.tickets).not.toContain(pausedTicket);
+    expect(await prizeRows(paused.memberId)).toBe(0);
     // README formula: int(first 12 hex of SHA-256(seed:drawDate:tickets joined by ",")) mod n.
     const digest = await sha256(`${draw.seed}:${drawDate}:${draw.tickets.join(",")}`);
     const index = Number.parseInt(digest.slice(0, 12), 16) % draw.tickets.length;

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { toHex } from "../../lib/crypto";
@@ -76,7 +76,7 @@ function toDraw(row: DrawRow, caller: Caller): LotteryDraw {
  * The caller's standing for today's draw (`LotteryEligibility`), as one SQL expression so the entry insert repeats the
  * very rule it was told: an account that was new, paused or without an approved avatar holds no ticket, even racing.
  */
-function eligibilitySql(memberId: string, at: number) {
+function eligibilitySql(memberId: string | SQLWrapper, at: number) {
   return sql`(select case
       when m.status <> 'active' or p.blocked = 1 or coalesce(m.suspended_until, 0) > ${at} then 'notActive'
       when p.avator = '' or p.qualify <> 1 or p.blur = 1 then 'needsApprovedAvatar'
@@ -153,6 +153,12 @@ export async function runDueDraws(env: Env, at = Date.now()) {
   const due = await getDb(env).all<DrawRow & { projectCode: string }>(sql`select ${drawColumns}, d.project_code as projectCode from lottery_draws d
     where d.drawn_at is null and d.draw_date < ${utcDate(at)} order by d.draw_date limit 200`);
   for (const draw of due) {
+    // A member paused, suspended or whose avatar was taken down since entering holds no ticket in the draw: their
+    // ticket goes before the tickets are read, so the published list is the one the winner was drawn from.
+    await d1Batch(env, [
+      sql`delete from lottery_entries where project_code = ${draw.projectCode} and draw_date = ${draw.drawDate}
+        and ${eligibilitySql(sql`lottery_entries.member_id`, at)} not in ('eligible', 'accountTooNew')`,
+    ]);
     const entries = await ticketsOf(env, draw.projectCode, draw.drawDate);
     const index = await lotteryWinnerIndex(draw.seed, draw.drawDate, entries.map((e) => e.ticket));
     const winner = index === null ? null : entries[index]!;
