@@ -9,8 +9,8 @@ export const PAGE_NAMESPACES: Record<string, readonly string[]> = {
   login: ["common", "line", "profiles", "session", "shell", "chat"],
   home: ["chat", "common", "e2e", "e2e-link", "e2e-media", "errors", "home", "muted", "posting", "profiles", "rules", "shell", "social", "stranger"],
   profiles: ["chat", "common", "muted", "profiles", "shell"],
-  share: ["chat", "common", "connections", "creator", "e2e", "e2e-link", "e2e-media", "errors", "followers", "market", "muted", "posting", "profiles", "reporting", "rules", "safety", "shell", "social"],
-  "public-chat": ["chat", "common", "e2e", "e2e-link", "e2e-media", "muted", "posting", "profiles", "reporting", "rules", "shell"],
+  share: ["chat", "common", "connections", "creator", "e2e", "e2e-link", "e2e-media", "errors", "followers", "market", "muted", "posting", "profiles", "reporting", "room-blur", "rules", "safety", "shell", "social"],
+  "public-chat": ["chat", "common", "e2e", "e2e-link", "e2e-media", "muted", "posting", "profiles", "reporting", "room-blur", "rules", "shell"],
 };
 // /s?c= is the public profile too (app/routes.ts).
 PAGE_NAMESPACES.s = PAGE_NAMESPACES.share as readonly string[];
