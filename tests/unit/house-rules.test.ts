@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resolveImport } from "./resolve-import";
 
 /**
  * Rules of the house that a reviewer should not have to remember (README Layout):
@@ -113,17 +114,6 @@ const workerFiles = import.meta.glob<string>(["../../worker/**/*.ts", "!../../wo
 function folderOf(file: string): string {
   const parts = file.split("/");
   return parts[0] === "features" ? parts.slice(0, 2).join("/") : parts.length > 1 ? parts[0]! : "(root)";
-}
-
-function resolveImport(from: string, spec: string, known: Set<string>): string | null {
-  if (!spec.startsWith(".")) return null;
-  const parts = from.split("/").slice(0, -1);
-  for (const piece of spec.split("/")) {
-    if (piece === "..") parts.pop();
-    else if (piece !== ".") parts.push(piece);
-  }
-  const base = parts.join("/");
-  return [base, `${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate)) ?? null;
 }
 
 /** File → files it imports (paths relative to worker/), from `import`/`export … from "…"` statements. */

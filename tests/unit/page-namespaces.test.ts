@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PAGE_NAMESPACES, pageNamespaces } from "../../app/i18n/page-namespaces";
+import { resolveImport } from "./resolve-import";
 
 /**
  * A main page's HTML carries only the namespaces listed for it (app/i18n/page-namespaces.ts): each list must hold
@@ -10,16 +11,7 @@ const appFiles = import.meta.glob<string>("../../app/**/*.{ts,tsx}", { query: "?
 const source = new Map(Object.entries(appFiles).map(([file, text]) => [file.replace(/^(\.\.\/)+/, ""), text]));
 const known = Object.keys(import.meta.glob("../../app/i18n/locales/en/*.json")).map((f) => f.replace(/^.*\//, "").replace(/\.json$/, ""));
 
-function resolve(from: string, spec: string): string | null {
-  if (!spec.startsWith(".")) return null;
-  const parts = from.split("/").slice(0, -1);
-  for (const piece of spec.split("/")) {
-    if (piece === "..") parts.pop();
-    else if (piece !== ".") parts.push(piece);
-  }
-  const base = parts.join("/");
-  return [base, `${base}.tsx`, `${base}.ts`, `${base}/index.tsx`, `${base}/index.ts`].find((c) => source.has(c)) ?? null;
-}
+const resolve = (from: string, spec: string) => resolveImport(from, spec, source, [".tsx", ".ts"]);
 
 /** Namespaces reachable from `entry` through static and dynamic imports inside app/. */
 function namespacesOf(entry: string): Set<string> {
