@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
-import { personalChatroomId } from "../../worker/features/chat/chat-access";
+import { personalChatroomId } from "../../worker/features/members/personal-room";
 import { listMessagesJson } from "../../worker/features/chat/chat-page";
 import { HIDDEN_LIMIT, MAX_KEPT_ROOMS, SPARE, keptSizes } from "../../worker/features/chat/chat-page-kept";
 import { pageJson, type PageValues } from "../../worker/features/chat/chat-page-sql";

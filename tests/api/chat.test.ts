@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
-import { personalChatroomId } from "../../worker/features/chat/chat-access";
+import { personalChatroomId } from "../../worker/features/members/personal-room";
 import { call, expectFailure, expectOk, signUp, signUpPoster, withAvatar as canPost, type Member } from "../support/client";
 import { privateImage } from "../support/route-matrix";
 import { openSocket, type TestSocket } from "../support/socket";

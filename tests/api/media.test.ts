@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sniffImage } from "../../worker/features/media/image-sniff";
+import { sniffImage } from "../../worker/features/images/image-sniff";
 import { call, expectFailure, expectOk, fetchWorker, signUp } from "../support/client";
 import { contains, form, giveAvatar, imageBytes, midTone, withExifGps } from "./profiles-helpers";
 

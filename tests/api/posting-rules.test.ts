@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import { HOME_CHATROOM_ID, PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { errors } from "../../worker/contract/errors";
 import { SUSPENDED_INDEFINITELY } from "../../worker/contract/moderation.constants";
-import { personalChatroomId } from "../../worker/features/chat/chat-access";
+import { personalChatroomId } from "../../worker/features/members/personal-room";
 import { suspendMember } from "../../worker/features/moderation/moderation.service";
 import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
 import { eventually, notificationRows, setKyc } from "./social-support";
 
 /**
- * §5/§6/§8 posting rules (worker/features/social/posting-rules.ts), each rule on each surface: the §8 text in the
+ * §5/§6/§8 posting rules (worker/features/members/posting-rules.ts), each rule on each surface: the §8 text in the
  * body (HTTP) or the error frame (socket), and nothing stored, broadcast or paid.
  */
 let seq = 0;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { describe, expect, it } from "vitest";
-import { sniffImage } from "../../worker/features/media/image-sniff";
-import { MAX_UPLOAD_BYTES } from "../../worker/features/media/image-pipeline";
+import { sniffImage } from "../../worker/features/images/image-sniff";
+import { MAX_UPLOAD_BYTES } from "../../worker/features/images/image-pipeline";
 import { MAX_IMAGE_PIXELS } from "../../worker/contract/media";
 import { createWorkerApp } from "../../worker/worker-app";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member, type Reply } from "../support/client";

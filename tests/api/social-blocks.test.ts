@@ -231,7 +231,7 @@ describe("reports and suspension (§8)", () => {
   });
 
   it("assertCanPost (one-to-one sends) passes active members and refuses suspended ones", async () => {
-    const { assertCanPost } = await import("../../worker/features/social/posting-rules");
+    const { assertCanPost } = await import("../../worker/features/members/posting-rules");
     const member = await signUpPoster();
     await expect(assertCanPost(env as unknown as Env, { memberId: member.memberId }, "send")).resolves.toBeUndefined();
     await env.DB.prepare("update members set status = 'suspended' where id = ?").bind(member.memberId).run();

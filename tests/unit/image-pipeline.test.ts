@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { describe, expect, it } from "vitest";
-import { storeImage } from "../../worker/features/media/image-pipeline";
-import { sniffImage } from "../../worker/features/media/image-sniff";
+import { storeImage } from "../../worker/features/images/image-pipeline";
+import { sniffImage } from "../../worker/features/images/image-sniff";
 import { RENDITION_SIDE, blurredRendition } from "../../worker/lib/blur-rendition";
 
 function png(width: number, height: number, fill: (x: number, y: number) => [number, number, number]) {

@@ -1,6 +1,6 @@
 import ngeohash from "ngeohash";
 import { describe, expect, it } from "vitest";
-import { between, cellOf, compassPoint, publicPositionFields, relativeTo, visibleCell } from "../../worker/features/profiles/position-cell";
+import { between, cellOf, compassPoint, publicPositionFields, relativeTo, visibleCell } from "../../worker/features/members/position-cell";
 
 const owner = (latitude: number | null, longitude: number | null, extra: Partial<{ showPosition: boolean; closed: boolean; blocked: boolean }> = {}) => ({
   latitude,

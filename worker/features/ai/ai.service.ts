@@ -6,7 +6,7 @@ import { AppError } from "../../lib/app-error";
 import type { SessionMember } from "../../lib/session-member";
 import { randomString } from "../../lib/crypto";
 import { iso, now } from "../../lib/time";
-import { storeImage } from "../media/image-pipeline";
+import { storeImage } from "../images/image-pipeline";
 import { notify } from "../notifications/notify";
 import { imageGenerator, type ImageGenerator } from "./image-generator";
 

@@ -1,4 +1,4 @@
-import { encodePng } from "../media/codecs";
+import { encodePng } from "../images/codecs";
 
 /**
  * One interface, two providers, chosen by the `AI_PROVIDER` var: "workers-ai" (the `AI` binding,

@@ -4,7 +4,7 @@ import { getDb } from "../../db/client";
 import { albumPhotos, albumUploads, albums, profiles } from "../../db/schema";
 import { randomString } from "../../lib/crypto";
 import { scramblePixels, unscramblePixels } from "../../contract/scramble";
-import { decodeImage, encodePng } from "../media/codecs";
+import { decodeImage, encodePng } from "../images/codecs";
 import { newScrambleSeed, openLegacySeed, sealSeed } from "./album-seal";
 
 type AlbumRow = typeof albums.$inferSelect;

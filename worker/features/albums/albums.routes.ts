@@ -10,7 +10,7 @@ import { clientAddress, rateLimit } from "../../http/rate-limit";
 import { parseProjectCode } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { readUploadForm } from "../media/upload-body";
+import { readUploadForm } from "../images/upload-body";
 import * as albums from "./albums.service";
 import type { AlbumViewer } from "./albums.service";
 

@@ -9,14 +9,14 @@ import { rateLimit } from "../../http/rate-limit";
 import { hashPassword, verifyPassword } from "../../lib/crypto";
 import { scramblePixels, seedToHex } from "../../contract/scramble";
 import { iso, now } from "../../lib/time";
-import { storeImage } from "../media/image-pipeline";
+import { storeImage } from "../images/image-pipeline";
 import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../members/profile-summary";
 import type { SessionMember } from "../../lib/session-member";
 import { isBlockedBetween } from "../members/visibility";
 import { isCurrentSeal, newScrambleSeed, openSeed as open, sealSeed as seal } from "./album-seal";
 import { issueUnlock, unlockIsLive } from "./album-unlock";
 import { rekeyLegacyAlbum } from "./albums-legacy";
-import { deleteMedia } from "../media/edge-cache";
+import { deleteMedia } from "../images/edge-cache";
 
 type AlbumRow = typeof albums.$inferSelect;
 /**

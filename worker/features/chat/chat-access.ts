@@ -1,6 +1,5 @@
 // Who asks and where: the chatroom kinds (§2, §9), who may reach a room, and the viewer a chat read is shown to (§6).
 import { and, eq } from "drizzle-orm";
-import { md5 } from "js-md5";
 import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { DIRECT_CHATROOM, HOME_CHATROOM_ID, PERSONAL_CHATROOM, PUBLIC_CHATROOM_ID, directChatroomId } from "../../contract/chat";
@@ -25,9 +24,6 @@ export function roomKind(chatroomId: string): RoomKind {
   if (direct && direct[1] !== direct[2] && directChatroomId(direct[1]!, direct[2]!) === chatroomId) return { kind: "direct", memberNos: [direct[1]!, direct[2]!] };
   throw new AppError("notFound");
 }
-
-/** §2: a member's personal chatroom is the md5 of their member code. */
-export const personalChatroomId = (memberNo: string) => md5(memberNo);
 
 /** §5: image sending in verification-required chats needs kycStatus above 0: the shared rooms. */
 export const verificationRequired = (room: RoomKind) => room.kind === "public" || room.kind === "home";

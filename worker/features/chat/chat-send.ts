@@ -9,7 +9,7 @@ import { PERSONAL_CHATROOM, directChatroomId, type ChatMessage, type Payload, ty
 import { AppError } from "../../lib/app-error";
 import { notify } from "../notifications/notify";
 import { profileSummaryColumns } from "../members/profile-summary";
-import { postableSql, postingRefusal } from "../social/posting-rules";
+import { postableSql, postingRefusal } from "../members/posting-rules";
 import { assertRoomAccess, roomKind, verificationRequired, viewerContext, type ChatMember, type RoomKind } from "./chat-access";
 import { bindChatImageStatement, ownUnsentChatImage } from "./chat-media";
 import { hiddenFrom, hydrateOnly, imageSrcOf, senderAudienceReads, toStored, type Fanout, type MessageRow } from "./chat-messages";

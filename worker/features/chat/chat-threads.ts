@@ -7,7 +7,7 @@ import type { EncryptedPayloadT } from "../../contract/chat";
 import { AppError } from "../../lib/app-error";
 import { coinAwardStatements } from "../coins/coin-awards";
 import { summaryRows } from "../members/profile-summary";
-import { assertCanPost } from "../social/posting-rules";
+import { assertCanPost } from "../members/posting-rules";
 import { viewerContext, type ChatMember } from "./chat-access";
 import { viewMessage, viewThread } from "./chat-view";
 import { hiddenFromSender, loadStored, storedThread } from "./chat-messages";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { personalChatroomId as roomOf } from "./chat-access";
+import { personalChatroomId as roomOf, personalRoomRow } from "../members/personal-room";
 
 /**
  * Photo comment counts (§2 home photo card comment icon, §4 banner threadCount; README Decisions "Photo comment
@@ -10,9 +10,6 @@ import { personalChatroomId as roomOf } from "./chat-access";
  * written here, in the worker, on each post and delete in a personal room, so the home page reads a stored column
  * (one D1 call).
  */
-
-/** The mapping row written at sign-up (session.service) for a new member. */
-export const personalRoomRow = (projectCode: string, memberId: string, memberNo: string) => ({ projectCode, chatroomId: roomOf(memberNo), memberId });
 
 /** SQL: the visible comment count of a personal room (?1 project, ?2 room). */
 const COUNT_SQL = "select count(*) from chat_messages where project_code = ?1 and chatroom_id = ?2 and deleted = 0";

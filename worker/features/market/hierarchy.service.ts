@@ -6,7 +6,7 @@ import type { Hierarchy, HierarchyEvent, HierarchyHistoryItem, SubmemberNode } f
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
 import { notBlockedWith } from "../members/visibility";
-import { connectionsOpenSql } from "../social/connections-visibility";
+import { connectionsOpenSql } from "../members/connections-visibility";
 import { visibleMemberByNo } from "./market-members";
 
 /** Trees are shown this many levels deep (cycles are impossible, this only bounds the page). */

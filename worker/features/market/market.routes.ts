@@ -12,7 +12,7 @@ import * as market from "./market.service";
 import * as search from "./search.service";
 import * as submembers from "./submembers.service";
 import { closedTo } from "../members/profile-access";
-import { connectionsHiddenFrom } from "../social/connections-visibility";
+import { connectionsHiddenFrom } from "../members/connections-visibility";
 import { AppError } from "../../lib/app-error";
 
 const ProjectMember = z.object({ project: z.string(), memberNo: MemberNo });

@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
 import type { Banner } from "../../contract/profiles";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
-import { deleteMedia } from "./edge-cache";
+import { deleteMedia } from "../images/edge-cache";
 import type { ProfileSummary } from "../../contract/profile-summary";
 import { AppError } from "../../lib/app-error";
 import { closedTo, seenAsVisitor } from "../members/profile-access";

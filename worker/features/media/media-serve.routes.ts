@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../http/types";
 import { notFound } from "../../http/envelope";
-import { cachedMedia, keepMedia } from "./edge-cache";
+import { cachedMedia, keepMedia } from "../images/edge-cache";
 
 /**
  * Public kinds only. Private kinds (keyed, dm) are served by /private-media after an access check. An `album` file

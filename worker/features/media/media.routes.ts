@@ -16,8 +16,8 @@ import { viewerFor } from "../members/profile-summary";
 import { actionStatement } from "../members/action-stats";
 import { recordChatImageStatement } from "../chat/chat-media";
 import * as banners from "./banners.service";
-import { MAX_UPLOAD_BYTES, storeImage } from "./image-pipeline";
-import { readUploadForm } from "./upload-body";
+import { MAX_UPLOAD_BYTES, storeImage } from "../images/image-pipeline";
+import { readUploadForm } from "../images/upload-body";
 import { storeEncryptedImage } from "./encrypted-media";
 import { scramblePixels, seedToHex } from "../../contract/scramble";
 

@@ -4,7 +4,7 @@ import { getDb } from "../../db/client";
 import { operators, profiles } from "../../db/schema";
 import { AppError } from "../../lib/app-error";
 import { isDeletedCode } from "../../lib/ids";
-import { operatorGrantAiRoom, operatorSetHolder } from "../social/flame.service";
+import { operatorGrantAiRoom, operatorSetHolder } from "../flame/flame.service";
 import type { Member } from "./moderation.service";
 
 export async function isOperator(env: Env, projectCode: string, memberId: string): Promise<boolean> {

@@ -14,7 +14,7 @@ import { randomString, verifyPassword } from "../../lib/crypto";
 import { newDeletedCode } from "../../lib/ids";
 import { iso, MINUTE, now } from "../../lib/time";
 import type { SessionMember } from "../../lib/session-member";
-import { deleteMedia } from "../media/edge-cache";
+import { deleteMedia } from "../images/edge-cache";
 
 /**
  * Account deletion and data export (§7). Both walk the drizzle schema rather than a hand-kept

@@ -12,7 +12,7 @@ import { sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { closedTo, seenAsVisitor } from "../members/profile-access";
-import { matchRate } from "./profile-math";
+import { matchRate } from "../members/profile-math";
 import { profileByCode, profileByMemberId } from "./profiles.service";
 import { GENDERS_FOR_LOOK_FOR } from "./profile-discovery";
 

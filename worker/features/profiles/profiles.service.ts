@@ -14,10 +14,10 @@ import { iso } from "../../lib/time";
 import { notBlockedWith, isBlockedBetween } from "../members/visibility";
 import { NO_RELATIONSHIP, relationshipColumns, toRelationship, type Relationship } from "../members/relationship";
 import { toProfileSummary, type Viewer } from "../members/profile-summary";
-import { publicPositionFields, relativeTo } from "./position-cell";
+import { publicPositionFields, relativeTo } from "../members/position-cell";
 import { addMark } from "../moderation/moderation.service";
 import { closedStub, mayOpenProfile, seesAsVisitor } from "../members/profile-access";
-import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "./profile-math";
+import { ageOn, matchRate, parseCoordinates, validCoordinates, zodiacFromBirthday } from "../members/profile-math";
 import { canSeeAvatars } from "../members/avatar-rights";
 import { actionStatement } from "../members/action-stats";
 

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { SignJWT, jwtVerify } from "jose";
 import { getDb } from "../../db/client";
 import { lineAccounts, members, otpCodes, passwordResets, personalChatrooms, profiles, sessions } from "../../db/schema";
-import { personalRoomRow } from "../chat/photo-comment-counts";
+import { personalRoomRow } from "../members/personal-room";
 import type { ReferralInfo, SessionInfo } from "../../contract/session";
 import { AppError } from "../../lib/app-error";
 import type { SessionMember } from "../../lib/session-member";

@@ -20,9 +20,9 @@ import {
 import type { SessionMember } from "../../lib/session-member";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
-import { decodeImage } from "../media/codecs";
-import { sniffImage } from "../media/image-sniff";
-import { isGraphic } from "../media/image-pipeline";
+import { decodeImage } from "../images/codecs";
+import { sniffImage } from "../images/image-sniff";
+import { isGraphic } from "../images/image-pipeline";
 import { findMember, visibleTarget } from "../members/members";
 import { watchStatements } from "../members/block-evasion";
 import { addMark } from "../moderation/moderation.service";

@@ -5,7 +5,7 @@ import type { FollowInfo } from "../../contract/social";
 import type { SessionMember } from "../../lib/session-member";
 import { visibleTarget } from "../members/members";
 import { notBlockedWith } from "../members/visibility";
-import { connectionsOpenSql } from "./connections-visibility";
+import { connectionsOpenSql } from "../members/connections-visibility";
 
 export async function followInfo(env: Env, projectCode: string, viewer: SessionMember, memberNo: string): Promise<FollowInfo> {
   const target = await visibleTarget(env, projectCode, memberNo, viewer);

@@ -6,7 +6,7 @@ import type { GeolocationInfo, NearbyAnswer, NearbyItem } from "../../contract/s
 import { AppError } from "../../lib/app-error";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
 import type { SessionMember } from "../../lib/session-member";
-import { between, cellOf } from "../profiles/position-cell";
+import { between, cellOf } from "../members/position-cell";
 import { notVisitorToSql } from "../members/profile-access";
 import { notBlockedWith, notMutedBy } from "../members/visibility";
 

@@ -10,7 +10,7 @@ import { notify } from "../notifications/notify";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
 import type { SessionMember } from "../../lib/session-member";
 import { visibleTarget } from "../members/members";
-import { posterState, postingRefusal } from "./posting-rules";
+import { posterState, postingRefusal } from "../members/posting-rules";
 import { maskEntry, mutedPhrasesOf } from "../members/muted-words";
 import { notBlockedWith, notMutedBy, notReportedBy } from "../members/visibility";
 

@@ -13,7 +13,7 @@ import type { SessionMember } from "../../lib/session-member";
 import { unreadGuestbookSince } from "./guestbook.service";
 import { visibleTarget } from "../members/members";
 import { notBlockedWith, notMutedBy } from "../members/visibility";
-import { connectionsOpenTo } from "./connections-visibility";
+import { connectionsOpenTo } from "../members/connections-visibility";
 
 /**
  * Notifications whose actor is blocked either way or muted by me are hidden (and never counted). Those from a sender

@@ -22,7 +22,7 @@ import { requireSelf, sessionProject } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import * as blocks from "./blocks.service";
-import * as flame from "./flame.service";
+import * as flame from "../flame/flame.service";
 import { followInfo } from "./follow-info";
 import * as followRequests from "./follow-requests.service";
 import * as geo from "./geo.service";
@@ -30,7 +30,7 @@ import * as graph from "./graph.service";
 import * as guestbook from "./guestbook.service";
 import * as inbox from "./inbox.service";
 import * as reports from "./reports.service";
-import { postingStatus } from "./posting-rules";
+import { postingStatus } from "../members/posting-rules";
 
 /** What services need from a request: env, the caller and a way to finish work after the response. */
 const ctxOf = (c: Context<AppEnv>) => ({

@@ -5,7 +5,7 @@ import { AppError } from "../../lib/app-error";
 import { rateLimit } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { readUploadForm } from "../media/upload-body";
+import { readUploadForm } from "../images/upload-body";
 import * as tasks from "./tasks.service";
 
 /** §7 Tasks: every call is private; the tenant is the session's. Paths are listed in worker/contract/tasks.ts. */

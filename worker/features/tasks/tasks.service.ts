@@ -5,7 +5,7 @@ import { TASK_PREVIEW_CHARS, type Mission, type MissionStatus, type Task, type T
 import { AppError } from "../../lib/app-error";
 import type { SessionMember } from "../../lib/session-member";
 import { iso, now } from "../../lib/time";
-import { storeImage } from "../media/image-pipeline";
+import { storeImage } from "../images/image-pipeline";
 import { notify } from "../notifications/notify";
 import { profileSummaries, profileSummaryColumns, toProfileSummary, viewerFor } from "../members/profile-summary";
 import { notBlockedWith } from "../members/visibility";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { connectionVisibility } from "../../db/schema";
-import { isMemberNo } from "../members/members";
+import { isMemberNo } from "./members";
 import { ok } from "../../contract/envelope";
 import { ConnectionsSettingsBody, DEFAULT_CONNECTIONS_VISIBILITY, type ConnectionsSettings, type ConnectionsVisibility } from "../../contract/connections";
 import { requireSelf } from "../../http/tenant";

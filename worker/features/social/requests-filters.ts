@@ -11,10 +11,10 @@ import { limitPerMember } from "../../http/rate-limit";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import type { SessionMember } from "../../lib/session-member";
-import { block } from "../social/blocks.service";
-import { listNotifications } from "../social/inbox.service";
-import { listRequests } from "./message-requests";
-import { refreshInbox } from "./chat-publish";
+import { block } from "./blocks.service";
+import { listNotifications } from "./inbox.service";
+import { listRequests } from "../chat/message-requests";
+import { refreshInbox } from "../chat/chat-publish";
 
 /**
  * Requests tray controls (README Decisions "Filters for requests and notifications"): the owner's filters, and the
