@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { isOk } from "../../worker/contract/envelope";
 import { LANGUAGES, rememberLanguage, type LanguageCode } from "../i18n/languages";
-import { updateProfile } from "../features/profiles/profiles-api";
+import { updateProfile } from "../api/profiles-api";
 import { readSession } from "../lib/session-keys";
 
 /**

@@ -10,7 +10,7 @@ import { ConfirmDelete } from "../features/albums/album-dialogs";
 import { AlbumImage } from "../features/albums/album-image";
 import { uploadWithProgress } from "../lib/upload";
 import { useSeed } from "../features/albums/use-seed";
-import * as albums from "../features/albums/albums-api";
+import * as albums from "../api/albums-api";
 import { loadApi } from "../lib/api.server";
 import { leaveKeyOutOfAddress } from "../features/albums/album-key.server";
 import { errorText } from "../lib/error-text";

@@ -5,7 +5,7 @@ import { ALBUM_PATHS, albumUnlockCookie } from "../../worker/contract/albums.con
 import type { Album } from "../../worker/contract/albums";
 import { AlbumImage } from "../features/albums/album-image";
 import { useSeed } from "../features/albums/use-seed";
-import * as albums from "../features/albums/albums-api";
+import * as albums from "../api/albums-api";
 import { callApi, loadApi, readCookie, sessionHeaders } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import "../features/albums/albums.css";

@@ -5,7 +5,7 @@ import { ALBUM_PATHS } from "../../worker/contract/albums.constants";
 import type { AlbumListItem } from "../../worker/contract/albums";
 import { useToast } from "../components/toast";
 import { ConfirmDelete, CreateAlbumDialog, OpenAlbumDialog } from "../features/albums/album-dialogs";
-import * as albums from "../features/albums/albums-api";
+import * as albums from "../api/albums-api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import { pageTitle } from "../i18n/page-title";

@@ -13,7 +13,7 @@ import type { CoinInfo } from "../../worker/contract/market";
 import type { Banner } from "../../worker/contract/profiles";
 import { useToast } from "../components/toast";
 import { CollectibleCard } from "../features/collectibles/collectible-card";
-import * as collectibles from "../features/collectibles/collectibles-api";
+import * as collectibles from "../api/collectibles-api";
 import { pageTitle } from "../i18n/page-title";
 import { LocalTime } from "../i18n/use-format";
 import { callApi, requireSessionCookie } from "../lib/api.server";

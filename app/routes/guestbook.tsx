@@ -5,7 +5,7 @@ import { isOk } from "../../worker/contract/envelope";
 import type { GuestbookCounts, GuestbookEntry, Page } from "../../worker/contract/social";
 import { GuestbookEntries } from "../features/social/guestbook-entries";
 import { useMemberId } from "../features/social/social-client";
-import * as social from "../features/social/social-api";
+import * as social from "../api/social-api";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
 import "../features/social/social.css";
 

@@ -6,7 +6,7 @@ import { isOk } from "../../worker/contract/envelope";
 import { AuthCard } from "../features/session/auth-card";
 import { useFinishLogin } from "../features/session/use-finish-login";
 import { LINE_INTENT_KEY, lineCallbackUrl } from "../features/line/line-start";
-import * as line from "../features/line/line-api";
+import * as line from "../api/line-api";
 import { errorText } from "../lib/error-text";
 import { readSession } from "../lib/session-keys";
 

@@ -7,7 +7,7 @@ import { AuthCard } from "../features/session/auth-card";
 import { LineLoginButton } from "../features/line/line-login-button";
 import { AuthField, AuthForm, field } from "../features/session/auth-form";
 import { useFinishLogin } from "../features/session/use-finish-login";
-import * as session from "../features/session/session-api";
+import * as session from "../api/session-api";
 import { callApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 

@@ -14,7 +14,7 @@ import {
 import { useToast } from "../components/toast";
 import { pageTitle } from "../i18n/page-title";
 import { LocalTime } from "../i18n/use-format";
-import * as collectibles from "../features/collectibles/collectibles-api";
+import * as collectibles from "../api/collectibles-api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import "../features/collectibles/collectibles.css";

@@ -10,7 +10,7 @@ import { SideNav } from "../features/shell/side-nav";
 import { SignedInContext } from "../features/shell/viewer";
 import { VisitorBar } from "../features/shell/visitor-bar";
 import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream";
-import { resumePush } from "../lib/web-push";
+import { resumePush } from "../features/notifications/web-push";
 import "../features/shell/shell.css";
 
 // Each page names itself; this title stands when a page failed and the frame shows the error instead.

@@ -8,7 +8,7 @@ import type { Mission } from "../../worker/contract/tasks";
 import { useToast } from "../components/toast";
 import { UploadProgress } from "../components/upload-progress";
 import { MissionDetails } from "../features/tasks/mission-details";
-import * as tasks from "../features/tasks/tasks-api";
+import * as tasks from "../api/tasks-api";
 import { uploadWithProgress } from "../lib/upload";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";

@@ -9,8 +9,8 @@ import { Avatar } from "../components/avatar";
 import { useToast } from "../components/toast";
 import { LocalTime, useFormat } from "../i18n/use-format";
 import { loadApi } from "../lib/api.server";
-import * as moderation from "../features/moderation/moderation-api";
-import * as social from "../features/social/social-api";
+import * as moderation from "../api/moderation-api";
+import * as social from "../api/social-api";
 import { errorText } from "../lib/error-text";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];

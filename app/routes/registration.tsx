@@ -6,7 +6,7 @@ import type { Route } from "./+types/registration";
 import { AuthCard } from "../features/session/auth-card";
 import { AuthField, AuthForm, field } from "../features/session/auth-form";
 import { useFinishLogin } from "../features/session/use-finish-login";
-import * as session from "../features/session/session-api";
+import * as session from "../api/session-api";
 import { errorText } from "../lib/error-text";
 import { REFERRAL_PARAM } from "../features/settings/referral-link";
 

@@ -4,7 +4,7 @@ import { redirectBack } from "../lib/redirect-back.server";
 import type { Route } from "./+types/reset-password";
 import { AuthCard } from "../features/session/auth-card";
 import { AuthField, AuthForm, field } from "../features/session/auth-form";
-import * as session from "../features/session/session-api";
+import * as session from "../api/session-api";
 import { errorText } from "../lib/error-text";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];

@@ -6,7 +6,7 @@ import { TASK_PATHS } from "../../worker/contract/tasks.constants";
 import type { Mission } from "../../worker/contract/tasks";
 import { useToast } from "../components/toast";
 import { MissionDetails } from "../features/tasks/mission-details";
-import * as tasks from "../features/tasks/tasks-api";
+import * as tasks from "../api/tasks-api";
 import { loadApi } from "../lib/api.server";
 import { errorText } from "../lib/error-text";
 import { pageTitle } from "../i18n/page-title";

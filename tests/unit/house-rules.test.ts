@@ -40,7 +40,7 @@ describe("house rules", () => {
   });
 
   it("components call the typed endpoint functions, never the raw api() client", () => {
-    // Each path, method and answer type is written once, in its feature's `*-api.ts` module (README Layout); a page
+    // Each path, method and answer type is written once, in its feature's `app/api/<feature>-api.ts` module (README Layout); a page
     // that calls `api(` itself writes a second copy that can drift from the contract.
     const components = Object.entries(appFiles).filter(([file]) => file.endsWith(".tsx"));
     const raw = components.flatMap(([file, source]) => {
@@ -56,8 +56,16 @@ describe("house rules", () => {
     expect(raw).toEqual([]);
   });
 
+  it("app/ has no import loop between folders or files", () => {
+    // app/: lib, components and api/ (the typed endpoint functions) below the features; a control two features show
+    // (muted words, requests filters, who sees connections) lives in features/safety, below chat, social and settings.
+    const imports = importGraph(appFiles, "app", [".ts", ".tsx"]);
+    expect(stronglyConnected(mapEdges(imports, folderOf))).toEqual([]);
+    expect(stronglyConnected(mapEdges(imports, (file) => file))).toEqual([]);
+  });
+
   it("worker/ has no import loop between folders or files", () => {
-    const imports = importGraph(workerFiles);
+    const imports = importGraph(workerFiles, "worker");
     const fileLoops = stronglyConnected(mapEdges(imports, (file) => file));
     const folderLoops = stronglyConnected(mapEdges(imports, folderOf));
     expect(Object.keys(workerFiles).length).toBeGreaterThan(150);
@@ -78,15 +86,15 @@ function folderOf(file: string): string {
   return parts[0] === "features" ? parts.slice(0, 2).join("/") : parts.length > 1 ? parts[0]! : "(root)";
 }
 
-/** File → files it imports (paths relative to worker/), from `import`/`export … from "…"` statements. */
-function importGraph(files: Record<string, string>): Map<string, Set<string>> {
-  const byPath = new Map(Object.entries(files).map(([file, source]) => [file.replace(/^(\.\.\/)+worker\//, ""), source]));
+/** File → files it imports (paths relative to `root`), from `import`/`export … from "…"` statements. */
+function importGraph(files: Record<string, string>, root: string, extensions: readonly string[] = [".ts"]): Map<string, Set<string>> {
+  const byPath = new Map(Object.entries(files).map(([file, source]) => [file.replace(new RegExp(`^(\\.\\./)+${root}/`), ""), source]));
   const known = new Set(byPath.keys());
   const graph = new Map<string, Set<string>>();
   for (const [file, source] of byPath) {
     const targets = new Set<string>();
     for (const match of source.matchAll(/(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?"([^"]+)"/g)) {
-      const target = resolveImport(file, match[1]!, known);
+      const target = resolveImport(file, match[1]!, known, extensions);
       if (target && target !== file) targets.add(target);
     }
     graph.set(file, targets);

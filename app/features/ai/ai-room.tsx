@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { AI_POLL_ATTEMPTS, AI_POLL_MS, isAsciiPrompt } from "../../../worker/contract/ai.constants";
 import type { AiImage } from "../../../worker/contract/ai";
 import type { ServerEvent } from "../../../worker/contract/realtime";
-import { generateImage } from "./ai-api";
+import { generateImage } from "../../api/ai-api";
 import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import "./ai.css";

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ALBUM_KEY_MIN_LENGTH, } from "../../../worker/contract/albums.constants";
 import type { Album } from "../../../worker/contract/albums";
 import { ConfirmDialog, Dialog, FormDialog } from "../../components/dialog";
-import * as albums from "./albums-api";
+import * as albums from "../../api/albums-api";
 import { errorText } from "../../lib/error-text";
 
 /** §2 albums: create (title, secret key). */

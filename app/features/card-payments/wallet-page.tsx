@@ -4,9 +4,9 @@ import { Link, useSearchParams } from "react-router";
 import type { CardPackage, CardPayment, SavedCard } from "../../../worker/contract/card-payments";
 import type { CoinInfo } from "../../../worker/contract/market";
 import { useToast } from "../../components/toast";
-import { announceCoinsChanged, useLiveMcoin } from "../../lib/coins-live";
+import { announceCoinsChanged, useLiveMcoin } from "../market/coins-live";
 import { errorText } from "../../lib/error-text";
-import * as cardApi from "./card-payments-api";
+import * as cardApi from "../../api/card-payments-api";
 import "./card-payments.css";
 
 export type WalletData = { memberId: string; coins: CoinInfo; packages: CardPackage[] | null; cards: SavedCard[]; payments: CardPayment[] };

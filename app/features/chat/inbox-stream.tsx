@@ -53,7 +53,7 @@ export function useInboxStream(projectCode: string): InboxState {
     // The key pair (RSA-2048 on a browser's first visit) and its publishing wait until the page has settled:
     // nothing on screen needs them, and the crypto code loads only then.
     const publish = () =>
-      void import("./chat-crypto")
+      void import("../e2e/chat-crypto")
         .then((crypto) => crypto.publishPublicKey(current.memberId))
         .catch((error) => console.info("key publish failed", error));
     const timer = setTimeout(() => ("requestIdleCallback" in window ? window.requestIdleCallback(publish, { timeout: 5000 }) : publish()), SHELL_STREAM_DELAY);

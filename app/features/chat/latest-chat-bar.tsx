@@ -5,7 +5,7 @@ import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { LoginPrompt } from "../../components/avatar";
-import * as chat from "./chat-api";
+import * as chat from "../../api/chat-api";
 import { useRoom } from "../../lib/realtime";
 import { useSignedIn } from "../shell/viewer";
 import "./chat.css";

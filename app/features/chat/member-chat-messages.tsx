@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ChatMessage } from "../../../worker/contract/chat";
-import * as chat from "./chat-api";
+import * as chat from "../../api/chat-api";
 import { MEMBER_HIDDEN_EVENT } from "../social/social-client";
 import { MessageTime } from "./message-item";
 import "./chat.css";

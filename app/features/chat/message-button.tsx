@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import type { Relationship } from "../../../worker/contract/social";
 import type { MessagePermission } from "../../../worker/contract/chat";
 import { LoginPrompt } from "../../components/avatar";
-import * as chat from "./chat-api";
+import * as chat from "../../api/chat-api";
 import { readSession } from "../../lib/session-keys";
 import "./chat.css";
 

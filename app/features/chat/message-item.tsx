@@ -8,14 +8,14 @@ import { Avatar } from "../../components/avatar";
 import { ConfirmDialog, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import * as chat from "./chat-api";
+import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
-import { decryptPayload, type Decrypted } from "./chat-crypto";
+import { decryptPayload, type Decrypted } from "../e2e/chat-crypto";
 import { EncryptedImage } from "../e2e/encrypted-view";
 import { ChatImage } from "./encoded-image";
 import { StrangerImage } from "./stranger-image";
-import { MutedHidden, MuteWordsDialog } from "./muted-word-hidden";
+import { MutedHidden, MuteWordsDialog } from "../safety/muted-word-hidden";
 import type { LocalMessage } from "./use-chat-room";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];

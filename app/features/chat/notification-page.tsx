@@ -6,10 +6,10 @@ import { DIRECT_CHATROOM, PUBLIC_CHATROOM_ID } from "../../../worker/contract/ch
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { Avatar } from "../../components/avatar";
 import { TimeAgo } from "../../i18n/use-format";
-import * as chat from "./chat-api";
+import * as chat from "../../api/chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
-import { enablePush } from "../../lib/web-push";
+import { enablePush } from "../notifications/web-push";
 import { ChatConversation } from "./chat-conversation";
 import { FollowRequests } from "../social/follow-requests";
 import { RequestsTray } from "./requests-tray";

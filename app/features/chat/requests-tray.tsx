@@ -4,9 +4,9 @@ import { Link, useParams } from "react-router";
 import type { MessageRequest } from "../../../worker/contract/chat";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import * as chat from "./chat-api";
+import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
-import { REQUESTS_FILTERS_ANCHOR } from "../settings/requests-filters-section";
+import { REQUESTS_FILTERS_ANCHOR } from "../safety/requests-filters-section";
 import { RevealableAvatar, StrangerSettingsLink } from "../stranger-media/stranger-reveal";
 
 type Decision = "accept" | "decline" | "declineBlock" | "declineAll";

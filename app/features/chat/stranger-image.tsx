@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
-import { revealRoomImage } from "./chat-api";
+import { revealRoomImage } from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
 import { ChatImage } from "./encoded-image";
 

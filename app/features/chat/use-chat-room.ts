@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import type { Failure } from "../../../worker/contract/envelope";
 import type { ServerEvent } from "../../../worker/contract/realtime";
-import * as chat from "./chat-api";
+import * as chat from "../../api/chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 

@@ -1,6 +1,6 @@
 import type { E2eOwnDevice, E2ePublicDevice, PublicKeysAnswer } from "../../../worker/contract/e2e.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import * as e2e from "./e2e-api";
+import * as e2e from "../../api/e2e-api";
 import { backgroundApi } from "../../lib/realtime";
 
 /**

@@ -1,6 +1,6 @@
 import { E2E_LINK_PAGE, E2E_MAX_LINKED_KEYS, type E2eLinkRequest, type E2eWrappedKey } from "../../../worker/contract/e2e-link.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import * as e2e from "./e2e-api";
+import * as e2e from "../../api/e2e-api";
 import { ensureDeviceRegistered, fromBase64, RSA, toBase64 } from "./device-keys";
 import { acknowledgeOwnDevice } from "./own-devices";
 

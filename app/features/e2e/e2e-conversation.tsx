@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
-import { encryptText } from "../chat/chat-crypto";
+import { encryptText } from "./chat-crypto";
 import { devicesOf, ensureDeviceRegistered, REREGISTERED_FLAG } from "./device-keys";
 import { isFlagged, KEYS_EVENT, rememberSeen, seenKey } from "./key-watch";
 import { NewDeviceNotices } from "./own-device-notice";

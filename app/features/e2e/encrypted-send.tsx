@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
 import { uploadWithProgress } from "../../lib/upload";
-import { encryptText } from "../chat/chat-crypto";
+import { encryptText } from "./chat-crypto";
 import { ensureDeviceRegistered } from "./device-keys";
 import { readKeys } from "./e2e-conversation";
 import { cleanImage, encryptFile } from "./encrypted-media";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
-import { decryptPayload, type Decrypted } from "../chat/chat-crypto";
+import { decryptPayload, type Decrypted } from "./chat-crypto";
 import { decryptImage, readDescriptor } from "./encrypted-media";
 import "./encrypted-media.css";
 

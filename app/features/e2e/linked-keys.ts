@@ -1,6 +1,6 @@
 import { E2E_LINKED_KEYS_PAGE, E2E_MAX_LINKED_KEYS, } from "../../../worker/contract/e2e-link.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import * as e2e from "./e2e-api";
+import * as e2e from "../../api/e2e-api";
 
 /**
  * The older message keys another of the member's devices re-wrapped for this one when linking it (device-link.ts;

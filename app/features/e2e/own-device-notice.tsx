@@ -4,7 +4,7 @@ import type { E2eOwnDevice } from "../../../worker/contract/e2e.constants";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import * as e2e from "./e2e-api";
+import * as e2e from "../../api/e2e-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { acknowledgeOwnDevice, newOwnDevices, OWN_EVENT } from "./own-devices";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useToast } from "../../components/toast";
-import * as home from "./home-api";
+import * as home from "../../api/home-api";
 import { errorText } from "../../lib/error-text";
 
 /** §2/§4 feedback box (the confessional): non-empty after trimming, success banner for 5 s. */

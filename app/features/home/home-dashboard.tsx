@@ -6,7 +6,7 @@ import { HOME_LIMITS, fairPick } from "../../../worker/contract/home.constants";
 import type { HomeDashboard as Dashboard } from "../../../worker/contract/home";
 import { formatNumber } from "../../i18n/format";
 import { LatestChatBar } from "../chat/latest-chat-bar";
-import { useLiveMcoin } from "../../lib/coins-live";
+import { useLiveMcoin } from "../market/coins-live";
 import { ChatPreview } from "../chat/chat-preview";
 import { Avatar } from "../../components/avatar";
 import { AvatarStrip, profileHref } from "./avatar-strip";

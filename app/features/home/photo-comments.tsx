@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import type { ChatMessage, ChatThread } from "../../../worker/contract/chat";
 import { useToast } from "../../components/toast";
-import * as chat from "../chat/chat-api";
+import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { useE2eSend } from "../e2e/encrypted-send";

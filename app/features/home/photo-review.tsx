@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { ReviewPhoto } from "../../../worker/contract/home";
 import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import { useToast } from "../../components/toast";
-import * as home from "./home-api";
-import { announceCoinsChanged } from "../../lib/coins-live";
+import * as home from "../../api/home-api";
+import { announceCoinsChanged } from "../market/coins-live";
 import { errorText } from "../../lib/error-text";
 import { Dialog } from "../../components/dialog";
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { MessageDialog } from "../../components/alert-dialog";
-import { lineAvailability } from "./line-api";
+import { lineAvailability } from "../../api/line-api";
 import { errorText } from "../../lib/error-text";
 import { startLine } from "./line-start";
 import "./line.css";

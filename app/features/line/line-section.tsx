@@ -4,7 +4,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { LineBinding } from "../../../worker/contract/line";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import * as line from "./line-api";
+import * as line from "../../api/line-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { startLine } from "./line-start";

@@ -1,6 +1,6 @@
 import type { LineAuthorization } from "../../../worker/contract/line";
 import { LINE_CALLBACK_PATH } from "../../../worker/contract/line.constants";
-import { authorizeLine } from "./line-api";
+import { authorizeLine } from "../../api/line-api";
 import type { Envelope } from "../../../worker/contract/envelope";
 
 /** What the callback page finishes: kept for the tab only, between leaving for LINE and coming back. */

@@ -11,8 +11,8 @@ import { Avatar } from "../../components/avatar";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import { characterUsersPage, multiGender, updateProfile } from "../profiles/profiles-api";
-import * as market from "./market-api";
+import { characterUsersPage, multiGender, updateProfile } from "../../api/profiles-api";
+import * as market from "../../api/market-api";
 import { errorText } from "../../lib/error-text";
 import "../social/social.css";
 

@@ -10,7 +10,7 @@ import { useFormat } from "../../i18n/use-format";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { ConfirmTwice } from "./confirm-twice";
-import * as market from "./market-api";
+import * as market from "../../api/market-api";
 import "./market.css";
 
 /**

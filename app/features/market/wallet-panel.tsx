@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { CoinInfo, } from "../../../worker/contract/market";
 import { useToast } from "../../components/toast";
-import * as market from "./market-api";
+import * as market from "../../api/market-api";
 import { errorText } from "../../lib/error-text";
 import { Dialog, DialogClose } from "../../components/dialog";
 

@@ -1,7 +1,7 @@
 import { Switch } from "radix-ui";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { disablePush, enablePush, pushSupported, pushWanted } from "../../lib/web-push";
+import { disablePush, enablePush, pushSupported, pushWanted } from "./web-push";
 
 /**
  * The clear control for push on this device (README Decisions "Push that reaches a closed app"): on asks the

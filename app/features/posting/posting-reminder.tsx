@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { PostingStatus } from "../../../worker/contract/social";
 import { useFormat } from "../../i18n/use-format";
 import { readSession } from "../../lib/session-keys";
-import { postingStatus } from "./posting-api";
+import { postingStatus } from "../../api/posting-api";
 import "./posting.css";
 
 /** Codes of the §5/§6/§8 posting rules (worker/features/members/posting-rules.ts): after one, the status is read again. */

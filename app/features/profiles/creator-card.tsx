@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CreatorProfile } from "../../../worker/contract/creator";
-import { creatorProfile } from "./profiles-api";
+import { creatorProfile } from "../../api/profiles-api";
 
 /** Links members add themselves: opened in a new tab with no opener, no referrer, no ranking credit (README Decisions). */
 export const CREATOR_LINK_REL = "noopener noreferrer nofollow ugc";

@@ -6,7 +6,7 @@ import type { UploadInfo } from "../../../worker/contract/profiles";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
 import { uploadWithProgress } from "../../lib/upload";
-import { creatorProfile, saveCreatorProfile } from "./profiles-api";
+import { creatorProfile, saveCreatorProfile } from "../../api/profiles-api";
 
 /** A link being edited; `key` only tells React which row is which while links are added and removed. */
 type Link = { url: string; title: string; logo: string; key: number };

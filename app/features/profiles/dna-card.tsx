@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { Link } from "react-router";
 import type { DnaReading, DnaReason } from "../../../worker/contract/dna";
-import { dna } from "./profiles-api";
+import { dna } from "../../api/profiles-api";
 import { readSession } from "../../lib/session-keys";
 import { characterLabel, genderLabel } from "./profile-labels";
 

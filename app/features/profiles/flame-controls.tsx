@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import * as social from "../social/social-api";
+import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
 import { useTwoStep } from "../social/social-client";

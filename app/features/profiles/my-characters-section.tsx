@@ -4,7 +4,7 @@ import type { Character } from "../../../worker/contract/profiles";
 import { useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
 import { characterLabel } from "./profile-labels";
-import * as profiles from "./profiles-api";
+import * as profiles from "../../api/profiles-api";
 
 /** The member's characters (§3): a tap checks or unchecks one; the server answers the whole list. */
 export function MyCharactersSection({ memberId, initial }: { memberId: string; initial: Character[] }) {

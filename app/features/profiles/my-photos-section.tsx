@@ -6,7 +6,7 @@ import { useToast } from "../../components/toast";
 import { UploadProgress } from "../../components/upload-progress";
 import { errorText } from "../../lib/error-text";
 import { uploadWithProgress } from "../../lib/upload";
-import * as profiles from "./profiles-api";
+import * as profiles from "../../api/profiles-api";
 import type { ProfileEditor } from "./use-profile-editor";
 
 /** The member's photos (§3 banners): add (upload, then a banner), share, delete; the way to albums. */

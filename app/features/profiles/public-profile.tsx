@@ -20,7 +20,7 @@ import { characterLabel, genderLabel } from "./profile-labels";
 import { ProfileStrip } from "./profile-grid";
 import { CreatorCard } from "./creator-card";
 import { DnaCard } from "./dna-card";
-import * as profiles from "./profiles-api";
+import * as profiles from "../../api/profiles-api";
 
 /** A profile on GET /core/profiles/{projectCode}/page/{memberNo}: the §3 public profile (one type with the server) and what it is to this viewer. */
 export type PublicProfileData = PublicProfileFields & {

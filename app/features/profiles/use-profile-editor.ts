@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { OwnProfile } from "../../../worker/contract/profiles";
 import { useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
-import * as profiles from "./profiles-api";
+import * as profiles from "../../api/profiles-api";
 
 export type ProfilePatchInput = Partial<OwnProfile> & { coordinates?: string; language?: string };
 

@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import * as session from "./session-api";
+import * as session from "../../api/session-api";
 import { sessionEndingHere } from "../../lib/realtime";
 import { clearSession } from "../../lib/session-keys";
 

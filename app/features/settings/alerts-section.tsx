@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { setSafeMode } from "../../components/avatar";
 import { useToast } from "../../components/toast";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** §3 local key: desktop notifications for this browser (set here or by the chat page's one-time popup). */

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ContactSettings } from "../../../worker/contract/chat";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import * as settingsApi from "./settings-api";
+import * as settingsApi from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 const ACCEPT_FROM = ["everyone", "verified", "following", "friends"] as const satisfies readonly ContactSettings["acceptFrom"][];

@@ -5,7 +5,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import { ConfirmDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import * as e2e from "../e2e/e2e-api";
+import * as e2e from "../../api/e2e-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { ensureDeviceRegistered } from "../e2e/device-keys";

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 /**

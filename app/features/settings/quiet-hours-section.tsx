@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import type { QuietHours } from "../../../worker/contract/quiet-hours";
 import { useToast } from "../../components/toast";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);

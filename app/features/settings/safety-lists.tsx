@@ -5,7 +5,7 @@ import type { BlockItem, MuteItem } from "../../../worker/contract/social";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { useFormat } from "../../i18n/use-format";
-import * as social from "../social/social-api";
+import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 import { BlockedPerson } from "../social/my-social-lists";
 import "../social/social.css";

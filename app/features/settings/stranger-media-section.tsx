@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { STRANGER_MEDIA, type StrangerMedia } from "../../../worker/contract/stranger-media.constants";
 import { useToast } from "../../components/toast";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** The anchor blurred items link to (`/<project>/settings#stranger-media`). */

@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ConnectionsVisibility } from "../../../worker/contract/connections.constants";
 import { isOk } from "../../../worker/contract/envelope";
-import * as settings from "../settings/settings-api";
-import { CONNECTIONS_SECTION_ID } from "../settings/connections-section";
+import * as settings from "../../api/settings-api";
+import { CONNECTIONS_SECTION_ID } from "../safety/connections-section";
 import { useMemberId } from "./social-client";
 import "./connections-hint.css";
 

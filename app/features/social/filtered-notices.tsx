@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
 import type { NotificationView, } from "../../../worker/contract/social";
-import * as social from "./social-api";
-import { REQUESTS_FILTERS_ANCHOR } from "../settings/requests-filters-section";
+import * as social from "../../api/social-api";
+import { REQUESTS_FILTERS_ANCHOR } from "../safety/requests-filters-section";
 import { NotificationItems } from "./notification-items";
 
 /**

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { isOk } from "../../../worker/contract/envelope";
 import type { FlameRequest } from "../../../worker/contract/social";
 import { Avatar } from "../../components/avatar";
-import * as social from "./social-api";
+import * as social from "../../api/social-api";
 import { profilePath } from "./social-client";
 
 

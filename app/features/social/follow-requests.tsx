@@ -5,7 +5,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { FollowRequestItem, } from "../../../worker/contract/social";
 import { Avatar, publicProfileHref } from "../../components/avatar";
 import { useToast } from "../../components/toast";
-import * as social from "./social-api";
+import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 
 type Answer = "accept" | "decline";

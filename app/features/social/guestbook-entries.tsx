@@ -5,13 +5,13 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { GuestbookEntry, } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import * as social from "./social-api";
+import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { Avatar } from "../../components/avatar";
 import { PostingReminderSelf } from "../posting/posting-reminder";
 import { readSession } from "../../lib/session-keys";
-import { MutedHidden } from "../chat/muted-word-hidden";
+import { MutedHidden } from "../safety/muted-word-hidden";
 
 /**
  * An entry's text, or the collapsed line when the server withheld it for one of the member's muted words; "Show

@@ -6,7 +6,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { BlockItem, ListItem, } from "../../../worker/contract/social";
 import { useToast } from "../../components/toast";
 import { LocalTime, useFormat } from "../../i18n/use-format";
-import * as social from "./social-api";
+import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 import { Avatar } from "../../components/avatar";
 import { profilePath, useMemberId, useTwoStep } from "./social-client";

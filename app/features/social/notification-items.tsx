@@ -9,8 +9,8 @@ import { TimeAgo, useFormat } from "../../i18n/use-format";
 import { errorText } from "../../lib/error-text";
 import { Avatar, publicProfileHref } from "../../components/avatar";
 import { FollowRequestNoticeActions, FollowRequestText } from "./follow-requests";
-import * as moderation from "../moderation/moderation-api";
-import * as social from "./social-api";
+import * as moderation from "../../api/moderation-api";
+import * as social from "../../api/social-api";
 
 type ViewProps = { item: NotificationView; name: string };
 

@@ -9,7 +9,7 @@ import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
-import * as social from "./social-api";
+import * as social from "../../api/social-api";
 import { MEMBER_HIDDEN_EVENT, useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
 import "./social.css";

@@ -4,7 +4,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import type { ReportKind } from "../../../worker/contract/social";
 import { FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import * as social from "./social-api";
+import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 
 /**

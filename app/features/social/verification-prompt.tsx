@@ -5,7 +5,7 @@ import { useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
 import { LocalTime } from "../../i18n/use-format";
 import type { Verification } from "../../../worker/contract/social";
-import * as social from "./social-api";
+import * as social from "../../api/social-api";
 
 /**
  * README Decisions "Verification": shown where kycStatus 1 is needed (the basement, leaving a message). Says what

@@ -5,7 +5,7 @@ import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { revealPhoto } from "../../lib/reveal-photo";
-import { revealAvatar } from "./stranger-media-api";
+import { revealAvatar } from "../../api/stranger-media-api";
 import "./stranger-media.css";
 
 /** The Settings card blurred items link to (README Decisions "Stranger media stays blurred"). */

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Mission, Task } from "../../../worker/contract/tasks";
 import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
-import * as tasks from "./tasks-api";
+import * as tasks from "../../api/tasks-api";
 import { errorText } from "../../lib/error-text";
 
 /** §2 create-task dialog (subject, description). */

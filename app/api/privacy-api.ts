@@ -1,5 +1,5 @@
-import type { AccountDeleted, DataExport } from "../../../worker/contract/privacy";
-import { api } from "../../lib/api";
+import type { AccountDeleted, DataExport } from "../../worker/contract/privacy";
+import { api } from "../lib/api";
 
 /** The member's own data (README Decisions on export and deletion), each with its path, method and answer type written once. */
 

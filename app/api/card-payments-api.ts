@@ -1,5 +1,5 @@
-import type { CardBindingStart, CardCheckout, CardPayment } from "../../../worker/contract/card-payments";
-import { api } from "../../lib/api";
+import type { CardBindingStart, CardCheckout, CardPayment } from "../../worker/contract/card-payments";
+import { api } from "../lib/api";
 
 /** The card-payment endpoints (README Decisions "Card payments"), each with its path, method and answer type written once. */
 

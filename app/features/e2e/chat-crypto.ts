@@ -1,8 +1,8 @@
 import type { Payload } from "../../../worker/contract/chat";
-import { devicesOf, ECDSA, ensureDeviceRegistered, ensureLocalDevice, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "../e2e/device-keys";
-import { noteSenderDevice } from "../e2e/key-watch";
-import { linkedKeyFor } from "../e2e/linked-keys";
-import { claimMessageId, isReplay, persistClaim } from "../e2e/replay-guard";
+import { devicesOf, ECDSA, ensureDeviceRegistered, ensureLocalDevice, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "./device-keys";
+import { noteSenderDevice } from "./key-watch";
+import { linkedKeyFor } from "./linked-keys";
+import { claimMessageId, isReplay, persistClaim } from "./replay-guard";
 
 /**
  * §7 encrypted private messages, README Decisions "Verifiable end-to-end keys" (protocol in SECURITY.md). A message

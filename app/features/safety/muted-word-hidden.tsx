@@ -2,8 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Dialog, DialogClose } from "../../components/dialog";
-import { MutedWordForm } from "../settings/muted-words-section";
-import "../settings/muted-words.css";
+import { MutedWordForm } from "./muted-words-section";
+import "./muted-words.css";
 
 /**
  * An item whose text the server withheld because it contains one of the member's muted words (README Decisions

@@ -1,7 +1,7 @@
-import type { Album, AlbumGrant, Photo } from "../../../worker/contract/albums";
-import { ALBUM_PATHS } from "../../../worker/contract/albums.constants";
-import { api } from "../../lib/api";
-import { readSession } from "../../lib/session-keys";
+import type { Album, AlbumGrant, Photo } from "../../worker/contract/albums";
+import { ALBUM_PATHS } from "../../worker/contract/albums.constants";
+import { api } from "../lib/api";
+import { readSession } from "../lib/session-keys";
 
 /** The album endpoints (§7 sns albums), each with its path, method and answer type written once. */
 

@@ -1,5 +1,5 @@
-import type { SessionInfo } from "../../../worker/contract/session";
-import { api } from "../../lib/api";
+import type { SessionInfo } from "../../worker/contract/session";
+import { api } from "../lib/api";
 
 /** The sign-in endpoints (§7 core sessions and members), each with its path, method and answer type written once. */
 

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
 import { DEFAULT_REQUESTS_FILTERS, type RequestsFilters } from "../../../worker/contract/requests-filters.constants";
 import { useToast } from "../../components/toast";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** The anchor the requests tray and the notifications list link to. */

@@ -1,5 +1,5 @@
-import type { AvatarReveal } from "../../../worker/contract/stranger-media.constants";
-import { api } from "../../lib/api";
+import type { AvatarReveal } from "../../worker/contract/stranger-media.constants";
+import { api } from "../lib/api";
 
 /** The stranger-media reveal (README Decisions "Stranger media"), with its path and answer type written once. */
 

@@ -4,7 +4,7 @@ import { isOk } from "../../../worker/contract/envelope";
 import { MUTED_WORD_MAX_LENGTH, MUTED_WORDS_MAX, type MutedWord } from "../../../worker/contract/muted-words.constants";
 import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 import "./muted-words.css";
 

@@ -1,5 +1,5 @@
-import type { ReviewPhoto } from "../../../worker/contract/home";
-import { api } from "../../lib/api";
+import type { ReviewPhoto } from "../../worker/contract/home";
+import { api } from "../lib/api";
 
 /** The home page's endpoints (§7: photo review and ratings, feedback), each with its path, method and answer type written once. */
 

@@ -1,6 +1,6 @@
-import type { E2eOwnDevice, PublicKeysAnswer } from "../../../worker/contract/e2e.constants";
-import type { E2eLinkRequest, E2eWrappedKey } from "../../../worker/contract/e2e-link.constants";
-import { api } from "../../lib/api";
+import type { E2eOwnDevice, PublicKeysAnswer } from "../../worker/contract/e2e.constants";
+import type { E2eLinkRequest, E2eWrappedKey } from "../../worker/contract/e2e-link.constants";
+import { api } from "../lib/api";
 
 /**
  * The end-to-end device endpoints (README Decisions "Everything private is encrypted", "Linking a second device"), each

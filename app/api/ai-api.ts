@@ -1,5 +1,5 @@
-import type { AiImage } from "../../../worker/contract/ai";
-import { api } from "../../lib/api";
+import type { AiImage } from "../../worker/contract/ai";
+import { api } from "../lib/api";
 
 /** The AI room's endpoint (§7 partner ai), with its path and answer type written once. */
 

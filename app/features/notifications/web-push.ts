@@ -1,6 +1,6 @@
-import { isOk } from "../../worker/contract/envelope";
-import * as push from "../features/notifications/notifications-api";
-import { readSession } from "./session-keys";
+import { isOk } from "../../../worker/contract/envelope";
+import * as push from "../../api/notifications-api";
+import { readSession } from "../../lib/session-keys";
 
 /**
  * Web push on this device (README Decisions "Push that reaches a closed app"). `enableNotification` (§3 local key)

@@ -1,7 +1,7 @@
-import type { ChatListEntry, ChatMessage, ChatReaction, ChatThread, EncryptedPayloadT, MessagePermission, MessageRequest, Payload, PresenceEntry } from "../../../worker/contract/chat";
-import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
-import { api } from "../../lib/api";
-import { readSession } from "../../lib/session-keys";
+import type { ChatListEntry, ChatMessage, ChatReaction, ChatThread, EncryptedPayloadT, MessagePermission, MessageRequest, Payload, PresenceEntry } from "../../worker/contract/chat";
+import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
+import { api } from "../lib/api";
+import { readSession } from "../lib/session-keys";
 
 /**
  * The chat endpoints pages call (§7 sns: rooms, messages, threads, reactions, requests, presence), each with its path,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { coins } from "../features/market/market-api";
-import { readSession } from "./session-keys";
+import { coins } from "../../api/market-api";
+import { readSession } from "../../lib/session-keys";
 
 const COINS_EVENT = "velvet:coins-changed";
 

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { CONNECTIONS_AUDIENCES, type ConnectionsVisibility } from "../../../worker/contract/connections.constants";
 import { isOk } from "../../../worker/contract/envelope";
 import { useToast } from "../../components/toast";
-import * as settings from "./settings-api";
+import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
 
 /** The section's anchor: the hint beside the member's own lists links here (`settings#connections`). */

@@ -1,7 +1,7 @@
-import type { BiddingCard, BiddingLoop, CoinInfo, PopularKeyword, SubmemberList, SubmemberProfile, TransferResult } from "../../../worker/contract/market";
-import type { NearbyAnswer } from "../../../worker/contract/social";
-import { api } from "../../lib/api";
-import { readSession } from "../../lib/session-keys";
+import type { BiddingCard, BiddingLoop, CoinInfo, PopularKeyword, SubmemberList, SubmemberProfile, TransferResult } from "../../worker/contract/market";
+import type { NearbyAnswer } from "../../worker/contract/social";
+import { api } from "../lib/api";
+import { readSession } from "../lib/session-keys";
 
 /** The market endpoints (§7 sns market, sub-members, search; core geolocation, wallet), each with its path, method and answer type written once. */
 

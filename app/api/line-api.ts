@@ -1,6 +1,6 @@
-import type { LineAuthorization, LineAvailability, LineBinding, LineLoginResult } from "../../../worker/contract/line";
-import type { SessionInfo } from "../../../worker/contract/session";
-import { api } from "../../lib/api";
+import type { LineAuthorization, LineAvailability, LineBinding, LineLoginResult } from "../../worker/contract/line";
+import type { SessionInfo } from "../../worker/contract/session";
+import { api } from "../lib/api";
 
 /** The LINE endpoints (README Decisions "LINE login"), each with its path, method and answer type written once. */
 

@@ -1,6 +1,6 @@
-import type { Mission, Task } from "../../../worker/contract/tasks";
-import { TASK_PATHS } from "../../../worker/contract/tasks.constants";
-import { api } from "../../lib/api";
+import type { Mission, Task } from "../../worker/contract/tasks";
+import { TASK_PATHS } from "../../worker/contract/tasks.constants";
+import { api } from "../lib/api";
 
 /** The task and mission endpoints (§7 sns tasks), each with its path, method and answer type written once. */
 

@@ -5,8 +5,8 @@ import {
   type LotteryDrawDetail,
   type LotteryToday,
   type MintResult,
-} from "../../../worker/contract/collectibles.constants";
-import { api } from "../../lib/api";
+} from "../../worker/contract/collectibles.constants";
+import { api } from "../lib/api";
 
 /** The collectibles and lottery endpoints (§7 sns collectibles, lottery), each with its path, method and answer type written once. */
 

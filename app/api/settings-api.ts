@@ -1,11 +1,11 @@
-import type { ContactSettings } from "../../../worker/contract/chat";
-import type { ConnectionsSettings, ConnectionsVisibility } from "../../../worker/contract/connections.constants";
-import type { MutedWord } from "../../../worker/contract/muted-words.constants";
-import type { QuietHours } from "../../../worker/contract/quiet-hours";
-import type { RequestsFilters } from "../../../worker/contract/requests-filters.constants";
-import type { FollowApproval, SafetyDuration, SocialSettings } from "../../../worker/contract/social";
-import type { StrangerMedia } from "../../../worker/contract/stranger-media.constants";
-import { api } from "../../lib/api";
+import type { ContactSettings } from "../../worker/contract/chat";
+import type { ConnectionsSettings, ConnectionsVisibility } from "../../worker/contract/connections.constants";
+import type { MutedWord } from "../../worker/contract/muted-words.constants";
+import type { QuietHours } from "../../worker/contract/quiet-hours";
+import type { RequestsFilters } from "../../worker/contract/requests-filters.constants";
+import type { FollowApproval, SafetyDuration, SocialSettings } from "../../worker/contract/social";
+import type { StrangerMedia } from "../../worker/contract/stranger-media.constants";
+import { api } from "../lib/api";
 
 /**
  * The endpoints the Settings sections call, each with its path, method and answer type written once. Most are

@@ -1,9 +1,9 @@
-import type { CreatorProfile, CreatorProfileBody } from "../../../worker/contract/creator";
-import type { DnaReading } from "../../../worker/contract/dna";
-import type { ProfileSummary } from "../../../worker/contract/profile-summary";
-import type { Banner, Character, CharacterUsersPage, OwnProfile } from "../../../worker/contract/profiles";
-import { api } from "../../lib/api";
-import { readSession } from "../../lib/session-keys";
+import type { CreatorProfile, CreatorProfileBody } from "../../worker/contract/creator";
+import type { DnaReading } from "../../worker/contract/dna";
+import type { ProfileSummary } from "../../worker/contract/profile-summary";
+import type { Banner, Character, CharacterUsersPage, OwnProfile } from "../../worker/contract/profiles";
+import { api } from "../lib/api";
+import { readSession } from "../lib/session-keys";
 
 /**
  * The profile endpoints pages call (§7 core profiles, banners, characters) each with its path, method

@@ -1,5 +1,5 @@
-import type { DecisionBody, DecisionResult } from "../../../worker/contract/moderation";
-import { api } from "../../lib/api";
+import type { DecisionBody, DecisionResult } from "../../worker/contract/moderation";
+import { api } from "../lib/api";
 
 /** The moderation endpoints (§7 core moderation), each with its path, method and answer type written once. */
 

@@ -1,4 +1,4 @@
-import { api } from "../../lib/api";
+import { api } from "../lib/api";
 
 /** The web-push endpoints (§7 sns notifications source), each with its path, method and answer type written once. */
 

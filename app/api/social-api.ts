@@ -16,8 +16,8 @@ import type {
   ReportKind,
   SafetyDuration,
   Verification,
-} from "../../../worker/contract/social";
-import { api } from "../../lib/api";
+} from "../../worker/contract/social";
+import { api } from "../lib/api";
 
 /**
  * The social endpoints pages call (§7 core: follows, friends, favourites, blocks, mutes, reports, guestbooks, the flame), each
