@@ -4,6 +4,7 @@ import { answerStaleSessionsWith } from "./features/session/auth";
 import { createApp } from "./http/app";
 import { configGuard } from "./http/config-guard";
 import { d1Sessions } from "./http/d1-sessions";
+import { apiProjectLocator } from "./db/router";
 import { notFound } from "./http/envelope";
 import { cancelUnreadBody } from "./http/plain-address";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
@@ -24,7 +25,8 @@ export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
 export function createWorkerApp(pages?: PageHandler) {
   const app = createApp();
   // Every request's D1 work runs in one D1 session (README Decisions "D1 read replicas through sessions").
-  app.use("*", d1Sessions);
+  // Its database is the tenant the request names: an API path only in its route's `{project}` segment.
+  app.use("*", d1Sessions(apiProjectLocator(() => app.routes)));
   // Before anything else: without its secrets the worker answers every request with 503 (config-guard.ts).
   app.use("*", configGuard);
   app.use(cancelUnreadBody);

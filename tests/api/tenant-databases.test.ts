@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectFailure, expectOk, login, signUp, uniqueEmail, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
-import { allDatabases, databaseFor } from "../../worker/db/router";
+import { allDatabases, apiProjectLocator, databaseFor } from "../../worker/db/router";
 import { runScheduledJobs } from "../../worker/scheduled";
 
 // README Decisions "A tenant per database" (worker/db/router.ts): in tests the tenant TST has its own database
@@ -23,6 +23,26 @@ describe("two tenants on two databases", () => {
     expect(databaseFor(env, "SMP")).toBe(shared);
     expect(databaseFor(env, "ABC")).toBe(shared);
     expect(allDatabases(env)).toEqual([shared, own]);
+  });
+
+  it("reads a tenant from an API path only in its route's {project} segment", async () => {
+    const locate = apiProjectLocator(() => [
+      { path: "/api/v6/private/core/home/:project" },
+      { path: "/api/v6/public/core/profiles/:project/member/:simpleCode" },
+      { path: "/api/v6/private/core/profiles/:memberId" },
+      { path: "*" },
+    ]);
+    expect(locate("/api/v6/private/core/home/tst")).toBe("TST");
+    expect(locate("/api/v6/public/core/profiles/SMP/member/TST")).toBe("SMP");
+    expect(locate("/api/v6/private/core/profiles/TST")).toBeNull();
+    expect(locate("/api/v6/private/core/home/TST/extra")).toBeNull();
+
+    // Through the worker: an SMP member's call whose member id spells TST stays in SMP's database, where the session
+    // is known (before, any segment naming a tenant with its own database routed there: the session was "unknown").
+    const smp = await signUp("SMP");
+    const spelled = await call("GET", "/private/core/profiles/TST", { as: smp });
+    expect(spelled.status).not.toBe(401);
+    expect((spelled.body as { returnCode: string }).returnCode).not.toBe("100003");
   });
 
   it("keeps each tenant's sign-up, session and profile rows in its own database only", async () => {
@@ -70,12 +90,13 @@ describe("two tenants on two databases", () => {
     // Logging in: the TST account exists in TST only.
     expectOk(await login("TST", tst.email, tst.password));
     expect((await login("SMP", tst.email, tst.password)).status).toBeGreaterThanOrEqual(400);
-    // A request cannot put one tenant's rows in the other's database: the path names SMP, the header TST.
+    // A request cannot put one tenant's rows in the other's database: the path names SMP, the header TST; the path
+    // wins, so the SMP account lands in SMP's database and nothing in TST's.
     const email = uniqueEmail("crossing");
     const crossing = await call("POST", "/public/core/members/SMP", { body: { username: email, password: "Passw0rd!x", adult: true }, headers: { "X-Project-Code": "TST" } });
-    expect(crossing.status).toBe(404);
+    expect(crossing.status).toBe(200);
     expect(await count(own, "select 1 from members where email = ?", email)).toBe(0);
-    expect(await count(shared, "select 1 from members where email = ?", email)).toBe(0);
+    expect(await count(shared, "select 1 from members where email = ? and project_code = 'SMP'", email)).toBe(1);
   });
 
   it("rooms of a tenant read and write its database: presence lands in DB_TST", async () => {

@@ -48,25 +48,52 @@ export function envOn<E extends Bindings>(env: E, db: D1Database): E {
   return db === env.DB ? env : { ...env, DB: db };
 }
 
+/** Where an API path names its tenant: the `{project}` segment of the route it matches (null: none). */
+export type ApiProjectLocator = (pathname: string) => string | null;
+
 /**
- * The tenant a request names before any session is read: the project header a client sends
- * (`X-Project-Code`), else a project in its path — a page's first segment (`/tst/home`), a room's name
- * (`/parties/<party>/TST~…`), or, in an API path, a segment that is a tenant with its own database (the §7
- * `{project}` of `/core/sessions/{project}`, `/core/home/{project}` …). Null: the shared database. A path that
- * names a project wins over the header, so a sign-up can never land in another tenant's database. What a request
- * names is only a route: a member whose session lives elsewhere is simply not found here, and requireSession
- * refuses a session whose tenant belongs to another database (http/auth.ts).
+ * A locator from the API's route patterns (Hono's `app.routes`, read once on first use): a path names a tenant only
+ * in the segment its route calls `:project` (§7 `/core/sessions/{project}`, `/core/home/{project}` …). A member
+ * number, album id or chatroom id that happens to spell a tenant's code is not a tenant.
  */
-export function requestTenant(env: Bindings, request: Request): string | null {
+export function apiProjectLocator(routes: () => readonly { path: string }[]): ApiProjectLocator {
+  let patterns: RegExp[] | null = null;
+  return (pathname) => {
+    patterns ??= [...new Set(routes().map((route) => route.path))].filter((path) => /\/:project(Code)?(\/|$)/.test(path)).map(routePattern);
+    for (const pattern of patterns) {
+      const match = pattern.exec(pathname);
+      if (match) return match[1]!.toUpperCase();
+    }
+    return null;
+  };
+}
+
+/** A Hono path as an anchored expression capturing its `:project` segment. */
+function routePattern(path: string): RegExp {
+  const segments = path.split("/").map((segment) => {
+    if (segment === ":project" || segment === ":projectCode") return "([A-Za-z]{3})";
+    if (segment.startsWith(":")) return "[^/]+";
+    if (segment === "*") return ".*";
+    return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  });
+  return new RegExp(`^${segments.join("/")}/?$`);
+}
+
+/**
+ * The tenant a request names before any session is read: a project in its path — a page's first segment
+ * (`/tst/home`), a room's name (`/parties/<party>/TST~…`), an API route's `{project}` segment (`apiProject`) —
+ * else the project header a client sends (`X-Project-Code`). Null: the shared database. A path that names a project
+ * wins over the header, so a sign-up can never land in another tenant's database. What a request names is only a
+ * route: a member whose session lives elsewhere is simply not found here, and requireSession refuses a session whose
+ * tenant belongs to another database (features/session/auth.ts).
+ */
+export function requestTenant(request: Request, apiProject: ApiProjectLocator): string | null {
   const url = new URL(request.url);
   const segments = url.pathname.split("/");
   if (segments[1] === "parties") return roomTenantOf(segments[3]);
   if (segments[1] !== "api" && /^[A-Za-z]{3}$/.test(segments[1] ?? "")) return segments[1]!.toUpperCase();
-  const own = tenantsWithOwnDatabase(env);
-  if (segments[1] === "api" && own.length) {
-    const named = segments.find((segment) => own.includes(segment.toUpperCase()));
-    if (named) return named.toUpperCase();
-  }
+  const named = segments[1] === "api" ? apiProject(url.pathname) : null;
+  if (named) return named;
   const header = request.headers.get(PROJECT_HEADER);
   return header && /^[A-Za-z]{3}$/.test(header) ? header.toUpperCase() : null;
 }
