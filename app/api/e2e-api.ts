@@ -1,5 +1,5 @@
 import type { E2eOwnDevice, PublicKeysAnswer } from "../../worker/contract/e2e.constants";
-import type { E2eLinkRequest, E2eWrappedKey } from "../../worker/contract/e2e-link.constants";
+import type { E2eKeysStored, E2eLinkRequest, E2eLinkStarted, E2eWrappedKey } from "../../worker/contract/e2e-link.constants";
 import { api } from "../lib/api";
 
 /**
@@ -16,8 +16,8 @@ export const publicKeys = (memberNo: string) => api<PublicKeysAnswer>(`/private/
 export const messageKeys = (deviceId: string, before?: number) => api<E2eWrappedKey[]>(`/private/sns/e2e-devices/${deviceId}/message-keys${olderThan(before)}`);
 export const linkedKeys = (deviceId: string, before?: number) => api<E2eWrappedKey[]>(`/private/sns/e2e-devices/${deviceId}/linked-keys${olderThan(before)}`);
 export const storeLinkedKeys = (deviceId: string, keys: E2eWrappedKey[]) =>
-  api<{ stored: number }>(`/private/sns/e2e-devices/${deviceId}/linked-keys`, { method: "POST", body: { keys } });
+  api<E2eKeysStored>(`/private/sns/e2e-devices/${deviceId}/linked-keys`, { method: "POST", body: { keys } });
 
-export const requestLink = (deviceId: string, tag: string) => api<{ deviceId: string; expiresAt: string }>(`/private/sns/e2e-links/${deviceId}`, { method: "PUT", body: { tag } });
+export const requestLink = (deviceId: string, tag: string) => api<E2eLinkStarted>(`/private/sns/e2e-links/${deviceId}`, { method: "PUT", body: { tag } });
 export const linkRequests = () => api<E2eLinkRequest[]>("/private/sns/e2e-links");
 export const endLink = (deviceId: string) => api(`/private/sns/e2e-links/${deviceId}`, { method: "DELETE" });

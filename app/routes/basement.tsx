@@ -1,16 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Link, data, redirect } from "react-router";
 import type { Route } from "./+types/basement";
-import type { ProfileSummary } from "../../worker/contract/profile-summary";
-import type { FlameInfo } from "../../worker/contract/social";
+import type { BasementInfo } from "../../worker/contract/social";
 import { Avatar } from "../components/avatar";
 import { profilePath } from "../features/social/social-client";
 import { VerificationPrompt } from "../features/social/verification-prompt";
 import { callApi, sessionHeaders } from "../lib/api.server";
 import { pageTitle } from "../i18n/page-title";
 import "../features/social/social.css";
-
-type BasementInfo = { projectCode: string; members: ProfileSummary[]; flame: FlameInfo };
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "social:basement.title") }];
 

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/profiles";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
-import type { Banner } from "../../worker/contract/profiles";
+import type { ProfilesFeed } from "../../worker/contract/profiles";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
 import { LatestChatBar } from "../features/chat/latest-chat-bar";
 import { ProfileGrid, ProfileStrip } from "../features/profiles/profile-grid";
@@ -11,8 +11,6 @@ import { readAsViewer } from "../features/profiles/profiles.server";
 import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
-
-type Feed = { hot: ProfileSummary[]; birthdays: ProfileSummary[]; banners: (Banner & { profile: ProfileSummary })[] };
 
 /** Cards per page of the feed: the page brings the first, "Load more" the next (`?from=`, through this loader). */
 const FEED_PAGE = 48;
@@ -22,7 +20,7 @@ const FEED_PAGE = 48;
  * page asked for travels (README Decisions "Lighter main pages"): all 500 made the page's HTML some 200 KB.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const feed = await readAsViewer<Feed>({ request, context }, `/core/profiles/${params.projectCode.toUpperCase()}/feed`, { hot: [], birthdays: [], banners: [] });
+  const feed = await readAsViewer<ProfilesFeed>({ request, context }, `/core/profiles/${params.projectCode.toUpperCase()}/feed`, { hot: [], birthdays: [], banners: [] });
   const from = Math.min(Math.max(0, Math.trunc(Number(new URL(request.url).searchParams.get("from")) || 0)), feed.hot.length);
   return { ...feed, hot: feed.hot.slice(from, from + FEED_PAGE), hotTotal: feed.hot.length, from };
 }

@@ -72,7 +72,43 @@ describe("house rules", () => {
     expect(folderLoops).toEqual([]);
     expect(fileLoops).toEqual([]);
   });
+
+  it("only worker/db/ prepares D1 statements, besides the listed exceptions", () => {
+    // README Decisions "One way to reach D1": services use `getDb(env)` (builders, `sql` through db.get/all/run) and
+    // the worker/db/ batch helpers, so every statement runs in the request's session with its guard. Counted per file
+    // (comments left out); the list must match exactly, so it only shrinks and a new call anywhere fails here.
+    const found: Record<string, number> = {};
+    for (const [file, source] of Object.entries(workerFiles)) {
+      const name = file.replace(/^(\.\.\/)+/, "");
+      if (name.startsWith("worker/db/")) continue;
+      const code = source
+        .split("\n")
+        .filter((line) => !/^\s*(\*|\/\*|\/\/)/.test(line))
+        .map((line) => line.replace(/\/\/.*$/, ""))
+        .join("\n");
+      const calls = code.match(/\.prepare\s*\(/g)?.length ?? 0;
+      if (calls) found[name] = calls;
+    }
+    expect(Object.keys(workerFiles).length).toBeGreaterThan(150);
+    expect(found).toEqual(Object.fromEntries(Object.entries(PREPARE_ALLOWED).map(([file, { calls }]) => [file, calls])));
+  });
 });
+
+/** The `.prepare(` calls outside worker/db/ that stay, each with why (README Decisions "One way to reach D1"). */
+const PREPARE_ALLOWED: Record<string, { calls: number; why: string }> = {
+  "worker/features/privacy/privacy.service.ts": {
+    calls: 2,
+    why: "export and erasure SQL made from table metadata (every schema table naming the member): no builder or sql template exists for it",
+  },
+  "worker/features/session/session-guard.ts": {
+    calls: 1,
+    why: "the session guard's check is prepared on the request's own D1 session so the routed binding can put it first in the request's batches (db/d1-session.ts): D1 plumbing, not a service read",
+  },
+  "worker/features/chat/photo-comment-counts.ts": {
+    calls: 4,
+    why: "older raw calls that move to worker/db helpers with the file; drop this entry then",
+  },
+};
 
 /**
  * Folder loops: a folder is each `worker/features/<x>`, or `worker/<x>` (rooms, http, db, lib, contract). A piece two

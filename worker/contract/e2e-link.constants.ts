@@ -14,5 +14,10 @@ export const E2E_LINKED_KEYS_PAGE = 500;
 /** A device waiting to be linked, as its owner's other devices read it: keys, name, date and the HMAC tag. */
 export type E2eLinkRequest = { deviceId: string; name: string; encryptionKey: string; signingKey: string; dateAdd: string; tag: string; expiresAt: string };
 
+/** PUT /private/sns/e2e-links/{deviceId}: the request is kept until `expiresAt`. */
+export type E2eLinkStarted = { deviceId: string; expiresAt: string };
+/** POST /private/sns/e2e-devices/{deviceId}/linked-keys: how many of the keys were stored (others skipped). */
+export type E2eKeysStored = { stored: number };
+
 /** One message key wrapped (RSA-OAEP) for one device: from a message's `deviceKeys`, or re-wrapped when linking. */
 export type E2eWrappedKey = { idChatroomMessage: number; wrappedKey: string };

@@ -1,15 +1,18 @@
 import { z } from "zod";
 import type { ProfileSummary } from "./profile-summary";
+import type { BannerWithOwner } from "./profiles";
 export * from "./home.constants";
 
 /** §5: feedback must be non-empty after trimming. */
 export const FeedbackBody = z.object({ message: z.string().trim().min(1, "Feedback must not be empty").max(2000) });
 export type FeedbackBody = z.infer<typeof FeedbackBody>;
 
-/** §7 photo review: a photo waiting for the reader's rating. */
-export type ReviewPhoto = { idBanner: number; image: string; width: number; height: number; memberNo: string; profile?: ProfileSummary | null };
+/** §7 photo review: a photo waiting for the reader's rating, as the viewer may see it, with its owner's card. */
+export type ReviewPhoto = BannerWithOwner;
 export type Reminder = { idReminder: number; title: string; description: string; remindAt: string };
 export type Visitor = { simpleCode: string; nickname: string; dateUpd: string; profile: ProfileSummary };
+/** §5 footprints of a profile (its page, GET /sns/visitors): a visitor and how often they came. */
+export type VisitorEntry = Visitor & { visitCount: number };
 export type NoteCard = { profile: ProfileSummary; introduction: string };
 export type HomePhoto = {
   idBanner: number;

@@ -166,6 +166,12 @@ export type Banner = {
   dateAdd: string;
 };
 
+/** A photo with its owner's card, each as the viewer may see it (home masonry, the profiles feed, photo review). */
+export type BannerWithOwner = Banner & { profile: ProfileSummary };
+
+/** The profiles feed (§2 /profiles): hot members, today's birthdays (members only) and the newest photos. */
+export type ProfilesFeed = { hot: ProfileSummary[]; birthdays: ProfileSummary[]; banners: BannerWithOwner[] };
+
 /** §3 Character with the caller's or target's checked state; `hit` = the viewer shares it. */
 export type Character = { idCharacter: number; title: string; level: number; checked: boolean; hit: boolean };
 

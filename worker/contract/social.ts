@@ -122,6 +122,8 @@ export type NearbyItem = { profile: ProfileSummary; latitude: number; longitude:
 /** §7 nearby: the members around, and where the reader stands. */
 export type NearbyAnswer = { items: NearbyItem[]; origin: GeolocationInfo };
 export type FlameInfo = { memberNo: string | null; profile: ProfileSummary | null; since: string | null; mine: boolean };
+/** §2/§6 the basement: the tenant's other verified members and the flame holder. */
+export type BasementInfo = { projectCode: string; members: ProfileSummary[]; flame: FlameInfo };
 export type DoorBell = { ring: boolean; guestbookUnread: number; notificationsUnread: number; checkedAt: string; since: string | null };
 /** §3 Action stats (activity-by-hour chart) plus the member's recent public actions. */
 export type ActionKind = "follow" | "guestbook" | "flame";

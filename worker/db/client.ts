@@ -10,7 +10,7 @@
  *   builders do not say. Several statements in one round trip: the helpers beside this file (`flatBatch` for flat
  *   selects, `compiled` for hot fixed shapes, `deferWrites` for a read's side writes) or drizzle's `db.batch`.
  * - `env.DB.prepare` is for worker/db/ itself and for SQL made from table metadata (privacy export and erasure);
- *   the few older calls elsewhere are listed in that Decision.
+ *   every call outside worker/db/ is listed, with why, in tests/unit/house-rules.test.ts.
  * Everything above goes through the request's routed binding, so it runs in the request's session and carries
  * its session guard without knowing either.
  */

@@ -1,6 +1,8 @@
 // Named D1 batches: several statements in one round trip, their results read back by name (README Decisions "Named batches").
+import type { SQL } from "drizzle-orm";
 import type { Db } from "./client";
 import { compiled } from "./compiled";
+import { d1Batch } from "./d1-batch";
 
 /** One item of drizzle's D1 `db.batch` (a query, an insert/update/delete, or a `compiled` item). */
 export type BatchItem = Parameters<Db["batch"]>[0][number];
@@ -23,6 +25,20 @@ export async function namedBatch<const R extends Record<string, BatchItem | unde
   if (items.length === 0) return {} as NamedResults<R>;
   const results = await db.batch(items as unknown as [BatchItem, ...BatchItem[]]);
   return Object.fromEntries(names.map((name, i) => [name, results[i]])) as NamedResults<R>;
+}
+
+/**
+ * `namedBatch` for raw `sql` statements (`d1Batch`: conditional inserts with no builder form): ONE D1 batch, each
+ * name's D1 result (`meta.changes`, rows) read by name. An `undefined` statement is left out and reads as undefined.
+ */
+export async function namedD1Batch<const R extends Record<string, SQL | undefined>>(
+  env: Env,
+  named: R,
+): Promise<{ -readonly [K in keyof R]: undefined extends R[K] ? D1Result | undefined : D1Result }> {
+  const names = Object.keys(named).filter((name) => named[name] !== undefined);
+  if (names.length === 0) return {} as never;
+  const results = await d1Batch(env, names.map((name) => named[name]!));
+  return Object.fromEntries(names.map((name, i) => [name, results[i]])) as never;
 }
 
 type Preparable = { prepare(): unknown };

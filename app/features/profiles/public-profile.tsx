@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
+import type { VisitorEntry } from "../../../worker/contract/home";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import type { ActionStat, Banner, Character, PublicProfile as PublicProfileFields } from "../../../worker/contract/profiles";
 import type { Relationship } from "../../../worker/contract/social";
@@ -31,7 +32,6 @@ export type PublicProfileData = PublicProfileFields & {
   /** One of eight compass points; null inside the same cell. */
   bearing: CompassPoint | null;
 };
-export type Visitor = { simpleCode: string; nickname: string; dateUpd: string; profile: ProfileSummary };
 /** §4: what the server sends of a closed profile to a viewer the owner has not let in (profile-access.ts). */
 export type ClosedProfileStub = Pick<ProfileSummary, "simpleCode" | "nickname" | "avator" | "blur"> & {
   closed: true;
@@ -42,7 +42,7 @@ export type PublicProfilePageData = {
   profile: PublicProfileData | ClosedProfileStub;
   characters: Character[];
   actions: ActionStat[];
-  footprints: Visitor[];
+  footprints: VisitorEntry[];
   banners: Banner[];
   lists: { hot: ProfileSummary[]; newbie: ProfileSummary[]; online: ProfileSummary[]; speech: ProfileSummary[] };
 };

@@ -163,7 +163,7 @@ export async function databaseOfEvent(env: Env, event: Stripe.Event): Promise<D1
   const intent = intentOf((event.data.object as { payment_intent?: string | { id: string } | null }).payment_intent);
   if (!intent) return env.DB;
   for (const db of allDatabases(env)) {
-    if (await db.prepare("select 1 from card_payments where payment_intent_id = ?").bind(intent).first()) return db;
+    if (await getDb({ DB: db }).get(sql`select 1 as x from card_payments where payment_intent_id = ${intent}`)) return db;
   }
   return env.DB;
 }

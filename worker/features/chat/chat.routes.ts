@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { and, eq } from "drizzle-orm";
 import { getServerByName } from "partyserver";
 import { z } from "zod";
 import {
@@ -21,6 +22,8 @@ import {
 } from "../../contract/chat";
 import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
+import { getDb } from "../../db/client";
+import { chatMessages } from "../../db/schema";
 import { okJsonText } from "../../http/envelope";
 import { closedTo } from "../members/profile-access";
 import { AppError } from "../../lib/app-error";
@@ -244,11 +247,11 @@ export const chatPrivate = new Hono<AppEnv>()
 
 /** The row as stored (deleted included) for publishing a deletion to the right rooms. */
 async function loadForPublish(env: Env, projectCode: string, id: number) {
-  const row = await env.DB.prepare(
-    "select chatroom_id as chatroomId, member_no as memberNo, to_member_id as toMemberId, to_member_no as toMemberNo from chat_messages where id_chatroom_message = ? and project_code = ?",
-  )
-    .bind(id, projectCode)
-    .first<{ chatroomId: string; memberNo: string; toMemberId: string | null; toMemberNo: string | null }>();
+  const row = await getDb(env)
+    .select({ chatroomId: chatMessages.chatroomId, memberNo: chatMessages.memberNo, toMemberId: chatMessages.toMemberId, toMemberNo: chatMessages.toMemberNo })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.idChatroomMessage, id), eq(chatMessages.projectCode, projectCode)))
+    .get();
   if (!row) return null;
   return { ...row, idChatroomMessage: id } as unknown as Fanout["stored"];
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { e2eDevices } from "../../db/schema";
+import { e2eDevices, e2eLinkKeys } from "../../db/schema";
 import { E2E_MAX_DEVICES, E2eDeviceBody, E2eDeviceIdParam, type E2eDeviceInput, type E2eOwnDevice, type E2ePublicDevice } from "../../contract/e2e";
 import { ok } from "../../contract/envelope";
 import { AppError } from "../../lib/app-error";
@@ -47,16 +47,15 @@ export async function ownDevices(env: Env, member: Owner): Promise<E2eOwnDevice[
  * insert are one statement: two racing registrations cannot pass the bound together.
  */
 export async function registerDevice(env: Env, member: Owner, deviceId: string, input: E2eDeviceInput): Promise<E2eOwnDevice> {
-  const row = await env.DB.prepare(
-    `insert into e2e_devices (project_code, member_id, device_id, name, encryption_key, signing_key, created_at)
-     select ?1, ?2, ?3, ?4, ?5, ?6, ?7
-     where (select count(*) from e2e_devices where member_id = ?2 and device_id != ?3) < ?8
+  // `insert … select … where` (the bound in the same statement) has no builder form: raw `sql` through `db.get`.
+  const row = await getDb(env).get<DeviceRow>(
+    sql`insert into e2e_devices (project_code, member_id, device_id, name, encryption_key, signing_key, created_at)
+     select ${member.projectCode}, ${member.memberId}, ${deviceId}, ${input.name}, ${input.encryptionKey}, ${input.signingKey}, ${Date.now()}
+     where (select count(*) from e2e_devices where member_id = ${member.memberId} and device_id != ${deviceId}) < ${E2E_MAX_DEVICES}
      on conflict (member_id, device_id) do update set name = excluded.name, encryption_key = excluded.encryption_key, signing_key = excluded.signing_key
      returning id_device as idDevice, project_code as projectCode, member_id as memberId, device_id as deviceId, name,
        encryption_key as encryptionKey, signing_key as signingKey, created_at as createdAt`,
-  )
-    .bind(member.projectCode, member.memberId, deviceId, input.name, input.encryptionKey, input.signingKey, Date.now(), E2E_MAX_DEVICES)
-    .first<DeviceRow>();
+  );
   if (!row) throw new AppError("e2eTooManyDevices");
   return ownView(row);
 }
@@ -69,7 +68,7 @@ export async function removeDevice(env: Env, member: Owner, deviceId: string) {
     .returning({ deviceId: e2eDevices.deviceId });
   if (!removed.length) throw new AppError("notFound");
   // Older message keys re-wrapped for it when it was linked go with it (README Decisions "Linking a second device").
-  await env.DB.prepare("delete from e2e_link_keys where member_id = ?1 and device_id = ?2").bind(member.memberId, deviceId).run();
+  await getDb(env).delete(e2eLinkKeys).where(and(eq(e2eLinkKeys.memberId, member.memberId), eq(e2eLinkKeys.deviceId, deviceId)));
   return { deviceId };
 }
 

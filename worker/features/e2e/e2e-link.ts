@@ -1,4 +1,7 @@
 import { Hono } from "hono";
+import { sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { d1Batch } from "../../db/d1-batch";
 import { E2eDeviceIdParam } from "../../contract/e2e";
 import {
   E2E_LINK_PAGE,
@@ -8,7 +11,9 @@ import {
   E2eKeysQuery,
   E2eLinkedKeysBody,
   E2eLinkRequestBody,
+  type E2eKeysStored,
   type E2eLinkRequest,
+  type E2eLinkStarted,
   type E2eWrappedKey,
 } from "../../contract/e2e-link";
 import { ok } from "../../contract/envelope";
@@ -25,8 +30,8 @@ import type { SessionMember } from "../../lib/session-member";
  */
 type Member = Pick<SessionMember, "memberId" | "memberNo" | "projectCode">;
 
-/** The caller's one-to-one rooms (`dm-<low>-<high>`, chat.constants.ts) in SQL, for member number `?no`. */
-const inOwnRooms = (no: string) => `(chatroom_id like 'dm-' || ${no} || '-%' or chatroom_id like 'dm-%-' || ${no})`;
+/** The caller's one-to-one rooms (`dm-<low>-<high>`, chat.constants.ts) in SQL, for member number `no`. */
+const inOwnRooms = (no: string) => sql`(chatroom_id like 'dm-' || ${no} || '-%' or chatroom_id like 'dm-%-' || ${no})`;
 
 function deviceIdOf(raw: string | undefined) {
   const result = E2eDeviceIdParam.safeParse(raw);
@@ -35,39 +40,38 @@ function deviceIdOf(raw: string | undefined) {
 }
 
 async function requireOwnDevice(env: Env, member: Member, deviceId: string) {
-  const row = await env.DB.prepare("select 1 as one from e2e_devices where member_id = ?1 and project_code = ?2 and device_id = ?3")
-    .bind(member.memberId, member.projectCode, deviceId)
-    .first();
+  const row = await getDb(env).get(
+    sql`select 1 as one from e2e_devices where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId}`,
+  );
   if (!row) throw new AppError("notFound");
 }
 
 /** The new device asks to be linked: its tag (HMAC under the code it shows) is kept for E2E_LINK_TTL_MS. */
-export async function requestLink(env: Env, member: Member, deviceId: string, tag: string) {
+export async function requestLink(env: Env, member: Member, deviceId: string, tag: string): Promise<E2eLinkStarted> {
   const expiresAt = Date.now() + E2E_LINK_TTL_MS;
-  const done = await env.DB.prepare("update e2e_devices set link_tag = ?4, link_expires_at = ?5 where member_id = ?1 and project_code = ?2 and device_id = ?3")
-    .bind(member.memberId, member.projectCode, deviceId, tag, expiresAt)
-    .run();
+  const done = await getDb(env).run(
+    sql`update e2e_devices set link_tag = ${tag}, link_expires_at = ${expiresAt} where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId}`,
+  );
   if (!done.meta.changes) throw new AppError("notFound");
   return { deviceId, expiresAt: new Date(expiresAt).toISOString() };
 }
 
 /** The caller's devices waiting to be linked (unexpired tags), with the keys the tag covers. */
 export async function pendingLinks(env: Env, member: Member): Promise<E2eLinkRequest[]> {
-  const { results } = await env.DB.prepare(
-    `select device_id as deviceId, name, encryption_key as encryptionKey, signing_key as signingKey, created_at as createdAt, link_tag as tag, link_expires_at as expiresAt
-     from e2e_devices where member_id = ?1 and project_code = ?2 and link_tag is not null and link_expires_at > ?3 order by created_at desc limit 10`,
-  )
-    .bind(member.memberId, member.projectCode, Date.now())
-    .all<Omit<E2eLinkRequest, "dateAdd" | "expiresAt"> & { createdAt: number; expiresAt: number }>();
+  const results = await getDb(env).all<Omit<E2eLinkRequest, "dateAdd" | "expiresAt"> & { createdAt: number; expiresAt: number }>(
+    sql`select device_id as deviceId, name, encryption_key as encryptionKey, signing_key as signingKey, created_at as createdAt, link_tag as tag, link_expires_at as expiresAt
+     from e2e_devices where member_id = ${member.memberId} and project_code = ${member.projectCode} and link_tag is not null and link_expires_at > ${Date.now()}
+     order by created_at desc limit 10`,
+  );
   return results.map(({ createdAt, expiresAt, ...rest }) => ({ ...rest, dateAdd: new Date(createdAt).toISOString(), expiresAt: new Date(expiresAt).toISOString() }));
 }
 
 /** Ends a link request (done or abandoned): the tag is one-time. */
 export async function endLink(env: Env, member: Member, deviceId: string) {
   await requireOwnDevice(env, member, deviceId);
-  await env.DB.prepare("update e2e_devices set link_tag = null, link_expires_at = null where member_id = ?1 and project_code = ?2 and device_id = ?3")
-    .bind(member.memberId, member.projectCode, deviceId)
-    .run();
+  await getDb(env).run(
+    sql`update e2e_devices set link_tag = null, link_expires_at = null where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId}`,
+  );
   return { deviceId };
 }
 
@@ -78,17 +82,17 @@ export async function endLink(env: Env, member: Member, deviceId: string) {
 export async function sourceKeys(env: Env, member: Member, deviceId: string, before?: number): Promise<E2eWrappedKey[]> {
   await requireOwnDevice(env, member, deviceId);
   const path = `$.deviceKeys."${member.memberNo}"."${deviceId}"`;
-  const { results } = await env.DB.prepare(
-    `select idChatroomMessage, wrappedKey from (
-       select id_chatroom_message as idChatroomMessage, json_extract(payload, ?3) as wrappedKey from chat_messages
-       where project_code = ?2 and ${inOwnRooms("?4")} and deleted = 0 and id_chatroom_message < ?5
-         and json_extract(payload, '$.type') = 'encrypted' and json_extract(payload, ?3) is not null
+  const below = before ?? Number.MAX_SAFE_INTEGER;
+  const results = await getDb(env).all<E2eWrappedKey>(
+    sql`select idChatroomMessage, wrappedKey from (
+       select id_chatroom_message as idChatroomMessage, json_extract(payload, ${path}) as wrappedKey from chat_messages
+       where project_code = ${member.projectCode} and ${inOwnRooms(member.memberNo)} and deleted = 0 and id_chatroom_message < ${below}
+         and json_extract(payload, '$.type') = 'encrypted' and json_extract(payload, ${path}) is not null
        union all
-       select id_chatroom_message, wrapped_key from e2e_link_keys where member_id = ?1 and project_code = ?2 and device_id = ?6 and id_chatroom_message < ?5
-     ) order by idChatroomMessage desc limit ?7`,
-  )
-    .bind(member.memberId, member.projectCode, path, member.memberNo, before ?? Number.MAX_SAFE_INTEGER, deviceId, E2E_LINK_PAGE)
-    .all<E2eWrappedKey>();
+       select id_chatroom_message, wrapped_key from e2e_link_keys
+       where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId} and id_chatroom_message < ${below}
+     ) order by idChatroomMessage desc limit ${E2E_LINK_PAGE}`,
+  );
   return results.filter((r) => typeof r.wrappedKey === "string");
 }
 
@@ -97,34 +101,31 @@ export async function sourceKeys(env: Env, member: Member, deviceId: string, bef
  * kept (any other id is skipped); the bound and the insert are one statement per key, so racing uploads cannot
  * pass E2E_MAX_LINKED_KEYS together. A key already stored stays: a later upload (a stolen session's) cannot spoil it.
  */
-export async function storeLinkedKeys(env: Env, member: Member, deviceId: string, keys: E2eWrappedKey[]) {
+export async function storeLinkedKeys(env: Env, member: Member, deviceId: string, keys: E2eWrappedKey[]): Promise<E2eKeysStored> {
   await requireOwnDevice(env, member, deviceId);
-  const held = await env.DB.prepare("select count(*) as n from e2e_link_keys where member_id = ?1 and device_id = ?2").bind(member.memberId, deviceId).first<{ n: number }>();
+  const held = await getDb(env).get<{ n: number }>(sql`select count(*) as n from e2e_link_keys where member_id = ${member.memberId} and device_id = ${deviceId}`);
   if ((held?.n ?? 0) + keys.length > E2E_MAX_LINKED_KEYS) throw new AppError("e2eTooManyLinkedKeys");
   const now = Date.now();
-  const statements = keys.map((k) =>
-    env.DB.prepare(
-      `insert into e2e_link_keys (project_code, member_id, device_id, id_chatroom_message, wrapped_key, created_at)
-       select ?1, ?2, ?3, ?4, ?5, ?6
-       where exists (select 1 from chat_messages where id_chatroom_message = ?4 and project_code = ?1 and ${inOwnRooms("?7")})
-         and (select count(*) from e2e_link_keys where member_id = ?2 and device_id = ?3) < ?8
+  // One batch (one round trip) of conditional inserts: raw `sql` with no builder form, so `d1Batch`.
+  const statements = keys.map(
+    (k) => sql`insert into e2e_link_keys (project_code, member_id, device_id, id_chatroom_message, wrapped_key, created_at)
+       select ${member.projectCode}, ${member.memberId}, ${deviceId}, ${k.idChatroomMessage}, ${k.wrappedKey}, ${now}
+       where exists (select 1 from chat_messages where id_chatroom_message = ${k.idChatroomMessage} and project_code = ${member.projectCode} and ${inOwnRooms(member.memberNo)})
+         and (select count(*) from e2e_link_keys where member_id = ${member.memberId} and device_id = ${deviceId}) < ${E2E_MAX_LINKED_KEYS}
        on conflict (member_id, device_id, id_chatroom_message) do nothing`,
-    ).bind(member.projectCode, member.memberId, deviceId, k.idChatroomMessage, k.wrappedKey, now, member.memberNo, E2E_MAX_LINKED_KEYS),
   );
-  const results = await env.DB.batch(statements);
+  const results = statements.length ? await d1Batch(env, statements) : [];
   return { stored: results.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0) };
 }
 
 /** The keys re-wrapped for one of the caller's devices, newest first (the device reads them to open older messages). */
 export async function linkedKeys(env: Env, member: Member, deviceId: string, before?: number): Promise<E2eWrappedKey[]> {
   await requireOwnDevice(env, member, deviceId);
-  const { results } = await env.DB.prepare(
-    `select id_chatroom_message as idChatroomMessage, wrapped_key as wrappedKey from e2e_link_keys
-     where member_id = ?1 and project_code = ?2 and device_id = ?3 and id_chatroom_message < ?4 order by id_chatroom_message desc limit ?5`,
-  )
-    .bind(member.memberId, member.projectCode, deviceId, before ?? Number.MAX_SAFE_INTEGER, E2E_LINKED_KEYS_PAGE)
-    .all<E2eWrappedKey>();
-  return results;
+  return getDb(env).all<E2eWrappedKey>(
+    sql`select id_chatroom_message as idChatroomMessage, wrapped_key as wrappedKey from e2e_link_keys
+     where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId} and id_chatroom_message < ${before ?? Number.MAX_SAFE_INTEGER}
+     order by id_chatroom_message desc limit ${E2E_LINKED_KEYS_PAGE}`,
+  );
 }
 
 /** Owner-only routes (README Decisions "Linking a second device"). */

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { flamePasses, profiles, verificationRequests } from "../../db/schema";
-import type { FlameInfo, FlameRequest, Verification } from "../../contract/social";
+import type { BasementInfo, FlameInfo, FlameRequest, Verification } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
@@ -72,7 +72,7 @@ export async function approveVerified(ctx: Ctx, projectCode: string, memberNo: s
  * §2/§6 the basement: a separate area for verified members (kycStatus 1) only. It lists other verified
  * members (newest activity first, blocked pairs and muted members left out) and the flame holder.
  */
-export async function basement(env: Env, member: SessionMember, pageSize: number) {
+export async function basement(env: Env, member: SessionMember, pageSize: number): Promise<BasementInfo> {
   // §6: 9 (AI room) includes verified, so the check is "at least 1", as for leaving a message.
   if (member.kycStatus < 1) throw new AppError("featureLimited");
   const at = Date.now();

@@ -9,6 +9,7 @@ import type { ProfileSummary } from "../../contract/profile-summary";
 import { profileSummaries, viewerFor } from "../members/profile-summary";
 import { isBlockedBetween, notBlockedWith } from "../members/visibility";
 import { d1Batch } from "../../db/d1-batch";
+import { namedD1Batch } from "../../db/named-batch";
 import { notify } from "../notifications/notify";
 import { P, isAncestor, memberByNo, notifyLater, ownedSubmember, summary, visibleMemberByNo, type Caller, type ProfileRow, type WaitUntil } from "./market-members";
 
@@ -24,14 +25,15 @@ export async function sellSubmember(env: Env, caller: Caller, simpleCode: string
   const sub = await ownedSubmember(env, caller, simpleCode);
   const at = Date.now();
   const owned = sql`exists (select 1 from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId})`;
-  const results = await d1Batch(env, [
-    sql`insert or replace into market_listings (member_id, project_code, seller_member_id, last_bidder_member_id, bidding_count, due_date, listed_at)
+  // The listing and history read `owned` before the release removes it: the order of the names is the batch's order.
+  const { release } = await namedD1Batch(env, {
+    listing: sql`insert or replace into market_listings (member_id, project_code, seller_member_id, last_bidder_member_id, bidding_count, due_date, listed_at)
       select ${sub.memberId}, ${caller.projectCode}, ${caller.memberId}, null, 0, ${at + LISTING_TTL}, ${at} where ${owned}`,
-    sql`insert into hierarchy_history (project_code, member_id, parent_member_id, event, created_at)
+    history: sql`insert into hierarchy_history (project_code, member_id, parent_member_id, event, created_at)
       select ${caller.projectCode}, ${sub.memberId}, ${caller.memberId}, 'sold', ${at} where ${owned}`,
-    sql`delete from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId}`,
-  ]);
-  if (!results[2]?.meta.changes) throw new AppError("notFound");
+    release: sql`delete from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId}`,
+  });
+  if (!release.meta.changes) throw new AppError("notFound");
   notifyLater(ctx, notify(env, { projectCode: caller.projectCode, memberId: sub.memberId, type: "submember", actor: caller, params: { event: "sold" } }));
   return { sold: true, dueDate: iso(at + LISTING_TTL) };
 }

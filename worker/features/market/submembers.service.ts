@@ -7,6 +7,7 @@ import { isMasterGender, type SubmemberItem, type SubmemberList } from "../../co
 import { viewerFor } from "../members/profile-summary";
 import { isBlockedBetween, notBlockedWith } from "../members/visibility";
 import { d1Batch } from "../../db/d1-batch";
+import { namedD1Batch } from "../../db/named-batch";
 import { notify } from "../notifications/notify";
 import { P, isAncestor, masterOf, memberByNo, notifyLater, ownedSubmember, summary, visibleMemberByNo, type Caller, type ProfileRow, type WaitUntil } from "./market-members";
 
@@ -84,12 +85,13 @@ export async function freeSubmember(env: Env, caller: Caller, simpleCode: string
   const sub = await ownedSubmember(env, caller, simpleCode);
   const at = Date.now();
   const owned = sql`exists (select 1 from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId})`;
-  const results = await d1Batch(env, [
-    sql`insert into hierarchy_history (project_code, member_id, parent_member_id, event, created_at)
+  // The history reads `owned` before the release removes it: the order of the names is the batch's order.
+  const { release } = await namedD1Batch(env, {
+    history: sql`insert into hierarchy_history (project_code, member_id, parent_member_id, event, created_at)
       select ${caller.projectCode}, ${sub.memberId}, ${caller.memberId}, 'freed', ${at} where ${owned}`,
-    sql`delete from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId}`,
-  ]);
-  if (!results[1]?.meta.changes) throw new AppError("notFound");
+    release: sql`delete from submembers where member_id = ${sub.memberId} and master_member_id = ${caller.memberId}`,
+  });
+  if (!release.meta.changes) throw new AppError("notFound");
   notifyLater(ctx, notify(env, { projectCode: caller.projectCode, memberId: sub.memberId, type: "submember", actor: caller, params: { event: "freed" } }));
   return { freed: true };
 }
@@ -103,10 +105,10 @@ export async function freeIdleSubmembers(env: Env, at = Date.now()) {
   const idle = sql`select s.member_id from submembers s join members m on m.id = s.member_id
     left join profiles p on p.member_id = s.member_id
     where max(coalesce(m.last_login_at, 0), coalesce(p.last_access, 0)) < ${cutoff}`;
-  const results = await d1Batch(env, [
-    sql`insert into hierarchy_history (project_code, member_id, parent_member_id, event, created_at)
+  const { released } = await namedD1Batch(env, {
+    history: sql`insert into hierarchy_history (project_code, member_id, parent_member_id, event, created_at)
       select s.project_code, s.member_id, s.master_member_id, 'autoFreed', ${at} from submembers s where s.member_id in (${idle})`,
-    sql`delete from submembers where member_id in (${idle})`,
-  ]);
-  return results[1]?.meta.changes ?? 0;
+    released: sql`delete from submembers where member_id in (${idle})`,
+  });
+  return released.meta.changes ?? 0;
 }

@@ -1,7 +1,8 @@
 import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
-import type { Banner } from "../../contract/profiles";
+import type { Banner, BannerWithOwner } from "../../contract/profiles";
+import type { ReviewPhoto } from "../../contract/home";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { deleteMedia } from "../images/edge-cache";
 import type { ProfileSummary } from "../../contract/profile-summary";
@@ -100,7 +101,7 @@ export async function createBanner(
 
 const bannerWithProfile = { banner: banners, profile: profileSummaryColumns };
 
-function withProfiles(rows: { banner: BannerRow; profile: SummaryRow | null }[], viewer: Viewer) {
+function withProfiles(rows: { banner: BannerRow; profile: SummaryRow | null }[], viewer: Viewer): BannerWithOwner[] {
   return rows.flatMap((r) => (r.profile ? [{ ...toBanner(r.banner, viewer), profile: toProfileSummary(r.profile, viewer) as ProfileSummary }] : []));
 }
 
@@ -142,7 +143,7 @@ export async function memberBanners(env: Env, projectCode: string, memberNo: str
 }
 
 /** §4 photo review: up to 10 pickable photos of others the viewer has not rated yet. */
-export async function reviewBanners(env: Env, projectCode: string, viewer: NonNullable<Viewer>) {
+export async function reviewBanners(env: Env, projectCode: string, viewer: NonNullable<Viewer>): Promise<ReviewPhoto[]> {
   const rows = await getDb(env)
     .select(bannerWithProfile)
     .from(banners)

@@ -1,10 +1,11 @@
 import { forgetSignals } from "../members/block-evasion";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { is } from "drizzle-orm";
 import { SQLiteTable, getTableConfig } from "drizzle-orm/sqlite-core";
 import type { AccountDeleted, DataExport } from "../../contract/privacy";
 import { mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
+import { d1Statements } from "../../db/d1-batch";
 import * as schema from "../../db/schema";
 import { endMemberSockets } from "../../lib/end-sessions";
 import { aiImages, albumPhotos, albumUploads, mailOutbox, mediaUploads, members, profiles, sessions } from "../../db/schema";
@@ -101,8 +102,9 @@ export async function exportData(env: Env, member: SessionMember): Promise<DataE
   const tables = memberTables();
   const statements = tables.map((table) => {
     const columns = table.memberColumns.filter((c) => !NOT_THE_MEMBERS.test(c));
-    const sql = `select * from ${quote(table.name)} where ${rowsWhere(table, columns.length ? columns : table.memberColumns)} limit ${EXPORT_ROW_CAP}`;
-    const statement = env.DB.prepare(sql);
+    const text = `select * from ${quote(table.name)} where ${rowsWhere(table, columns.length ? columns : table.memberColumns)} limit ${EXPORT_ROW_CAP}`;
+    // SQL made from table metadata: the one place outside worker/db/ that prepares (README Decisions "One way to reach D1").
+    const statement = env.DB.prepare(text);
     return table.hasProject ? statement.bind(member.memberId, member.projectCode) : statement.bind(member.memberId);
   });
   const results = statements.length ? await env.DB.batch<Record<string, unknown>>(statements) : [];
@@ -142,10 +144,10 @@ async function withPublicNumbers(env: Env, member: SessionMember, tables: DataEx
   // Only real member ids are replaced (a client's request id may happen to have the same shape).
   const numbers = new Map<string, string | null>();
   if (found.size) {
-    const rows = await env.DB.prepare("select id, project_code as projectCode, simple_code as memberNo, status from members where id in (select value from json_each(?1))")
-      .bind(JSON.stringify([...found]))
-      .all<{ id: string; projectCode: string; memberNo: string; status: string }>();
-    for (const row of rows.results) numbers.set(row.id, row.projectCode === member.projectCode && row.status !== "deleted" ? row.memberNo : null);
+    const rows = await getDb(env).all<{ id: string; projectCode: string; memberNo: string; status: string }>(
+      sql`select id, project_code as projectCode, simple_code as memberNo, status from members where id in (select value from json_each(${JSON.stringify([...found])}))`,
+    );
+    for (const row of rows) numbers.set(row.id, row.projectCode === member.projectCode && row.status !== "deleted" ? row.memberNo : null);
   }
   const publicOf = (value: string) => value.replace(MEMBER_ID_TEXT, (id) => (numbers.has(id) ? (numbers.get(id) ?? "") : id));
   const out: DataExport["tables"] = {};
@@ -188,25 +190,22 @@ async function mediaKeysOf(env: Env, member: SessionMember) {
  * content was an image (now removed from R2) is deleted; their reports keep no reason; their missions keep no text
  * or cover, the missions they reviewed no remark. Messages others sent to them stay their senders' own words.
  */
-function erasures(env: Env, member: SessionMember) {
-  const statements = [
-    `update chat_messages set message = ?3, payload = '{}'
-      where project_code = ?2 and member_id = ?1 and (is_private = 1 or to_member_id is not null)`,
-    `update chat_messages set deleted = 1, message = '', payload = '{}'
-      where project_code = ?2 and member_id = ?1 and is_private = 0 and to_member_id is null
+function erasures(member: SessionMember): SQL[] {
+  const { memberId, projectCode } = member;
+  return [
+    sql`update chat_messages set message = ${PRIVATE_PLACEHOLDER}, payload = '{}'
+      where project_code = ${projectCode} and member_id = ${memberId} and (is_private = 1 or to_member_id is not null)`,
+    sql`update chat_messages set deleted = 1, message = '', payload = '{}'
+      where project_code = ${projectCode} and member_id = ${memberId} and is_private = 0 and to_member_id is null
         and json_valid(payload) and json_extract(payload, '$.type') in ('img', 'encodedImage')`,
-    "update chat_threads set message = ?3, payload = null where project_code = ?2 and member_id = ?1 and is_private = 1",
-    "update reports set reason = '' where project_code = ?2 and member_id = ?1",
-    "update missions set description = '', remark = '', cover = '' where project_code = ?2 and member_id = ?1",
-    "update missions set review_remark = '' where project_code = ?2 and reviewer_member_id = ?1",
+    sql`update chat_threads set message = ${PRIVATE_PLACEHOLDER}, payload = null where project_code = ${projectCode} and member_id = ${memberId} and is_private = 1`,
+    sql`update reports set reason = '' where project_code = ${projectCode} and member_id = ${memberId}`,
+    sql`update missions set description = '', remark = '', cover = '' where project_code = ${projectCode} and member_id = ${memberId}`,
+    sql`update missions set review_remark = '' where project_code = ${projectCode} and reviewer_member_id = ${memberId}`,
     // The tenant's member count leaves the account out (lists and counts exclude it), once.
-    `update project_counters set members = max(members - 1, 0)
-      where project_code = ?2 and exists (select 1 from members where id = ?1 and status <> 'deleted')`,
+    sql`update project_counters set members = max(members - 1, 0)
+      where project_code = ${projectCode} and exists (select 1 from members where id = ${memberId} and status <> 'deleted')`,
   ];
-  // D1 wants exactly the parameters a statement numbers.
-  return statements.map((sql) =>
-    sql.includes("?3") ? env.DB.prepare(sql).bind(member.memberId, member.projectCode, PRIVATE_PLACEHOLDER) : env.DB.prepare(sql).bind(member.memberId, member.projectCode),
-  );
 }
 
 /** How recent a LINE sign-in must be to stand in for the password an account made through LINE does not have. */
@@ -245,6 +244,7 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
   const cleanup = memberTables()
     .filter((t) => !KEEP_TABLES.has(t.name))
     .map((table) => {
+      // SQL made from table metadata (README Decisions "One way to reach D1").
       const statement = env.DB.prepare(`delete from ${quote(table.name)} where ${rowsWhere(table, table.memberColumns)}`);
       return table.hasProject ? statement.bind(member.memberId, member.projectCode) : statement.bind(member.memberId);
     });
@@ -312,12 +312,9 @@ export async function deleteAccount(env: Env, member: SessionMember, password: s
   const mail = db.delete(mailOutbox).where(and(eq(mailOutbox.projectCode, member.projectCode), eq(mailOutbox.toEmail, row.email)));
 
   // One D1 batch, which is atomic: a failure anywhere leaves the account exactly as it was. The erasures (the member
-  // count among them) read the account's status, so they come before `retire`.
-  const prepared = (query: { toSQL(): { sql: string; params: unknown[] } }) => {
-    const { sql, params } = query.toSQL();
-    return env.DB.prepare(sql).bind(...params);
-  };
-  await env.DB.batch([...erasures(env, member), ...[wipe, mail, retire, endSessions, ...forgetSignals(env, member.memberId)].map(prepared), ...cleanup]);
+  // count among them) read the account's status, so they come before `retire`. The cleanup's SQL is made from table
+  // metadata, so the batch is of D1 statements (db/d1-batch.ts `d1Statements` for the rest).
+  await env.DB.batch([...d1Statements(env, [...erasures(member), wipe, mail, retire, endSessions, ...forgetSignals(env, member.memberId)]), ...cleanup]);
   await endMemberSockets(env, member.projectCode, member.memberId);
 
   // R2 and the edge cache (edge-cache.ts): nothing of the account is served from either afterwards.

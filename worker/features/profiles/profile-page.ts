@@ -1,3 +1,4 @@
+import type { ProfilesFeed } from "../../contract/profiles";
 import { getDb } from "../../db/client";
 import { namedBatch } from "../../db/named-batch";
 import { bannersOfQuery, bannersWithProfiles, projectBannersQuery, toBanner } from "../media/banners.service";
@@ -68,7 +69,7 @@ export async function profilePage(env: Env, projectCode: string, simpleCode: str
  * The profiles feed (§2 /profiles): 500 hot members, today's birthdays and the newest photos, in one read
  * batch with the viewer. Beyond the spec, like `profilePage`: the page's own call.
  */
-export async function profilesFeed(env: Env, projectCode: string, viewerId: string | null) {
+export async function profilesFeed(env: Env, projectCode: string, viewerId: string | null): Promise<ProfilesFeed> {
   const listViewer = viewerId ? { memberId: viewerId, canSeeAvatars: false, safeMode: false } : null;
   const [viewers, hot, birthdays, photos] = await getDb(env).batch([
     viewerRowQuery(env, viewerId ?? ""),

@@ -2,12 +2,10 @@
 import { and, desc, eq, ne, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { profiles, visitors } from "../../db/schema";
-import type { ProfileSummary } from "../../contract/profile-summary";
+import type { VisitorEntry } from "../../contract/home";
 import { iso } from "../../lib/time";
 import { notBlockedWith } from "../members/visibility";
 import { profileSummaryColumns, toProfileSummary, type Viewer } from "../members/profile-summary";
-
-export type VisitorEntry = { simpleCode: string; nickname: string; dateUpd: string; visitCount: number; profile: ProfileSummary };
 
 /** Visitors of `memberId`, newest first; visitors without nickname hidden (§5); blocks hide both ways. */
 export async function visitorsOf(env: Env, memberId: string, viewer: Viewer, pageSize: number): Promise<VisitorEntry[]> {

@@ -12,7 +12,9 @@ import {
   BLOCK_UNQUALIFY_AT,
   SAFETY_DURATION_MS,
   type BlockCount,
+  type BlockCreated,
   type BlockItem,
+  type MuteCreated,
   type MuteItem,
   type Page,
   type SafetyDuration,
@@ -44,7 +46,7 @@ const expiryFor = (duration: SafetyDuration, at: number) => {
  * allowed (it never reveals their block). Then the §4 community thresholds: at 5 live blocks the target's
  * avatar gets the image graphic check, at 10 the profile is marked unqualified.
  */
-export async function block(ctx: Ctx, projectCode: string, memberNo: string, duration: SafetyDuration, alsoNewAccounts = false) {
+export async function block(ctx: Ctx, projectCode: string, memberNo: string, duration: SafetyDuration, alsoNewAccounts = false): Promise<BlockCreated> {
   const { env, member } = ctx;
   const target = await findMember(env, projectCode, memberNo, member.memberId);
   if (target.memberId === member.memberId) throw new AppError("cannotTargetSelf");
@@ -158,7 +160,7 @@ export async function blockCountFor(env: Env, projectCode: string, member: Sessi
 }
 
 /** A mute is one-way and silent: the muted member's content and notifications disappear for the muter only. */
-export async function mute(env: Env, projectCode: string, member: SessionMember, memberNo: string, duration: SafetyDuration) {
+export async function mute(env: Env, projectCode: string, member: SessionMember, memberNo: string, duration: SafetyDuration): Promise<MuteCreated> {
   const target = await visibleTarget(env, projectCode, memberNo, member);
   const at = Date.now();
   const expiresAt = expiryFor(duration, at);

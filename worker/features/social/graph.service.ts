@@ -2,7 +2,7 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { favourites, followRequests, follows, friendships } from "../../db/schema";
-import type { FollowInfo, FriendStatus, ListItem, Page } from "../../contract/social";
+import type { FollowInfo, FriendAnswer, FriendStatus, ListItem, Page } from "../../contract/social";
 import type { SessionMember } from "../../lib/session-member";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
@@ -86,13 +86,13 @@ async function friendState(env: Env, a: string, b: string): Promise<FriendStatus
   return friendStatusOf(rows.find((r) => r.requesterId === a)?.status ?? null, rows.find((r) => r.requesterId === b)?.status ?? null);
 }
 
-export async function friendStatus(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+export async function friendStatus(env: Env, projectCode: string, member: SessionMember, memberNo: string): Promise<FriendAnswer> {
   const target = await visibleTarget(env, projectCode, memberNo, member);
   return { memberNo: target.memberNo, friendStatus: await friendState(env, member.memberId, target.memberId) };
 }
 
 /** A request to someone who already asked me is their request accepted (both want it). */
-export async function requestFriend(ctx: Ctx, projectCode: string, memberNo: string) {
+export async function requestFriend(ctx: Ctx, projectCode: string, memberNo: string): Promise<FriendAnswer> {
   const { env, member } = ctx;
   const target = await visibleTarget(env, projectCode, memberNo, member);
   const state = await friendState(env, member.memberId, target.memberId);
@@ -109,7 +109,7 @@ export async function requestFriend(ctx: Ctx, projectCode: string, memberNo: str
 }
 
 /** Only the addressee accepts: the pending row must be target → me. */
-export async function acceptFriend(ctx: Ctx, projectCode: string, memberNo: string) {
+export async function acceptFriend(ctx: Ctx, projectCode: string, memberNo: string): Promise<FriendAnswer> {
   const { env, member } = ctx;
   const target = await visibleTarget(env, projectCode, memberNo, member);
   const updated = await getDb(env)
@@ -119,22 +119,22 @@ export async function acceptFriend(ctx: Ctx, projectCode: string, memberNo: stri
     .returning({ id: friendships.idFriendship });
   if (updated.length === 0) throw new AppError("noFriendRequest");
   ctx.waitUntil(notify(env, { projectCode, memberId: target.memberId, type: "friendAccepted", actor: actorOf(member) }));
-  return { memberNo: target.memberNo, friendStatus: "friends" as FriendStatus };
+  return { memberNo: target.memberNo, friendStatus: "friends" };
 }
 
 /** Only the addressee rejects; the request disappears and either may ask again later. */
-export async function rejectFriend(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+export async function rejectFriend(env: Env, projectCode: string, member: SessionMember, memberNo: string): Promise<FriendAnswer> {
   const target = await visibleTarget(env, projectCode, memberNo, member);
   const deleted = await getDb(env)
     .delete(friendships)
     .where(and(eq(friendships.requesterId, target.memberId), eq(friendships.addresseeId, member.memberId), eq(friendships.status, "requested")))
     .returning({ id: friendships.idFriendship });
   if (deleted.length === 0) throw new AppError("noFriendRequest");
-  return { memberNo: target.memberNo, friendStatus: "none" as FriendStatus };
+  return { memberNo: target.memberNo, friendStatus: "none" };
 }
 
 /** Either side ends a friendship, or the requester withdraws a pending request. */
-export async function removeFriend(env: Env, projectCode: string, member: SessionMember, memberNo: string) {
+export async function removeFriend(env: Env, projectCode: string, member: SessionMember, memberNo: string): Promise<FriendAnswer> {
   const target = await visibleTarget(env, projectCode, memberNo, member);
   await getDb(env)
     .delete(friendships)
