@@ -104,10 +104,6 @@ const PREPARE_ALLOWED: Record<string, { calls: number; why: string }> = {
     calls: 1,
     why: "the session guard's check is prepared on the request's own D1 session so the routed binding can put it first in the request's batches (db/d1-session.ts): D1 plumbing, not a service read",
   },
-  "worker/features/chat/photo-comment-counts.ts": {
-    calls: 4,
-    why: "older raw calls that move to worker/db helpers with the file; drop this entry then",
-  },
 };
 
 /**

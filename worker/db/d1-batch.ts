@@ -19,10 +19,10 @@ export function d1Statements(env: Env, queries: readonly (SQL | Built)[]): D1Pre
 }
 
 /**
- * Runs raw drizzle `sql` statements as ONE D1 batch (atomic). drizzle's own `db.batch` cannot bind the
- * parameters of `db.run(sql)` items, and the conditional inserts here have no query-builder form.
+ * Runs raw drizzle `sql` statements (and builders beside them) as ONE D1 batch (atomic). drizzle's own `db.batch`
+ * cannot bind the parameters of `db.run(sql)` items, and the conditional inserts here have no query-builder form.
  */
-export function d1Batch(env: Env, queries: SQL[]) {
+export function d1Batch(env: Env, queries: readonly (SQL | Built)[]) {
   return env.DB.batch(d1Statements(env, queries));
 }
 

@@ -1,4 +1,7 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { d1Batch } from "../../db/d1-batch";
+import { banners, personalChatrooms, profiles } from "../../db/schema";
 import { personalChatroomId as roomOf, personalRoomRow } from "../members/personal-room";
 
 /**
@@ -11,12 +14,12 @@ import { personalChatroomId as roomOf, personalRoomRow } from "../members/person
  * (one D1 call).
  */
 
-/** SQL: the visible comment count of a personal room (?1 project, ?2 room). */
-const COUNT_SQL = "select count(*) from chat_messages where project_code = ?1 and chatroom_id = ?2 and deleted = 0";
+/** SQL: the visible comment count of a personal room. */
+const roomCommentCount = (projectCode: string, chatroomId: string) =>
+  sql<number>`(select count(*) from chat_messages where project_code = ${projectCode} and chatroom_id = ${chatroomId} and deleted = 0)`;
 
 /** A new photo starts with its owner's current count (the count belongs to the room, not to one photo). */
-export const ownerCommentCount = (projectCode: string, memberNo: string) =>
-  sql`(select count(*) from chat_messages where project_code = ${projectCode} and chatroom_id = ${roomOf(memberNo)} and deleted = 0)`;
+export const ownerCommentCount = (projectCode: string, memberNo: string) => roomCommentCount(projectCode, roomOf(memberNo));
 
 const FILL_EVERY_MS = 60_000;
 const lastFill = new Map<string, number>();
@@ -29,35 +32,28 @@ const ROWS_PER_INSERT = 30;
  * the first time one of their rooms is missed (md5 runs only here), so this happens once per tenant.
  */
 async function roomOwner(env: Env, projectCode: string, chatroomId: string): Promise<string | null> {
-  const known = await env.DB.prepare("select member_id as memberId from personal_chatrooms where project_code = ?1 and chatroom_id = ?2")
-    .bind(projectCode, chatroomId)
-    .first<{ memberId: string }>();
+  const db = getDb(env);
+  const known = await db
+    .select({ memberId: personalChatrooms.memberId })
+    .from(personalChatrooms)
+    .where(and(eq(personalChatrooms.projectCode, projectCode), eq(personalChatrooms.chatroomId, chatroomId)))
+    .get();
   if (known) return known.memberId;
   // Any 32-hex id is a personal room, most of them nobody's: the tenant scan runs at most once a minute per isolate
   // (sign-up writes every new member's row, so a filled tenant stays filled).
   const at = Date.now();
   if ((lastFill.get(projectCode) ?? -Infinity) > at - FILL_EVERY_MS) return null;
   lastFill.set(projectCode, at);
-  const missing = (
-    await env.DB.prepare(
-      `select p.member_id as memberId, p.simple_code as memberNo from profiles p
-        where p.project_code = ?1 and not exists (select 1 from personal_chatrooms pc where pc.member_id = p.member_id)`,
-    )
-      .bind(projectCode)
-      .all<{ memberId: string; memberNo: string }>()
-  ).results;
+  const missing = await db
+    .select({ memberId: profiles.memberId, memberNo: profiles.simpleCode })
+    .from(profiles)
+    .where(and(eq(profiles.projectCode, projectCode), sql`not exists (select 1 from personal_chatrooms pc where pc.member_id = ${profiles.memberId})`))
+    .all();
   if (missing.length === 0) return null;
   const rows = missing.map((m) => personalRoomRow(projectCode, m.memberId, m.memberNo));
-  const statements = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    statements.push(
-      env.DB.prepare(`insert or ignore into personal_chatrooms (project_code, chatroom_id, member_id) values ${chunk.map(() => "(?, ?, ?)").join(", ")}`).bind(
-        ...chunk.flatMap((r) => [r.projectCode, r.chatroomId, r.memberId]),
-      ),
-    );
-  }
-  await env.DB.batch(statements);
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(db.insert(personalChatrooms).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+  await d1Batch(env, inserts);
   return rows.find((r) => r.chatroomId === chatroomId)?.memberId ?? null;
 }
 
@@ -65,5 +61,8 @@ async function roomOwner(env: Env, projectCode: string, chatroomId: string): Pro
 export async function refreshPhotoCommentCount(env: Env, projectCode: string, chatroomId: string) {
   const owner = await roomOwner(env, projectCode, chatroomId);
   if (!owner) return;
-  await env.DB.prepare(`update banners set thread_count = (${COUNT_SQL}) where project_code = ?1 and member_id = ?3`).bind(projectCode, chatroomId, owner).run();
+  await getDb(env)
+    .update(banners)
+    .set({ threadCount: roomCommentCount(projectCode, chatroomId) })
+    .where(and(eq(banners.projectCode, projectCode), eq(banners.memberId, owner)));
 }
