@@ -1,4 +1,4 @@
-import type { ChatListEntry, ChatMessage, ChatReaction, ChatThread, EncryptedPayloadT, MessagePermission, MessageRequest, Payload, PresenceEntry } from "../../worker/contract/chat";
+import type { ChatListEntry, ChatMessage, ChatThread, EncryptedPayloadT, MessagePermission, MessageReacted, MessageRequest, Payload, PresenceEntry, RoomImageRevealed } from "../../worker/contract/chat";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
 import { api } from "../lib/api";
 import { readSession } from "../lib/session-keys";
@@ -13,7 +13,7 @@ export type MessageWithThreads = ChatMessage & { threads?: ChatThread[] };
 
 /** The per-item reveal of one blurred shared-room image: its original, checked on the server (room-image-blur.ts). */
 export const revealRoomImage = (idChatroomMessage: number) =>
-  api<{ idChatroomMessage: number; payload: Payload }>(`/private/sns/chatroom/messages/${idChatroomMessage}/reveal-image`, { method: "POST" });
+  api<RoomImageRevealed>(`/private/sns/chatroom/messages/${idChatroomMessage}/reveal-image`, { method: "POST" });
 
 export const roomMessages = (chatroomId: string, pageSize: number) => api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=${pageSize}`);
 /** A photo's comment room: the list answer, or the older `{ messages }` wrapper (both are read). */
@@ -43,7 +43,7 @@ export const editMessage = (memberId: string, idChatroomMessage: number, text: s
 export const deleteMessage = (memberId: string, idChatroomMessage: number) =>
   api(`/private/sns/chatroom/messages/${memberId}/${idChatroomMessage}?all=true`, { method: "DELETE" });
 export const react = (memberId: string, idChatroomMessage: number, reactEmoji: string) =>
-  api<{ replyPayload: ChatReaction[] }>(`/private/sns/chatroom/messages/${memberId}/${idChatroomMessage}/react`, {
+  api<MessageReacted>(`/private/sns/chatroom/messages/${memberId}/${idChatroomMessage}/react`, {
     method: "PUT",
     body: { replyPayload: { type: "emoji", reactEmoji } },
   });

@@ -162,6 +162,10 @@ export type ChatThread = {
 };
 export type EncryptedPayloadT = z.infer<typeof EncryptedPayload>;
 export type ChatReaction = { type: string; reactEmoji: string; memberNo: string };
+/** PUT /sns/chatroom/messages/{memberId}/{id}/react: the message's reactions after the toggle. */
+export type MessageReacted = { idChatroomMessage: number; replyPayload: ChatReaction[] };
+/** POST /sns/chatroom/messages/{id}/reveal-image: one blurred room image's original (room-image-blur.ts). */
+export type RoomImageRevealed = { idChatroomMessage: number; payload: Payload };
 
 /** §3 Chat message as the API and the sockets send it. */
 export type ChatMessage = {
