@@ -161,6 +161,8 @@ export type ChatThread = {
   payload?: EncryptedPayloadT | null;
 };
 export type EncryptedPayloadT = z.infer<typeof EncryptedPayload>;
+/** POST /sns/chatroom/messages/threads/{memberId}: the reply as its author sees it, under its message, and the message's reply count. */
+export type ThreadPosted = ChatThread & { idChatroomMessage: number; threadCount: number };
 export type ChatReaction = { type: string; reactEmoji: string; memberNo: string };
 /** PUT /sns/chatroom/messages/{memberId}/{id}/react: the message's reactions after the toggle. */
 export type MessageReacted = { idChatroomMessage: number; replyPayload: ChatReaction[] };

@@ -20,6 +20,7 @@ import {
   SourceCountQuery,
   ThreadBody,
   type MessageReacted,
+  type ThreadPosted,
 } from "../../contract/chat";
 import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
@@ -121,7 +122,7 @@ export const chatPrivate = new Hono<AppEnv>()
     await rateLimit(c.env.RL_WRITE, `chat:${member.memberId}`);
     const result = await addThread(c.env, member, c.req.valid("json"));
     c.executionCtx.waitUntil(publishThread(c.env, member.projectCode, result.parent, result.stored, result.threadCount, result.hiddenFrom));
-    return c.json(ok({ ...result.view, idChatroomMessage: result.parent.idChatroomMessage, threadCount: result.threadCount }));
+    return c.json(ok({ ...result.view, idChatroomMessage: result.parent.idChatroomMessage, threadCount: result.threadCount } satisfies ThreadPosted));
   })
   .put("/sns/chatroom/messages/:memberId/:id/react", limitPerMember("RL_WRITE", "react"), validate("json", ReactBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
