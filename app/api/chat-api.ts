@@ -1,4 +1,4 @@
-import type { ChatListEntry, ChatMessage, ChatReaction, ChatThread, EncryptedPayloadT, MessagePermission, MessageRequest, Payload, PresenceEntry } from "../../worker/contract/chat";
+import type { ChatListEntry, ChatMessage, ChatThread, EncryptedPayloadT, MessagePermission, MessageReacted, MessageRequest, Payload, PresenceEntry, RoomImageRevealed, ThreadPosted } from "../../worker/contract/chat";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
 import { api } from "../lib/api";
 import { readSession } from "../lib/session-keys";
@@ -13,11 +13,11 @@ export type MessageWithThreads = ChatMessage & { threads?: ChatThread[] };
 
 /** The per-item reveal of one blurred shared-room image: its original, checked on the server (room-image-blur.ts). */
 export const revealRoomImage = (idChatroomMessage: number) =>
-  api<{ idChatroomMessage: number; payload: Payload }>(`/private/sns/chatroom/messages/${idChatroomMessage}/reveal-image`, { method: "POST" });
+  api<RoomImageRevealed>(`/private/sns/chatroom/messages/${idChatroomMessage}/reveal-image`, { method: "POST" });
 
 export const roomMessages = (chatroomId: string, pageSize: number) => api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=${pageSize}`);
-/** A photo's comment room: the list answer, or the older `{ messages }` wrapper (both are read). */
-export const commentMessages = (chatroomId: string) => api<ChatMessage[] | { messages: ChatMessage[] }>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=100`);
+/** A photo's comment room (the server answers the list, as for every room). */
+export const commentMessages = (chatroomId: string) => api<ChatMessage[]>(`/private/sns/chatroom/${chatroomId}/messages?pageSize=100`);
 /** One member's latest messages in the public room (a visitor reads the public path, scoped to the tenant). */
 export const memberMessages = (projectCode: string, memberNo: string) =>
   api<ChatMessage[]>(
@@ -43,7 +43,7 @@ export const editMessage = (memberId: string, idChatroomMessage: number, text: s
 export const deleteMessage = (memberId: string, idChatroomMessage: number) =>
   api(`/private/sns/chatroom/messages/${memberId}/${idChatroomMessage}?all=true`, { method: "DELETE" });
 export const react = (memberId: string, idChatroomMessage: number, reactEmoji: string) =>
-  api<{ replyPayload: ChatReaction[] }>(`/private/sns/chatroom/messages/${memberId}/${idChatroomMessage}/react`, {
+  api<MessageReacted>(`/private/sns/chatroom/messages/${memberId}/${idChatroomMessage}/react`, {
     method: "PUT",
     body: { replyPayload: { type: "emoji", reactEmoji } },
   });
@@ -51,7 +51,7 @@ export const acceptImage = (memberId: string, idChatroomMessage: number) =>
   api(`/private/sns/chatroom/messages/${memberId}/${idChatroomMessage}/accept-image`, { method: "PUT" });
 /** A thread reply: plain `message`, or an end-to-end `payload` with `message` '' (README Decisions "Everything private is encrypted"). */
 export const postThread = (memberId: string, body: { idChatroomMessage: number; message: string; isPrivate: boolean; payload?: EncryptedPayloadT }) =>
-  api<ChatThread & { threadCount: number }>(`/private/sns/chatroom/messages/threads/${memberId}`, { body });
+  api<ThreadPosted>(`/private/sns/chatroom/messages/threads/${memberId}`, { body });
 
 export const addReminder = (body: { idChatroomMessage: number; title: string; description: string; remindAt: string }) => api("/private/core/reminders", { body });
 

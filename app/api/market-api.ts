@@ -1,4 +1,4 @@
-import type { BiddingCard, BiddingLoop, CoinInfo, PopularKeyword, SubmemberList, SubmemberProfile, TransferResult } from "../../worker/contract/market";
+import type { BiddingCard, BiddingLoop, CoinInfo, PopularKeyword, SubmemberJoined, SubmemberList, SubmemberProfile, TransferResult } from "../../worker/contract/market";
 import type { NearbyAnswer } from "../../worker/contract/social";
 import { api } from "../lib/api";
 import { readSession } from "../lib/session-keys";
@@ -10,7 +10,7 @@ const tenant = (projectCode: string) => projectCode.toUpperCase();
 /** A master's sub-members (a visitor reads the public path). */
 export const submembers = (projectCode: string, memberNo: string) =>
   api<SubmemberList>(`/${readSession() ? "private" : "public"}/sns/sub-members/${tenant(projectCode)}/${encodeURIComponent(memberNo)}`);
-export const joinMaster = (projectCode: string, masterMemberNo: string) => api<{ joined: boolean }>(`/private/sns/sub-members/${tenant(projectCode)}/join`, { body: { masterMemberNo } });
+export const joinMaster = (projectCode: string, masterMemberNo: string) => api<SubmemberJoined>(`/private/sns/sub-members/${tenant(projectCode)}/join`, { body: { masterMemberNo } });
 export const freeSubmember = (projectCode: string, simpleCode: string) => api(`/private/sns/sub-members/${tenant(projectCode)}/free`, { body: { simpleCode } });
 export const sellSubmember = (simpleCode: string) => api("/private/sns/game/market/slave", { body: { simpleCode } });
 

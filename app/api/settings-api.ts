@@ -3,8 +3,9 @@ import type { ConnectionsSettings, ConnectionsVisibility } from "../../worker/co
 import type { MutedWord } from "../../worker/contract/muted-words.constants";
 import type { QuietHours } from "../../worker/contract/quiet-hours";
 import type { RequestsFilters } from "../../worker/contract/requests-filters.constants";
+import type { OwnProfile } from "../../worker/contract/profiles";
 import type { FollowApproval, SafetyDuration, SocialSettings } from "../../worker/contract/social";
-import type { StrangerMedia } from "../../worker/contract/stranger-media.constants";
+import type { StrangerMedia, StrangerMediaSetting } from "../../worker/contract/stranger-media.constants";
 import { api } from "../lib/api";
 
 /**
@@ -17,9 +18,9 @@ const member = (memberId: string) => encodeURIComponent(memberId);
 export const changePassword = (memberId: string, oldPassword: string, newPassword: string) =>
   api(`/private/core/members/password/${member(memberId)}`, { method: "PUT", body: { oldPassword, newPassword } });
 
-/** The two profile switches Settings also shows (the same PATCH as My profile). */
+/** The two profile switches Settings also shows (the same PATCH as My profile, answering the whole own profile). */
 export const patchProfileSwitches = (memberId: string, patch: { safeMode?: boolean; muted?: boolean }) =>
-  api<{ safeMode: boolean; muted: boolean }>(`/private/core/profiles/${member(memberId)}`, { method: "PATCH", body: patch });
+  api<OwnProfile>(`/private/core/profiles/${member(memberId)}`, { method: "PATCH", body: patch });
 export const setEmailAlerts = (emailAlerts: boolean) => api<SocialSettings>("/private/core/social-settings", { method: "PUT", body: { emailAlerts } });
 
 export const quietHours = (memberId: string) => api<QuietHours>(`/private/sns/notifications/quiet-hours/${member(memberId)}`);
@@ -43,6 +44,6 @@ export const followApproval = (memberId: string) => api<FollowApproval>(`/privat
 export const saveFollowApproval = (memberId: string, approveFollowers: boolean) =>
   api<FollowApproval>(`/private/core/follow-approval/${member(memberId)}`, { method: "PUT", body: { approveFollowers } });
 
-export const strangerMedia = (memberId: string) => api<{ strangerMedia: StrangerMedia }>(`/private/core/stranger-media/${member(memberId)}`);
+export const strangerMedia = (memberId: string) => api<StrangerMediaSetting>(`/private/core/stranger-media/${member(memberId)}`);
 export const saveStrangerMedia = (memberId: string, next: StrangerMedia) =>
-  api<{ strangerMedia: StrangerMedia }>(`/private/core/stranger-media/${member(memberId)}`, { method: "PUT", body: { strangerMedia: next } });
+  api<StrangerMediaSetting>(`/private/core/stranger-media/${member(memberId)}`, { method: "PUT", body: { strangerMedia: next } });

@@ -2,8 +2,9 @@ import type {
   BlockCount,
   BlockCreated,
   BlockItem,
+  FlameApproved,
   FlameInfo,
-  FlameRequest,
+  FlameRequests,
   FollowInfo,
   FollowRequestItem,
   FriendAnswer,
@@ -12,6 +13,7 @@ import type {
   ListItem,
   MuteCreated,
   NotificationView,
+  NotificationsRead,
   Page,
   ReportKind,
   SafetyDuration,
@@ -66,11 +68,11 @@ export const writeGuestbook = (memberNo: string, message: string) => api(`/priva
 export const guestbookHistory = (memberNo: string) => api<Page<GuestbookEntry>>(`/private/core/guestbooks/history/${memberNo}?pageSize=50`);
 
 export const lastFlame = (projectCode: string) => api<FlameInfo>(`/private/core/flame/${projectCode.toUpperCase()}/last`);
-export const flameRequests = (projectCode: string) => api<{ requests: FlameRequest[] }>(`/private/core/flame/${projectCode.toUpperCase()}/requests`);
+export const flameRequests = (projectCode: string) => api<FlameRequests>(`/private/core/flame/${projectCode.toUpperCase()}/requests`);
 export const passFlame = (projectCode: string, targetMemberNo: string) =>
   api<FlameInfo>(`/private/core/flame/${projectCode.toUpperCase()}/delivery`, { body: { targetMemberNo } });
 export const approveByFlame = (projectCode: string, targetMemberNo: string) =>
-  api<{ kycStatus: number }>(`/private/core/flame/${projectCode.toUpperCase()}/approve`, { body: { targetMemberNo } });
+  api<FlameApproved>(`/private/core/flame/${projectCode.toUpperCase()}/approve`, { body: { targetMemberNo } });
 
 /** The member's own verification state, and their one request to the flame holder (README Decisions "Verification"). */
 export const myVerification = (projectCode: string) => api<Verification>(`/private/core/flame/${projectCode.toUpperCase()}/verification`);
@@ -80,5 +82,5 @@ export const guestbookPage = (memberId: string, pageSize: number, before: number
   api<Page<GuestbookEntry> & GuestbookCounts>(`/private/core/guestbooks/${memberId}?pageSize=${pageSize}&before=${before}`);
 
 /** Mark every notification read (answers the unread count left), or clear them all (§2 two-step). */
-export const readNotifications = () => api<{ unread: number }>("/private/core/notifications/read", { body: {} });
+export const readNotifications = () => api<NotificationsRead>("/private/core/notifications/read", { body: {} });
 export const clearNotifications = () => api("/private/core/notifications", { method: "DELETE" });

@@ -2,6 +2,7 @@ import PartySocket from "partysocket";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ClientEvent, ServerEvent } from "../../worker/contract/realtime";
 import type { Envelope } from "../../worker/contract/envelope";
+import type { SessionTicket } from "../../worker/contract/session";
 import { SOCKET_CLOSE, SOCKET_FINAL_CLOSE_CODES, socketProtocols } from "../../worker/contract/session.constants";
 import { api } from "./api";
 import { sessionHeaders } from "./session-keys";
@@ -62,7 +63,7 @@ const ENDED_SESSION_CODES = new Set(["100003", "401000"]);
  * the session has ended (the socket then stops instead of retrying forever).
  */
 async function socketTicket(): Promise<string | null> {
-  const body = await backgroundApi<{ ticket: string }>("/private/core/sessions/ticket", { body: { audience: "socket" } });
+  const body = await backgroundApi<SessionTicket>("/private/core/sessions/ticket", { body: { audience: "socket" } });
   if ("info" in body) return body.info.ticket;
   return ENDED_SESSION_CODES.has(body.returnCode) ? null : "";
 }

@@ -92,6 +92,19 @@ describe("house rules", () => {
     expect(Object.keys(workerFiles).length).toBeGreaterThan(150);
     expect(found).toEqual(Object.fromEntries(Object.entries(PREPARE_ALLOWED).map(([file, { calls }]) => [file, calls])));
   });
+
+  it("app/api and app/lib name every answer shape from worker/contract, never inline", () => {
+    // README Decisions "Raw SQL batches by name; answer shapes once": the server declares the contract type it sends, so
+    // an inline `api<{ … }>` (or `api<X & { … }>`, any of api, backgroundApi, callApi…) is a second copy that can drift.
+    const clients = Object.entries(appFiles).filter(([file]) => /\/app\/(api|lib)\//.test(file));
+    const inline = clients.flatMap(([file, source]) =>
+      [...source.matchAll(/api\s*<([^()]*?)>\s*\(/gi)]
+        .filter((match) => match[1]!.includes("{"))
+        .map((match) => `${file.replace(/^(\.\.\/)+/, "")}:${source.slice(0, match.index).split("\n").length} api<${match[1]}>`),
+    );
+    expect(clients.length).toBeGreaterThan(20);
+    expect(inline).toEqual([]);
+  });
 });
 
 /** The `.prepare(` calls outside worker/db/ that stay, each with why (README Decisions "One way to reach D1"). */

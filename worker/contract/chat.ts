@@ -161,7 +161,13 @@ export type ChatThread = {
   payload?: EncryptedPayloadT | null;
 };
 export type EncryptedPayloadT = z.infer<typeof EncryptedPayload>;
+/** POST /sns/chatroom/messages/threads/{memberId}: the reply as its author sees it, under its message, and the message's reply count. */
+export type ThreadPosted = ChatThread & { idChatroomMessage: number; threadCount: number };
 export type ChatReaction = { type: string; reactEmoji: string; memberNo: string };
+/** PUT /sns/chatroom/messages/{memberId}/{id}/react: the message's reactions after the toggle. */
+export type MessageReacted = { idChatroomMessage: number; replyPayload: ChatReaction[] };
+/** POST /sns/chatroom/messages/{id}/reveal-image: one blurred room image's original (room-image-blur.ts). */
+export type RoomImageRevealed = { idChatroomMessage: number; payload: Payload };
 
 /** §3 Chat message as the API and the sockets send it. */
 export type ChatMessage = {

@@ -77,6 +77,9 @@ export type SubmemberList = {
   connectionsHidden?: true;
 };
 
+/** POST /sns/sub-members/{project}/join: answered only when the join took (every refusal is a §8 error). */
+export type SubmemberJoined = { joined: true };
+
 /** §3 Submember: profile, subNodes. */
 export type SubmemberNode = { profile: ProfileSummary; subNodes: SubmemberNode[] };
 export type Hierarchy = SubmemberNode & { masters: ProfileSummary[] };

@@ -32,3 +32,8 @@ export type NotificationItem = {
   dateAdd: string;
   read: boolean;
 };
+
+/** GET /sns/notifications/vapid-key: the key the browser subscribes to web push with. */
+export type VapidKey = { publicKey: string };
+/** PUT /sns/notifications/source/{memberId}: the source saved; `subscribed` only when a push subscription came with it. */
+export type PushSourceUpdated = { sourceKey: string; source: "WEB_PUSH"; subscribed?: boolean };

@@ -166,6 +166,9 @@ export type Banner = {
   dateAdd: string;
 };
 
+/** POST /core/banners/{id}/reveal (§9 the 10-tap reveal): the photo's original for this member. */
+export type BannerRevealed = { idBanner: number; image: string };
+
 /** A photo with its owner's card, each as the viewer may see it (home masonry, the profiles feed, photo review). */
 export type BannerWithOwner = Banner & { profile: ProfileSummary };
 

@@ -34,3 +34,6 @@ export type SessionInfo = {
 
 /** GET /core/members/{memberId}/referral: the member's own code for §7 referral sign-up, and how many joined by it. */
 export type ReferralInfo = { referralCode: string; referralCount: number };
+
+/** POST /core/sessions/ticket: a short-lived signed ticket (socket 60 s, api 15 min) and when it expires. */
+export type SessionTicket = { ticket: string; expire: string };

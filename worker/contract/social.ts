@@ -136,6 +136,12 @@ export type BlockCreated = { idBlock: number; memberNo: string; expiresAt: strin
 export type MuteCreated = { idMute: number; memberNo: string; expiresAt: string | null };
 /** One open verification request in the flame holder's list (README Decisions "Verification"). */
 export type FlameRequest = { memberNo: string; profile: ProfileSummary; requestedAt: string | null };
+/** GET /core/flame/{project}/requests: the holder's open requests (flame.service `openRequests`). */
+export type FlameRequests = { requests: FlameRequest[] };
+/** POST /core/flame/{project}/approve: the target and its verification level after (§6; an AI-room member keeps 9). */
+export type FlameApproved = { memberNo: string; kycStatus: number };
+/** POST /core/notifications/read: how many this call marked, and the unread count left (inbox.service). */
+export type NotificationsRead = { marked: number; unread: number };
 /** A member's own verification state (README Decisions "Verification"). */
 export type Verification = { kycStatus: number; verified: boolean; requestedAt: string | null };
 /**

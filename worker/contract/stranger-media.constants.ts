@@ -7,5 +7,8 @@
 export const STRANGER_MEDIA = ["off", "notFollowed", "everyone"] as const;
 export type StrangerMedia = (typeof STRANGER_MEDIA)[number];
 
+/** GET and PUT /core/stranger-media/{memberId}: the owner's one setting. */
+export type StrangerMediaSetting = { strangerMedia: StrangerMedia };
+
 /** What a reveal answers: the item's unblurred URL for this viewer, for this session only (never stored). */
 export type AvatarReveal = { memberNo: string; avator: string; blur: boolean };

@@ -31,7 +31,7 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
 
   async function load() {
     const body = await chat.commentMessages(chatroomId);
-    if ("info" in body) setMessages(Array.isArray(body.info) ? body.info : body.info.messages);
+    if ("info" in body) setMessages(body.info);
     else setMessages([]);
   }
   /** The list carries thread counts; a message's replies come with its detail. */

@@ -19,9 +19,12 @@ import {
   SourceBody,
   SourceCountQuery,
   ThreadBody,
+  type MessageReacted,
+  type ThreadPosted,
 } from "../../contract/chat";
 import { IdParam, pageSize } from "../../contract/common";
 import { ok } from "../../contract/envelope";
+import type { PushSourceUpdated, VapidKey } from "../../contract/notifications";
 import { getDb } from "../../db/client";
 import { chatMessages } from "../../db/schema";
 import { okJsonText } from "../../http/envelope";
@@ -119,14 +122,14 @@ export const chatPrivate = new Hono<AppEnv>()
     await rateLimit(c.env.RL_WRITE, `chat:${member.memberId}`);
     const result = await addThread(c.env, member, c.req.valid("json"));
     c.executionCtx.waitUntil(publishThread(c.env, member.projectCode, result.parent, result.stored, result.threadCount, result.hiddenFrom));
-    return c.json(ok({ ...result.view, idChatroomMessage: result.parent.idChatroomMessage, threadCount: result.threadCount }));
+    return c.json(ok({ ...result.view, idChatroomMessage: result.parent.idChatroomMessage, threadCount: result.threadCount } satisfies ThreadPosted));
   })
   .put("/sns/chatroom/messages/:memberId/:id/react", limitPerMember("RL_WRITE", "react"), validate("json", ReactBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     const id = parsed(IdParam, c.req.param("id"));
     const result = await reactToMessage(c.env, member, id, c.req.valid("json").replyPayload.reactEmoji);
     c.executionCtx.waitUntil(publishReaction(c.env, member.projectCode, result.stored));
-    return c.json(ok({ idChatroomMessage: id, replyPayload: result.replyPayload }));
+    return c.json(ok({ idChatroomMessage: id, replyPayload: result.replyPayload } satisfies MessageReacted));
   })
   .put("/sns/chatroom/messages/:memberId/:id/accept-image", async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
@@ -229,14 +232,14 @@ export const chatPrivate = new Hono<AppEnv>()
     const { sourceKey, subscription } = c.req.valid("json");
     const source = await updatePushSource(c.env, member, sourceKey);
     if (!subscription) return c.json(ok(source));
-    return c.json(ok({ ...source, subscribed: await registerPushSubscription(c.env, member, subscription) }));
+    return c.json(ok({ ...source, subscribed: await registerPushSubscription(c.env, member, subscription) } satisfies PushSourceUpdated));
   })
   .delete("/sns/notifications/source/:memberId", validate("json", PushRemoveBody), async (c) => {
     const member = requireSelf(c, c.req.param("memberId"));
     if (!(await removePushSubscription(c.env, member, c.req.valid("json").endpoint))) throw new AppError("notFound");
     return c.json(ok({ removed: true }));
   })
-  .get("/sns/notifications/vapid-key", (c) => c.json(ok({ publicKey: c.env.VAPID_PUBLIC_KEY })))
+  .get("/sns/notifications/vapid-key", (c) => c.json(ok({ publicKey: c.env.VAPID_PUBLIC_KEY } satisfies VapidKey)))
   .get("/sns/notifications/count", validate("query", SourceCountQuery), async (c) => {
     return c.json(ok(await pushCount(c.env, c.get("member"), c.req.valid("query").sourceKey)));
   })

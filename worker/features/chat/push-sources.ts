@@ -2,11 +2,12 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { notifications } from "../../db/schema";
+import type { PushSourceUpdated } from "../../contract/notifications";
 import type { ChatMember } from "./chat-access";
 import { unreadCounts } from "./chat-inbox";
 
 
-export async function updatePushSource(env: Env, member: ChatMember, sourceKey: string) {
+export async function updatePushSource(env: Env, member: ChatMember, sourceKey: string): Promise<PushSourceUpdated> {
   const at = Date.now();
   await getDb(env).run(sql`insert into chat_push_sources (member_id, source_key, project_code, source, last_count_at, updated_at)
     values (${member.memberId}, ${sourceKey}, ${member.projectCode}, 'WEB_PUSH', ${at}, ${at})

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { ChatMessage, Payload } from "../../contract/chat";
+import type { ChatMessage, Payload, RoomImageRevealed } from "../../contract/chat";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
@@ -82,7 +82,7 @@ export async function blurRoomImagesJson(env: Env, page: string, reader: Reader 
  * (`messageDetail` decides: tenant, room, a block either way, a report by the member: not found). A message without a
  * public image, a private message's placeholder or a deleted one: not found. Nothing is remembered.
  */
-export async function revealRoomImage(env: Env, member: ChatMember, id: number): Promise<{ idChatroomMessage: number; payload: Payload }> {
+export async function revealRoomImage(env: Env, member: ChatMember, id: number): Promise<RoomImageRevealed> {
   const message = await messageDetail(env, member.projectCode, id, member, true);
   if (message.placeholder || message.deleted || !message.payload || !roomImageKeyOf(message.payload)) throw new AppError("notFound");
   return { idChatroomMessage: message.idChatroomMessage, payload: message.payload };

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { flamePasses, profiles, verificationRequests } from "../../db/schema";
-import type { BasementInfo, FlameInfo, FlameRequest, Verification } from "../../contract/social";
+import type { BasementInfo, FlameApproved, FlameInfo, FlameRequests, Verification } from "../../contract/social";
 import { AppError } from "../../lib/app-error";
 import { iso } from "../../lib/time";
 import { notify } from "../notifications/notify";
@@ -51,7 +51,7 @@ export async function deliverFlame(ctx: Ctx, projectCode: string, memberNo: stri
 }
 
 /** §6: the flame holder may approve members as verified (kycStatus 1). An AI-room member (9) keeps 9. */
-export async function approveVerified(ctx: Ctx, projectCode: string, memberNo: string) {
+export async function approveVerified(ctx: Ctx, projectCode: string, memberNo: string): Promise<FlameApproved> {
   const { env, member } = ctx;
   await requireHolder(env, projectCode, member);
   const target = await visibleTarget(env, projectCode, memberNo, member);
@@ -129,7 +129,7 @@ export async function requestVerification(ctx: Ctx, projectCode: string) {
 }
 
 /** The holder's list of open requests, oldest first; members the holder cannot see (blocks, closed, gone) are left out. */
-export async function openRequests(env: Env, projectCode: string, member: SessionMember): Promise<{ requests: FlameRequest[] }> {
+export async function openRequests(env: Env, projectCode: string, member: SessionMember): Promise<FlameRequests> {
   await requireHolder(env, projectCode, member);
   const at = Date.now();
   const rows = await getDb(env)

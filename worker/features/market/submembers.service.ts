@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/app-error";
 import { DAY, iso } from "../../lib/time";
-import { isMasterGender, type SubmemberItem, type SubmemberList } from "../../contract/market";
+import { isMasterGender, type SubmemberItem, type SubmemberJoined, type SubmemberList } from "../../contract/market";
 import { viewerFor } from "../members/profile-summary";
 import { isBlockedBetween, notBlockedWith } from "../members/visibility";
 import { d1Batch } from "../../db/d1-batch";
@@ -44,7 +44,7 @@ export async function submemberList(env: Env, projectCode: string, masterNo: str
  * are decided inside the one batch (a conditional insert), so two members joining each other at the
  * same moment cannot make a loop, and a member can never get two masters.
  */
-export async function joinMaster(env: Env, caller: Caller, masterNo: string, ctx?: WaitUntil) {
+export async function joinMaster(env: Env, caller: Caller, masterNo: string, ctx?: WaitUntil): Promise<SubmemberJoined> {
   const master = await memberByNo(env, caller.projectCode, masterNo);
   if (master.memberId === caller.memberId) throw new AppError("joinSelf");
   if (await isBlockedBetween(env, caller.memberId, master.memberId)) throw new AppError("notFound");

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { bannerRatings, banners, mediaUploads, profiles } from "../../db/schema";
-import type { Banner, BannerWithOwner } from "../../contract/profiles";
+import type { Banner, BannerRevealed, BannerWithOwner } from "../../contract/profiles";
 import type { ReviewPhoto } from "../../contract/home";
 import { mediaKeyFromUrl, mediaUrl } from "../../contract/media";
 import { deleteMedia } from "../images/edge-cache";
@@ -238,7 +238,7 @@ export async function rateBanner(env: Env, member: { memberId: string; projectCo
  * §9 the 10-tap reveal of a blurred photo: the original's URL, for a signed-in member of the photo's tenant who is
  * not blocked either way with its owner (else "not found"). Visitors never get it (private route).
  */
-export async function revealBanner(env: Env, member: { memberId: string; projectCode: string }, idBanner: number) {
+export async function revealBanner(env: Env, member: { memberId: string; projectCode: string }, idBanner: number): Promise<BannerRevealed> {
   const db = getDb(env);
   const banner = await db
     .select({ idBanner: banners.idBanner, memberId: banners.memberId, memberNo: banners.memberNo, image: banners.image })

@@ -92,7 +92,7 @@ export async function profileByCode(env: Env, projectCode: string, simpleCode: s
 }
 
 /** Applies a PATCH from the owner, enforcing §3/§4/§5. Returns the updated profile. */
-export async function updateProfile(env: Env, memberId: string, patch: ProfilePatch) {
+export async function updateProfile(env: Env, memberId: string, patch: ProfilePatch): Promise<OwnProfile> {
   const db = getDb(env);
   const current = await profileByMemberId(env, memberId);
   if (!current) throw new AppError("notFound");

@@ -5,7 +5,7 @@ import { getDb } from "../../db/client";
 import { profiles } from "../../db/schema";
 import { ok } from "../../contract/envelope";
 import { MemberNo } from "../../contract/common";
-import { StrangerMediaBody, type AvatarReveal, type StrangerMedia } from "../../contract/stranger-media";
+import { StrangerMediaBody, type AvatarReveal, type StrangerMediaSetting } from "../../contract/stranger-media";
 import { AppError } from "../../lib/app-error";
 import { requireSelf } from "../../http/tenant";
 import type { AppEnv } from "../../http/types";
@@ -15,7 +15,7 @@ import { avatarOf, summaryRows, viewerFor } from "../members/profile-summary";
 import { seenAsVisitor } from "../members/profile-access";
 
 /** The owner's setting (absent row cannot happen: every member has a profile; default 'off'). */
-export async function readStrangerMedia(env: Env, memberId: string): Promise<{ strangerMedia: StrangerMedia }> {
+export async function readStrangerMedia(env: Env, memberId: string): Promise<StrangerMediaSetting> {
   const row = await getDb(env).select({ strangerMedia: profiles.strangerMedia }).from(profiles).where(eq(profiles.memberId, memberId)).get();
   return { strangerMedia: row?.strangerMedia ?? "off" };
 }
@@ -51,7 +51,7 @@ export const strangerMediaPrivate = new Hono<AppEnv>()
       .update(profiles)
       .set({ strangerMedia, updatedAt: Date.now() })
       .where(and(eq(profiles.memberId, member.memberId), eq(profiles.projectCode, member.projectCode)));
-    return c.json(ok({ strangerMedia }));
+    return c.json(ok({ strangerMedia } satisfies StrangerMediaSetting));
   })
   // A photo's reveal is `POST /core/banners/{id}/reveal` (the §9 route); this is the same for one member's avatar.
   .post("/core/stranger-media/reveal/:memberNo", validate("param", z.object({ memberNo: MemberNo })), async (c) => {

@@ -3,7 +3,7 @@ import { SignJWT, jwtVerify } from "jose";
 import { getDb } from "../../db/client";
 import { lineAccounts, members, otpCodes, passwordResets, personalChatrooms, profiles, sessions } from "../../db/schema";
 import { personalRoomRow } from "../members/personal-room";
-import type { ReferralInfo, SessionInfo } from "../../contract/session";
+import type { ReferralInfo, SessionInfo, SessionTicket } from "../../contract/session";
 import { AppError } from "../../lib/app-error";
 import type { SessionMember } from "../../lib/session-member";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomString, sha256Hex, timingSafeEqualHex, verifyPassword } from "../../lib/crypto";
@@ -341,7 +341,7 @@ export async function verifyOtp(env: Env, member: SessionMember, code: string, p
 const jwtKey = (env: Env) => new TextEncoder().encode(env.JWT_SECRET);
 
 /** Short-lived signed ticket: `socket` opens a room connection, `api` is accepted as Bearer. */
-export async function issueTicket(env: Env, member: SessionMember, audience: "socket" | "api") {
+export async function issueTicket(env: Env, member: SessionMember, audience: "socket" | "api"): Promise<SessionTicket> {
   const ttlSeconds = audience === "socket" ? 60 : 15 * 60;
   const ticket = await new SignJWT({ sid: member.sessionId, prj: member.projectCode, no: member.memberNo })
     .setProtectedHeader({ alg: "HS256" })

@@ -3,7 +3,7 @@ import { hasMutedWord, mutedPhrasesOf } from "../members/muted-words";
 import { getDb } from "../../db/client";
 import { flamePasses, follows, guestbookEntries, notifications, socialSettings } from "../../db/schema";
 import type { NotificationType } from "../../contract/notifications";
-import type { ActionKind, DoorBell, MemberActions, NotificationView, Page, SocialSettings } from "../../contract/social";
+import type { ActionKind, DoorBell, MemberActions, NotificationView, NotificationsRead, Page, SocialSettings } from "../../contract/social";
 import { DAY, iso } from "../../lib/time";
 import { notificationTargets, shownParams } from "../notifications/notification-targets";
 import { filteredSender } from "../notifications/sender-filter";
@@ -80,7 +80,7 @@ export async function unreadNotificationCount(env: Env, member: SessionMember, s
 }
 
 /** Marks the given notifications (or all) read; only the caller's own rows are touched. */
-export async function markNotificationsRead(env: Env, member: SessionMember, ids?: number[]) {
+export async function markNotificationsRead(env: Env, member: SessionMember, ids?: number[]): Promise<NotificationsRead> {
   const result = await getDb(env)
     .update(notifications)
     .set({ readAt: Date.now() })
