@@ -47,6 +47,10 @@ export function Dialog({
 }) {
   const focus = useReturnFocus();
   const P = kind === "alert" ? AlertDialog : RadixDialog;
+  // A closed dialog without an opener renders nothing Radix would (its content mounts only when open), but Radix's
+  // closed Presence still dispatches a synchronous update from a layout effect on mount: on a page with a few such
+  // dialogs that pulled the whole hydration's pending work into one blocking render (README Decisions "Lighter main pages").
+  if (open === false && !trigger) return null;
   return (
     <KindContext.Provider value={kind}>
       <P.Root open={open} onOpenChange={onOpenChange}>

@@ -4,7 +4,8 @@ import { useFetcher } from "react-router";
 /**
  * A page that came with the first part of its long lists (`partial`) reads its loader once more at `href` (which
  * asks for everything) after hydration, and gets the answer as a transition: the extra cards render in slices
- * that leave the page responsive (README Decisions "Lighter main pages"). Null until then.
+ * that leave the page responsive (README Decisions "Lighter main pages"). Null until then. `partial` can also wait
+ * for the lists to come near the screen (useNearViewport).
  */
 export function useRestOfPage<T>(partial: boolean, href: string): T | null {
   const fetcher = useFetcher<T>();

@@ -3,6 +3,7 @@ import type { HomeDashboard as Dashboard } from "../../worker/contract/home";
 import { HomeDashboard } from "../features/home/home-dashboard";
 import { useLogout } from "../features/session/use-logout";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
+import { useNearViewport } from "../lib/use-near-viewport";
 import { useRestOfPage } from "../lib/use-rest-of-page";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
@@ -30,10 +31,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function Home({ loaderData, params }: Route.ComponentProps) {
   const logout = useLogout(params.projectCode);
   const projectCode = params.projectCode.toLowerCase();
-  const lists = useRestOfPage<Awaited<ReturnType<typeof loader>>>(loaderData.partial, `/${projectCode}/home?all`)?.dashboard;
+  // The rest of the long lists is read when the first of them is on screen: each shows its first FIRST_OF_LIST
+  // already, and rendering some 200 more cards while the page hydrated was most of its blocking time.
+  const [listsRef, listsNear] = useNearViewport("0px");
+  const lists = useRestOfPage<Awaited<ReturnType<typeof loader>>>(loaderData.partial && listsNear, `/${projectCode}/home?all`)?.dashboard;
   // Everything else stays the page's own data (it is read again after an action); only the long lists come longer.
   const data: Dashboard = lists
     ? { ...loaderData.dashboard, ...Object.fromEntries(LISTS.map((list) => [list, lists[list]])), newbies: { ...loaderData.dashboard.newbies, profiles: lists.newbies.profiles } }
     : loaderData.dashboard;
-  return <HomeDashboard data={data} projectCode={projectCode} onLogout={() => void logout()} />;
+  return <HomeDashboard data={data} projectCode={projectCode} onLogout={() => void logout()} listsRef={listsRef} />;
 }

@@ -7,11 +7,17 @@ import { Avatar } from "../../components/avatar";
 export const profileHref = (projectCode: string, simpleCode: string) => `/${projectCode}/s?c=${encodeURIComponent(simpleCode)}`;
 
 /** A horizontal strip of avatars linking to each profile (the shared Avatar: safe mode and visitor view, §6). */
-export function AvatarStrip({ title, profiles, projectCode, extra }: { title: string; profiles: ProfileSummary[]; projectCode: string; extra?: React.ReactNode }) {
+export function AvatarStrip({
+  title,
+  profiles,
+  projectCode,
+  extra,
+  ref,
+}: { title: string; profiles: ProfileSummary[]; projectCode: string; extra?: React.ReactNode; ref?: React.Ref<HTMLElement> }) {
   const { t } = useTranslation("home");
   const id = `strip-${title.replace(/\W+/g, "-").toLowerCase()}`;
   return (
-    <section className="home-section" aria-labelledby={id}>
+    <section className="home-section" aria-labelledby={id} ref={ref}>
       <div className="home-section-head">
         <h2 id={id}>{title}</h2>
         {extra}

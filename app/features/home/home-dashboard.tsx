@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Suspense, lazy, startTransition, useEffect, useState } from "react";
 import { FlameRequests } from "../social/flame-requests";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
@@ -12,10 +12,12 @@ import { Avatar } from "../../components/avatar";
 import { AvatarStrip, profileHref } from "./avatar-strip";
 import { FeedbackBox } from "./feedback-box";
 import { PhotoGrid } from "./photo-grid";
-import { PhotoReview } from "./photo-review";
-import { Roulette } from "./roulette";
 import { VisitorsDrawer } from "./visitors-drawer";
 import "./home.css";
+
+// The photo review and the roulette load when a member opens them (README Decisions "Lighter main pages").
+const PhotoReview = lazy(() => import("./photo-review").then((m) => ({ default: m.PhotoReview })));
+const Roulette = lazy(() => import("./roulette").then((m) => ({ default: m.Roulette })));
 
 /**
  * §9: the wall shows 5 random hot profiles, drawn after hydration so server and client render alike. Its own
@@ -28,7 +30,8 @@ function HotWall({ hotProfiles, projectCode }: { hotProfiles: Dashboard["hotProf
     const pool = [...hotProfiles];
     const out: typeof pool = [];
     while (pool.length > 0 && out.length < HOME_LIMITS.wall) out.push(pool.splice(fairPick(pool.length), 1)[0]!);
-    setWall(out);
+    // Below the first screen: never worth a blocking render while the page hydrates.
+    startTransition(() => setWall(out));
   }, [hotProfiles]);
   return (
     <section className="home-section" aria-labelledby="wall-title">
@@ -52,11 +55,24 @@ function HotWall({ hotProfiles, projectCode }: { hotProfiles: Dashboard["hotProf
 }
 
 /** §2 home dashboard: every block, from one loader. */
-export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard; projectCode: string; onLogout: () => void }) {
+export function HomeDashboard({
+  data,
+  projectCode,
+  onLogout,
+  listsRef,
+}: {
+  data: Dashboard;
+  projectCode: string;
+  onLogout: () => void;
+  /** The first of the long lists: the page reads the rest of them when it comes near the screen. */
+  listsRef?: React.Ref<HTMLElement>;
+}) {
   const { t, i18n } = useTranslation("home");
   const [params, setParams] = useSearchParams();
   const [reviewOpen, setReviewOpen] = useState(false);
   const [reviewDone, setReviewDone] = useState(false);
+  // Mounted from the first opening on: its session (the queue, the count of ratings) lasts while the page does.
+  const [reviewStarted, setReviewStarted] = useState(false);
   const p = projectCode;
   const me = data.me;
   // The tile follows coin-changing actions (photo ratings here) without a reload.
@@ -181,14 +197,25 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
       {!reviewDone && data.photoReview && !data.photoReview.done && data.photoReview.available > 0 && (
         <section className="home-section card review-prompt" aria-labelledby="review-title">
           <h2 id="review-title">⭐ {t("review.prompt", { count: HOME_LIMITS.reviewSession })}</h2>
-          <button type="button" className="button button-primary" onClick={() => setReviewOpen(true)}>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              setReviewStarted(true);
+              setReviewOpen(true);
+            }}
+          >
             {t("review.start")}
           </button>
-          <PhotoReview projectCode={p} open={reviewOpen} onOpenChange={setReviewOpen} onDone={() => setReviewDone(true)} />
+          {reviewStarted && (
+            <Suspense fallback={null}>
+              <PhotoReview projectCode={p} open={reviewOpen} onOpenChange={setReviewOpen} onDone={() => setReviewDone(true)} />
+            </Suspense>
+          )}
         </section>
       )}
 
-      <AvatarStrip title={t("strips.suggested")} profiles={data.suggested} projectCode={p} />
+      <AvatarStrip title={t("strips.suggested")} profiles={data.suggested} projectCode={p} ref={listsRef} />
       <AvatarStrip title={t("strips.related")} profiles={data.related} projectCode={p} />
       <AvatarStrip title={t("strips.latestSpeech")} profiles={data.latestSpeech} projectCode={p} />
       <AvatarStrip title={t("strips.latestOnline")} profiles={data.latestOnline} projectCode={p} />
@@ -265,7 +292,11 @@ export function HomeDashboard({ data, projectCode, onLogout }: { data: Dashboard
         </section>
       )}
 
-      <Roulette open={params.get("showRoulette") === "true"} onClose={closeRoulette} />
+      {params.get("showRoulette") === "true" && (
+        <Suspense fallback={null}>
+          <Roulette open onClose={closeRoulette} />
+        </Suspense>
+      )}
     </main>
   );
 }

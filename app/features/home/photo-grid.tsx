@@ -1,13 +1,16 @@
-import { useState } from "react";
+import { Suspense, lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import type { HomePhoto } from "../../../worker/contract/home";
 import { profileHref } from "./avatar-strip";
-import { PhotoComments } from "./photo-comments";
 import { Dialog } from "../../components/dialog";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { RevealButton, StrangerSettingsLink, revealedPhoto } from "../stranger-media/stranger-reveal";
+
+// The comment sheet (its end-to-end encryption, md5 room names, posting reminder) loads when a member opens one:
+// none of it is needed to show home (README Decisions "Lighter main pages").
+const PhotoComments = lazy(() => import("./photo-comments").then((m) => ({ default: m.PhotoComments })));
 
 /** §9: a blurred photo reveals after 10 taps (the original then comes from the server: a member's reveal call). */
 const REVEAL_TAPS = 10;
@@ -110,7 +113,9 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
         {full && <img src={imageOf(full)} alt={t("review.photoOf", { name: name(full) })} />}
       </Dialog>
       {comments && (
-        <PhotoComments open onOpenChange={(o) => !o && setComments(null)} memberNo={comments.memberNo} ownerName={name(comments)} hasAvatar={hasAvatar} />
+        <Suspense fallback={null}>
+          <PhotoComments open onOpenChange={(o) => !o && setComments(null)} memberNo={comments.memberNo} ownerName={name(comments)} hasAvatar={hasAvatar} />
+        </Suspense>
       )}
     </>
   );

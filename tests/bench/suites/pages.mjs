@@ -1,6 +1,6 @@
 // Pages: first-load JavaScript (gzip) per route, server render time, Lighthouse mobile performance and accessibility
 // (the `lighthouse` package driving the system Chromium, default mobile emulation and simulated throttling).
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -52,6 +52,26 @@ function loaderDataBytes(html) {
 }
 
 /**
+ * Empties the browser's cookie jar (CDP Storage.clearCookies on the browser target). Once the jar holds any cookie
+ * for 127.0.0.1 (a page's D1 bookmark cookie after a write, README Decisions "D1 read replicas through sessions"),
+ * Chromium sends the jar's cookies in place of Lighthouse's `extraHeaders` Cookie: every later page was audited without
+ * its session (the public chat was measured as the login page it redirected to). Each audit starts with an empty jar.
+ */
+async function clearCookies(port) {
+  const { webSocketDebuggerUrl } = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
+  const ws = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  await new Promise((resolve) => {
+    ws.onmessage = resolve;
+    ws.send(JSON.stringify({ id: 1, method: "Storage.clearCookies" }));
+  });
+  ws.close();
+}
+
+/**
  * The bare React Router page (tests/bench/bare-page: the app's build setup, no app code) is measured before and
  * after the app's pages with the same Lighthouse settings; the pages' targets are taken against the mean of the
  * two (the machine's speed drifts during a run, as the API suite found for its baseline).
@@ -87,15 +107,26 @@ export async function runPagesSuite({ base, bareBase, code, lighthouseRuns = tru
         port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"],
         extraHeaders: page.cookie ? { Cookie: sessionCookie(code) } : undefined,
       });
+      await clearCookies(chrome.port);
       let lhr = (await audit()).lhr;
       // A trace Lighthouse could not read (e.g. NO_NAVSTART) is retried once before it is reported.
-      if (lhr.runtimeError) lhr = (await audit()).lhr;
+      if (lhr.runtimeError) {
+        await clearCookies(chrome.port);
+        lhr = (await audit()).lhr;
+      }
+      // BENCH_LH_OUT=<dir> keeps each audit's full report (diagnostics: main-thread work, bootup time, LCP element).
+      if (process.env.BENCH_LH_OUT) {
+        mkdirSync(process.env.BENCH_LH_OUT, { recursive: true });
+        writeFileSync(`${process.env.BENCH_LH_OUT}/${page.key.replaceAll(" ", "-")}-${Date.now()}.json`, JSON.stringify(lhr));
+      }
       // A score of null means Lighthouse could not compute it (runtimeError says why): reported, not counted as 0.
       const score = (category) => (lhr.categories[category]?.score == null ? null : Math.round(lhr.categories[category].score * 100));
       entry.lighthouse = {
         performance: score("performance"),
         accessibility: score("accessibility"),
         runtimeError: lhr.runtimeError?.code ?? null,
+        // The page Lighthouse ended on: a private page that lost its session shows the login page's figures.
+        finalPath: lhr.finalDisplayedUrl ? new URL(lhr.finalDisplayedUrl).pathname : null,
         lcpMs: round(lhr.audits["largest-contentful-paint"]?.numericValue, 0),
         tbtMs: round(lhr.audits["total-blocking-time"]?.numericValue, 0),
         cls: round(lhr.audits["cumulative-layout-shift"]?.numericValue, 3),
@@ -103,7 +134,7 @@ export async function runPagesSuite({ base, bareBase, code, lighthouseRuns = tru
         seconds: round((Date.now() - t0) / 1000),
       };
     }
-    log(`pages: ${page.key} HTML ${entry.htmlKB} KB (loader data ${entry.loaderKB} KB), JS ${entry.js.gzipKB} KB gzip, render p50 ${entry.render.p50} ms${entry.lighthouse ? `, LH perf ${entry.lighthouse.performance} TBT ${entry.lighthouse.tbtMs} ms a11y ${entry.lighthouse.accessibility}` : ""}`);
+    log(`pages: ${page.key} HTML ${entry.htmlKB} KB (loader data ${entry.loaderKB} KB), JS ${entry.js.gzipKB} KB gzip, render p50 ${entry.render.p50} ms${entry.lighthouse ? `, LH perf ${entry.lighthouse.performance} TBT ${entry.lighthouse.tbtMs} ms a11y ${entry.lighthouse.accessibility}${entry.lighthouse.finalPath && entry.lighthouse.finalPath !== page.path ? ` (ENDED ON ${entry.lighthouse.finalPath})` : ""}` : ""}`);
     return entry;
   };
   const bare = { key: "bare page", path: "/" };
