@@ -59,7 +59,8 @@ const STRIP_KEYS = ["hot", "newbie", "online", "speech"] as const;
 function MemberStrips({ data, onNear }: { data: PublicProfilePageData; onNear?: () => void }) {
   const { t } = useTranslation("profiles");
   const box = useRef<HTMLDivElement>(null);
-  const near = useNear(box);
+  // No margin: on a phone the strips start about a screen down, and a margin would read them with the page.
+  const near = useNear(box, "0px");
   const waiting = data.partial === true;
   useEffect(() => {
     if (near && waiting) onNear?.();
@@ -88,7 +89,16 @@ function ActivityChart({ stats }: { stats: ActionStat[] }) {
     );
   }, [stats]);
   const hour = (at: Date) => format.date(at, "hour");
-  if (!bars) return null;
+  // The server and hydration hold the chart's place (its bars are local hours), so the blocks below stay put.
+  if (!bars)
+    return (
+      <figure className="section" aria-hidden="true">
+        <div className="chart" />
+        <div className="chart-labels">
+          <span>&nbsp;</span>
+        </div>
+      </figure>
+    );
   const max = Math.max(1, ...bars.map((b) => b.count));
   return (
     <figure className="section" aria-label={t("public.activity")}>
