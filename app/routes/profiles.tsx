@@ -17,8 +17,8 @@ type Feed = { hot: ProfileSummary[]; birthdays: ProfileSummary[]; banners: (Bann
 
 /** Cards per page of the feed: the page brings the first, "Load more" the next (`?from=`, through this loader). */
 const FEED_PAGE = 48;
-/** Cards that render with the page (a phone's first screens); the rest render as they near the screen. */
-const FIRST_SCREEN = 12;
+/** Cards that render with the page: six rows of three fill a phone's first screen (12 left the 13th on it, and the rest rendered at once). */
+const FIRST_SCREEN = 18;
 
 /**
  * §9: 500 hot profiles on the feed, revealed 48 at a time. One call: the API batches the feed's reads. Only the

@@ -46,7 +46,7 @@ describe("below-the-fold blocks on demand", () => {
     const cards = page.getByRole("list", { name: "Member cards" }).locator("li");
     const total = await cards.count();
     const pending = page.locator(".profile-card-pending");
-    if (total > 12) expect(await pending.count()).toBe(total - 12);
+    if (total > 18) expect(await pending.count()).toBe(total - 18);
     await scrollToEnd(page);
     await expect.poll(() => pending.count()).toBe(0);
     expect(await page.getByRole("list", { name: "Member cards" }).getByRole("link").count()).toBe(total);
