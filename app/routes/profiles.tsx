@@ -8,12 +8,15 @@ import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
 import { LatestChatBar } from "../features/chat/latest-chat-bar";
 import { ProfileGrid, ProfileStrip } from "../features/profiles/profile-grid";
 import { readAsViewer } from "../features/profiles/profiles.server";
+import { WhenNear } from "../features/profiles/when-near";
 import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 
 /** Cards per page of the feed: the page brings the first, "Load more" the next (`?from=`, through this loader). */
 const FEED_PAGE = 48;
+/** Cards that render with the page: six rows of three fill a phone's first screen (12 left the 13th on it, and the rest rendered at once). */
+const FIRST_SCREEN = 18;
 
 /**
  * §9: 500 hot profiles on the feed, revealed 48 at a time. One call: the API batches the feed's reads. Only the
@@ -45,7 +48,7 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
       </div>
       <ProfileStrip profiles={loaderData.birthdays} label={t("feed.birthdays")} />
       <LatestChatBar projectCode={projectCode} />
-      <ProfileGrid profiles={hot} label={t("feed.members")} eager={4} />
+      <ProfileGrid profiles={hot} label={t("feed.members")} eager={4} firstScreen={FIRST_SCREEN} />
       <div className="row">
         {loaderData.hot.length + later.length < loaderData.hotTotal && (
           <button type="button" className="button" disabled={more.state !== "idle"} onClick={() => more.load(`/${projectCode}/profiles?from=${loaderData.hot.length + later.length}`)}>
@@ -60,26 +63,33 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
         </Link>
       </div>
       {loaderData.banners.length > 0 && (
-        <section className="section">
-          <h2>{t("feed.photos")}</h2>
-          <ul className="photo-grid" aria-label={t("feed.photos")}>
-            {loaderData.banners.map((b) => (
-              <li key={b.idBanner}>
-                <Link to={`/${projectCode}/share/${b.memberNo}`}>
-                  {b.image ? (
-                    <img src={b.image} alt={t("photoAlt", { name: b.profile.nickname || b.memberNo })} width={b.width} height={b.height} loading="lazy" className={b.blur ? "blurred" : undefined} />
-                  ) : (
-                    <span className="photo-missing" role="img" aria-label={t("photoAlt", { name: b.profile.nickname || b.memberNo })} style={{ aspectRatio: `${b.width} / ${b.height}` }} />
-                  )}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <WhenNear minHeight={PHOTOS_MIN_HEIGHT}>
+          {() => (
+            <section className="section">
+              <h2>{t("feed.photos")}</h2>
+              <ul className="photo-grid" aria-label={t("feed.photos")}>
+                {loaderData.banners.map((b) => (
+                  <li key={b.idBanner}>
+                    <Link to={`/${projectCode}/share/${b.memberNo}`}>
+                      {b.image ? (
+                        <img src={b.image} alt={t("photoAlt", { name: b.profile.nickname || b.memberNo })} width={b.width} height={b.height} loading="lazy" className={b.blur ? "blurred" : undefined} />
+                      ) : (
+                        <span className="photo-missing" role="img" aria-label={t("photoAlt", { name: b.profile.nickname || b.memberNo })} style={{ aspectRatio: `${b.width} / ${b.height}` }} />
+                      )}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </WhenNear>
       )}
     </main>
   );
 }
+
+/** The photos sit under the 48 cards: rendered when they near the screen, in a box of about their height. */
+const PHOTOS_MIN_HEIGHT = 400;
 
 /** The feed can change between two pages (a member's rank moves): a card is shown once. */
 function dedupe(list: ProfileSummary[]): ProfileSummary[] {

@@ -1,15 +1,27 @@
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
 import { genderLabel } from "./profile-labels";
+import { useNear } from "./when-near";
 
-/** Member cards: avatar (links to the public profile), nickname, role. `eager`: the first cards are on the first screen. */
-export function ProfileGrid({ profiles, label, eager = 0 }: { profiles: ProfileSummary[]; label: string; eager?: number }) {
+/**
+ * Member cards: avatar (links to the public profile), nickname, role. `eager`: the first cards are on the first
+ * screen. `firstScreen`: only that many cards render with the page; the others are empty boxes of a card's size
+ * until they near the screen (hydrating every card of a long page was most of its blocking time).
+ */
+export function ProfileGrid({ profiles, label, eager = 0, firstScreen = Number.POSITIVE_INFINITY }: { profiles: ProfileSummary[]; label: string; eager?: number; firstScreen?: number }) {
   const { t } = useTranslation("profiles");
+  const pending = useRef<HTMLLIElement>(null);
+  // No margin: the card after the first screen sits just below a phone's fold, and a margin would render them all at once.
+  const near = useNear(pending, "0px");
   if (profiles.length === 0) return <p className="empty-state">{t("common:empty")}</p>;
+  const shown = near ? profiles.length : Math.min(firstScreen, profiles.length);
   return (
     <ul className="profile-grid" aria-label={label}>
-      {profiles.map((p, i) => (
+      {profiles.map((p, i) => i >= shown ? (
+        <li key={p.simpleCode} ref={i === shown ? pending : undefined} className="profile-card profile-card-pending" aria-hidden="true" />
+      ) : (
         <li key={p.simpleCode} className="profile-card">
           <Avatar profile={p} size={72} link eager={i < eager} />
           <span className="profile-card-name">{p.nickname || t("avatar.unnamed", { code: p.simpleCode })}</span>

@@ -22,6 +22,7 @@ import { ProfileStrip } from "./profile-grid";
 import { CreatorCard } from "./creator-card";
 import { DnaCard } from "./dna-card";
 import * as profiles from "../../api/profiles-api";
+import { useNear, WhenNear } from "./when-near";
 
 /** A profile on GET /core/profiles/{projectCode}/page/{memberNo}: the §3 public profile (one type with the server) and what it is to this viewer. */
 export type PublicProfileData = PublicProfileFields & {
@@ -45,7 +46,30 @@ export type PublicProfilePageData = {
   footprints: VisitorEntry[];
   banners: Banner[];
   lists: { hot: ProfileSummary[]; newbie: ProfileSummary[]; online: ProfileSummary[]; speech: ProfileSummary[] };
+  /** The page came without the strips' cards (`lists` empty): how many each has, read when they near the screen. */
+  listSizes?: Record<keyof PublicProfilePageData["lists"], number>;
+  partial?: boolean;
 };
+
+/** Height of one avatar strip (heading, 52 px avatars, names): its placeholder's, so nothing moves when it renders. */
+const STRIP_HEIGHT = 150;
+const STRIP_KEYS = ["hot", "newbie", "online", "speech"] as const;
+
+/** §9 the four member strips: fixed-size placeholders until they near the screen, then asked for (`onNear`). */
+function MemberStrips({ data, onNear }: { data: PublicProfilePageData; onNear?: () => void }) {
+  const { t } = useTranslation("profiles");
+  const box = useRef<HTMLDivElement>(null);
+  // No margin: on a phone the strips start about a screen down, and a margin would read them with the page.
+  const near = useNear(box, "0px");
+  const waiting = data.partial === true;
+  useEffect(() => {
+    if (near && waiting) onNear?.();
+  }, [near, waiting, onNear]);
+  const label = { hot: t("lists.hot"), newbie: t("lists.newbie"), online: t("lists.online"), speech: t("lists.speech") };
+  if (!waiting) return <>{STRIP_KEYS.map((k) => <ProfileStrip key={k} profiles={data.lists[k]} label={label[k]} />)}</>;
+  const strips = STRIP_KEYS.filter((k) => (data.listSizes?.[k] ?? 0) > 0).length;
+  return <div ref={box} className="when-near" style={{ minHeight: strips * STRIP_HEIGHT }} aria-hidden="true" />;
+}
 
 const validCoordinates = (lat: number | null, lng: number | null) => lat != null && lng != null && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
 
@@ -65,7 +89,16 @@ function ActivityChart({ stats }: { stats: ActionStat[] }) {
     );
   }, [stats]);
   const hour = (at: Date) => format.date(at, "hour");
-  if (!bars) return null;
+  // The server and hydration hold the chart's place (its bars are local hours), so the blocks below stay put.
+  if (!bars)
+    return (
+      <figure className="section" aria-hidden="true">
+        <div className="chart" />
+        <div className="chart-labels">
+          <span>&nbsp;</span>
+        </div>
+      </figure>
+    );
   const max = Math.max(1, ...bars.map((b) => b.count));
   return (
     <figure className="section" aria-label={t("public.activity")}>
@@ -126,6 +159,9 @@ function ProfileMapLazy({ latitude, longitude }: { latitude: number; longitude: 
   );
 }
 
+/** One footprint row (36 px avatar and 0.5rem gap): the timeline's placeholder height per visitor. */
+const FOOTPRINT_ROW = 44;
+
 const REVEAL_TAPS = 10;
 
 /**
@@ -170,10 +206,10 @@ function BlurredPhoto({ banner, alt, projectCode }: { banner: Banner; alt: strin
 
 const isStub = (profile: PublicProfilePageData["profile"]): profile is ClosedProfileStub => "stub" in profile && profile.stub;
 
-export function PublicProfile({ projectCode, data }: { projectCode: string; data: PublicProfilePageData }) {
+export function PublicProfile({ projectCode, data, onStripsNear }: { projectCode: string; data: PublicProfilePageData; onStripsNear?: () => void }) {
   const { profile } = data;
   if (isStub(profile)) return <ClosedProfile projectCode={projectCode} profile={profile} />;
-  return <OpenProfile projectCode={projectCode} data={{ ...data, profile }} />;
+  return <OpenProfile projectCode={projectCode} data={{ ...data, profile }} onStripsNear={onStripsNear} />;
 }
 
 /**
@@ -219,7 +255,7 @@ function ClosedProfile({ projectCode, profile }: { projectCode: string; profile:
   );
 }
 
-function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicProfilePageData & { profile: PublicProfileData } }) {
+function OpenProfile({ projectCode, data, onStripsNear }: { projectCode: string; data: PublicProfilePageData & { profile: PublicProfileData }; onStripsNear?: () => void }) {
   const { t } = useTranslation("profiles");
   const { profile } = data;
   const [closedTaps, setClosedTaps] = useState(0);
@@ -342,26 +378,29 @@ function OpenProfile({ projectCode, data }: { projectCode: string; data: PublicP
 
           <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
 
-          <ProfileStrip profiles={data.footprints.map((v) => v.profile)} label={t("public.alsoVisited")} />
-          <ProfileStrip profiles={data.lists.hot} label={t("lists.hot")} />
-          <ProfileStrip profiles={data.lists.newbie} label={t("lists.newbie")} />
-          <ProfileStrip profiles={data.lists.online} label={t("lists.online")} />
-          <ProfileStrip profiles={data.lists.speech} label={t("lists.speech")} />
+          <WhenNear minHeight={data.footprints.length > 0 ? STRIP_HEIGHT : 0}>
+            {() => <ProfileStrip profiles={data.footprints.map((v) => v.profile)} label={t("public.alsoVisited")} />}
+          </WhenNear>
+          <MemberStrips data={data} onNear={onStripsNear} />
 
           <section className="section" aria-labelledby="footprints-heading">
             <h2 id="footprints-heading">{t("public.footprints")}</h2>
             {data.footprints.length === 0 ? (
               <p className="muted">{t("public.noFootprints")}</p>
             ) : (
-              <ol className="timeline">
-                {data.footprints.map((v) => (
-                  <li key={v.simpleCode}>
-                    <Avatar profile={v.profile} size={36} link />
-                    <span>{v.nickname}</span>
-                    <LocalTime className="muted" value={v.dateUpd} />
-                  </li>
-                ))}
-              </ol>
+              <WhenNear minHeight={data.footprints.length * FOOTPRINT_ROW}>
+                {() => (
+                  <ol className="timeline">
+                    {data.footprints.map((v) => (
+                      <li key={v.simpleCode}>
+                        <Avatar profile={v.profile} size={36} link />
+                        <span>{v.nickname}</span>
+                        <LocalTime className="muted" value={v.dateUpd} />
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </WhenNear>
             )}
           </section>
 

@@ -1,0 +1,36 @@
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
+
+/**
+ * True once the element comes within `margin` of the screen (at once where IntersectionObserver is missing; never while `ref` is empty). Blocks
+ * below a phone's first screen render, fetch and hydrate then, not with the page (README Decisions "Lighter main
+ * pages"): the server and the first client render show their fixed-size placeholder, so hydration matches.
+ */
+export function useNear(ref: RefObject<Element | null>, margin = "300px"): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    if (near) return;
+    const el = ref.current;
+    // Nothing to watch (every item already rendered): nothing to do.
+    if (!el) return;
+    if (typeof IntersectionObserver === "undefined") return setNear(true);
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer.disconnect();
+        setNear(true);
+      },
+      { rootMargin: margin },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, margin, near]);
+  return near;
+}
+
+/** A below-the-fold block: an empty box of `minHeight` px until it nears the screen, then `children()`. */
+export function WhenNear({ minHeight, children }: { minHeight: number; children: () => ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNear(box);
+  if (near) return <>{children()}</>;
+  return <div ref={box} className="when-near" style={{ minHeight }} aria-hidden="true" />;
+}
