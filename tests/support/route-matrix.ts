@@ -1229,15 +1229,17 @@ export async function dressUp(m: Member, kyc = 0): Promise<Member> {
 }
 
 /**
- * Row counts once background work (notifications sent with waitUntil by a fixture's calls) has landed:
- * two equal readings in a row.
+ * Row counts once background work (notifications sent with waitUntil by a fixture's calls, then their e-mail) has
+ * landed: four equal readings in a row, 25 ms apart. Two were not enough on a loaded machine: a notification's e-mail
+ * alert, written after the notification, could land after them and count as a change made by refused input.
  */
 export async function settledCounts() {
   let previous = await rowCounts();
-  for (let i = 0; i < 20; i++) {
+  let steady = 0;
+  for (let i = 0; i < 40 && steady < 3; i++) {
     await new Promise((r) => setTimeout(r, 25));
     const next = await rowCounts();
-    if (JSON.stringify(next) === JSON.stringify(previous)) return next;
+    steady = JSON.stringify(next) === JSON.stringify(previous) ? steady + 1 : 0;
     previous = next;
   }
   return previous;
