@@ -95,7 +95,7 @@ function ActivityChart({ stats }: { stats: ActionStat[] }) {
       <figure className="section" aria-hidden="true">
         <div className="chart" />
         <div className="chart-labels">
-          <span>&nbsp;</span>
+          <span>{"\u00a0"}</span>
         </div>
       </figure>
     );
