@@ -24,7 +24,7 @@ const e2eVars = e2ePort
  * gzip, login's from 176 to 166 (README Decisions "Lighter main pages").
  */
 const SCREEN_CODE =
-  /[\\/]app[\\/]features[\\/](?:e2e|settings|posting)[\\/]|[\\/]app[\\/]features[\\/]chat[\\/](?:message-item|stranger-image|encoded-image)\.|[\\/]app[\\/]lib[\\/]upload\.|[\\/]@radix-ui[\\/]react-(?:tabs|radio-group|roving-focus)[\\/]/;
+  /[\\/]app[\\/]features[\\/](?:e2e|settings|safety|posting)[\\/]|[\\/]app[\\/]features[\\/]chat[\\/](?:message-item|stranger-image|encoded-image)\.|[\\/]app[\\/]lib[\\/]upload\.|[\\/]@radix-ui[\\/]react-(?:tabs|radio-group|roving-focus)[\\/]/;
 
 export default defineConfig({
   plugins: [
