@@ -147,6 +147,13 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
     } catch {
       return;
     }
+    // A session's end, said in band before its 4001 close (contract `session.ended`): act now, the close may be late.
+    if ((data as { type?: unknown } | null)?.type === "session.ended") {
+      socket.close();
+      onStatus?.("closed");
+      onSessionEnded();
+      return;
+    }
     // Until the schema has arrived, events wait for it in arrival order (callbacks of one promise run in order,
     // and the one that sets `eventSchema` runs first, so no later event can overtake them).
     if (eventSchema) deliver(eventSchema, data);

@@ -9,7 +9,7 @@ import { suspendMember } from "../../worker/features/moderation/moderation.servi
 /**
  * Sockets end with their session (README Decisions "Sockets end with their session"): for every way a session ends,
  * the member's open inbox, one-to-one room and presence sockets close within a second (4001), and nothing sent after
- * reaches them; a socket whose session ended unnoticed gets no ack for a send. A block closes the pair's room (4403).
+ * reaches them (their last frame is `session.ended`); a socket whose session ended unnoticed gets no ack for a send. A block closes the pair's room (4403).
  */
 
 let seq = 0;
@@ -78,6 +78,8 @@ async function sessionEndCloses(end: (a: Member, b: Member) => Promise<unknown>,
   expect(await closedWithinASecond(inbox)).toBe(4001);
   expect(await closedWithinASecond(dm)).toBe(4001);
   expect(await closedWithinASecond(presence)).toBe(4001);
+  // Each said so in band first (a close frame can arrive late or without its code): the browser acts on either.
+  for (const socket of [inbox, dm, presence]) expect(socket.events.at(-1)).toEqual({ type: "session.ended" });
   await receivesNothingMore([inbox, dm, presence], b, a);
   return { a, b, room };
 }

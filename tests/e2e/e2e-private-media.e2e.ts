@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
-import { apiSignUpPoster, avatarJpeg, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUpPoster, avatarJpeg, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, previewFetch, screenshot, see } from "./support/browser";
 import { apiCall, localRows } from "./support/local-api";
 
 /**
@@ -77,14 +77,14 @@ describe("everything private is encrypted", () => {
     const media = JSON.parse(String(imageRow[0]!.payload)).media as string;
     expect(media).toMatch(new RegExp(`^/private-media/SMP/${a.memberNo}/e2e/[A-Za-z0-9]{24}\\.bin$`));
     // Through the worker: the members get ciphertext (never an image), everyone else 404.
-    const stored = Buffer.from(await (await fetch(`${baseUrl()}${media}`, { headers: b.headers })).arrayBuffer());
+    const stored = Buffer.from(await (await previewFetch(`${baseUrl()}${media}`, { headers: b.headers })).arrayBuffer());
     expect(stored.length).toBeGreaterThan(16);
     // JPEG headers are alike across files: the compressed picture data near the end is what identifies an image.
     const tail = (bytes: Buffer) => bytes.subarray(bytes.length - 80, bytes.length - 16);
     expect(stored.includes(tail(shown))).toBe(false);
     expect(stored.includes(tail(original))).toBe(false);
     expect([...stored.subarray(0, 3)]).not.toEqual([0xff, 0xd8, 0xff]);
-    for (const headers of [c.headers, {}]) expect((await fetch(`${baseUrl()}${media}`, { headers })).status).toBe(404);
+    for (const headers of [c.headers, {}]) expect((await previewFetch(`${baseUrl()}${media}`, { headers })).status).toBe(404);
 
     // 3. A public note by A, then B's private reply to A in the public room.
     const note = `a public note ${stamp}`;

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
-import { apiSignUpPoster, avatarJpeg, baseUrl, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot } from "./support/browser";
+import { apiSignUpPoster, apiUpload, avatarJpeg, baseUrl, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot } from "./support/browser";
 import { apiCall, localSql, type Account } from "./support/local-api";
 
 let browser: Browser;
@@ -14,11 +14,7 @@ afterAll(async () => {
 
 /** An image uploaded through the media pipeline (so it has its blurred rendition) and posted in the public room. */
 async function postRoomImage(member: Account) {
-  const form = new FormData();
-  form.set("file", new Blob([avatarJpeg(220, 160) as BlobPart], { type: "image/jpeg" }), "room.jpg");
-  form.set("type", "photo");
-  const upload = async () => fetch(`${baseUrl()}/api/v7/private/core/files/SMP/${member.memberId}`, { method: "POST", headers: member.headers, body: form });
-  const uploaded = (await (await upload().catch(upload)).json()) as { info: { url: string } };
+  const uploaded = (await apiUpload(member, avatarJpeg(220, 160), "photo")) as { info: { url: string; width: number; height: number } };
   const sent = await apiCall(member, "POST", `/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${member.memberId}`, {
     requestId: `smr-${Date.now().toString(36)}`,
     message: "",

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directChatroomId } from "../../worker/contract/chat";
-import { apiSignUpPoster, avatarJpeg, baseUrl, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot } from "./support/browser";
+import { apiSignUpPoster, apiUpload, avatarJpeg, baseUrl, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot } from "./support/browser";
 import { apiCall, type Account } from "./support/local-api";
 
 let browser: Browser;
@@ -14,11 +14,7 @@ afterAll(async () => {
 
 /** A photo on the stranger's profile (uploaded and posted through the API, as My profile does). */
 async function postPhoto(member: Account) {
-  const form = new FormData();
-  form.set("file", new Blob([avatarJpeg(200, 160) as BlobPart], { type: "image/jpeg" }), "photo.jpg");
-  form.set("type", "photo");
-  const upload = async () => fetch(`${baseUrl()}/api/v7/private/core/files/SMP/${member.memberId}`, { method: "POST", headers: member.headers, body: form });
-  const uploaded = (await (await upload().catch(upload)).json()) as { info: { url: string; width: number; height: number } };
+  const uploaded = (await apiUpload(member, avatarJpeg(200, 160), "photo")) as { info: { url: string; width: number; height: number } };
   const made = await apiCall(member, "POST", `/core/banners/${member.memberId}`, { image: uploaded.info.url, pickable: true, width: uploaded.info.width, height: uploaded.info.height });
   expect(made.body.returnCode).toBe("000000");
 }

@@ -42,6 +42,12 @@ export const ServerEvent = z.discriminatedUnion("type", [
   // MemberInbox: unread counts (green dot) and the newest notification id (orange dot).
   z.object({ type: z.literal("inbox.counts"), counts: CountsShape, latestNotificationId: z.number() }),
   z.object({ type: z.literal("error"), returnCode: z.string(), returnMessage: z.string(), requestId: z.string().optional() }),
+  /**
+   * The last frame before a 4001 close (README Decisions "Sockets end with their session"): a close frame can reach
+   * the browser late (a proxy waiting for the connection to end; local workerd holds it about 10 s) or without its
+   * code, so the end is also said in band.
+   */
+  z.object({ type: z.literal("session.ended") }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 

@@ -1,5 +1,6 @@
 import type { Connection } from "partyserver";
 import { SOCKET_CLOSE } from "../contract/session.constants";
+import type { ServerEvent } from "../contract/realtime";
 import { sessionHoldsSockets } from "../features/session/session.service";
 import type { SocketIdentity } from "./socket-auth";
 import type { SessionEnd } from "../lib/end-sessions";
@@ -18,9 +19,13 @@ export function endsSocket(end: SessionEnd, state: Identified | null | undefined
 /** Same rule for a session id a room registered (MemberInbox's room list). */
 export const endsSession = (end: SessionEnd, sessionId: string) => endsSocket(end, { memberId: end.memberId, sessionId });
 
-/** Closes with a code the browser treats as "log in again" and does not reconnect on. */
+/**
+ * Closes with a code the browser treats as "log in again" and does not reconnect on. A session's end is also sent as
+ * a last frame first (contract: `session.ended`), which the browser acts on without waiting for the close.
+ */
 export function closeSocket(connection: WebSocket, code: number = SOCKET_CLOSE.sessionEnded, reason = "session ended") {
   try {
+    if (code === SOCKET_CLOSE.sessionEnded) connection.send(JSON.stringify({ type: "session.ended" } satisfies ServerEvent));
     connection.close(code, reason);
   } catch {
     // Already closing: nothing more to send it.

@@ -5,6 +5,12 @@ import { inject } from "vitest";
 import { PhotonImage } from "@cf-wasm/photon/node";
 
 export const baseUrl = () => inject("baseUrl");
+
+/**
+ * A request from the test itself to the preview server. A kept-alive connection the server closed while the test
+ * waited (a wrangler call takes seconds) fails once with "other side closed"; a new connection works.
+ */
+export const previewFetch = (url: string, init?: RequestInit) => fetch(url, init).catch(() => fetch(url, init));
 const screenshotDir = path.resolve(import.meta.dirname, "../screenshots");
 
 /** System Chromium (stack notes): Playwright's own download does not work on this machine. */
@@ -63,15 +69,18 @@ let posterHue = 0;
  */
 export async function apiSignUpPoster(project = "SMP") {
   const member = await apiSignUp(project);
-  const form = new FormData();
-  form.set("file", new Blob([avatarJpeg(++posterHue * 17) as BlobPart], { type: "image/jpeg" }), "avatar.jpg");
-  form.set("type", "avatar");
-  const upload = async () => fetch(`${baseUrl()}/api/v7/private/core/files/${project}/${member.memberId}`, { method: "POST", headers: member.headers, body: form });
-  // A kept-alive connection the preview server closed fails once; a new one works.
-  const response = await upload().catch(upload);
-  const reply = (await response.json()) as { returnCode: string; info?: { qualify: boolean } };
+  const reply = await apiUpload(member, avatarJpeg(++posterHue * 17), "avatar", project);
   if (reply.returnCode !== "000000" || !reply.info?.qualify) throw new Error(`avatar upload failed: ${JSON.stringify(reply)}`);
   return member;
+}
+
+/** An image uploaded through the media pipeline as My profile does (`type`: avatar, photo…). */
+export async function apiUpload(member: { memberId: string; headers: Record<string, string> }, jpeg: Uint8Array, type: string, project = "SMP") {
+  const form = new FormData();
+  form.set("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), `${type}.jpg`);
+  form.set("type", type);
+  const response = await previewFetch(`${baseUrl()}/api/v7/private/core/files/${project}/${member.memberId}`, { method: "POST", headers: member.headers, body: form });
+  return (await response.json()) as { returnCode: string; info?: { url: string; width: number; height: number; qualify: boolean } };
 }
 
 /** Logs in through the real login page. */

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { type apiSignUp, baseUrl } from "./browser";
+import { type apiSignUp, baseUrl, previewFetch } from "./browser";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
@@ -21,13 +21,10 @@ export type Account = Awaited<ReturnType<typeof apiSignUp>>;
 
 /** A private API call as `member`, for set-up and checks beside what the page shows. */
 export async function apiCall(member: Account, method: string, apiPath: string, body?: unknown) {
-  const request = () =>
-    fetch(`${baseUrl()}/api/v7/private${apiPath}`, {
-      method,
-      headers: { ...member.headers, ...(body ? { "Content-Type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  // A kept-alive connection the preview server closed while wrangler ran (seconds) fails once; a new one works.
-  const response = await request().catch(request);
+  const response = await previewFetch(`${baseUrl()}/api/v7/private${apiPath}`, {
+    method,
+    headers: { ...member.headers, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: response.status, body: (await response.json()) as { returnCode: string; info: any } };
 }

@@ -1,5 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { appendFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 
@@ -20,8 +20,13 @@ export default async function setup(project: TestProject) {
     detached: true,
   });
   let log = "";
-  server.stdout?.on("data", (d) => (log += d));
-  server.stderr?.on("data", (d) => (log += d));
+  // E2E_SERVER_LOG=<file> keeps the worker's own output (its warnings, console lines) for a failing journey.
+  const keep = (d: Buffer) => {
+    log += d;
+    if (process.env.E2E_SERVER_LOG) appendFileSync(process.env.E2E_SERVER_LOG, d);
+  };
+  server.stdout?.on("data", keep);
+  server.stderr?.on("data", keep);
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
   while (Date.now() - started < 60_000) {
