@@ -41,7 +41,8 @@ export default defineConfig({
   // 94 on home, public profile and public chat (tests/bench), and home's first-load JS shrank (less duplication).
   environments: {
     // The worker ships its source maps to Cloudflare (wrangler.toml `upload_source_maps`), never to browsers.
-    ssr: { build: { sourcemap: true } },
+    // Minified: the upload is what Cloudflare limits and cold-starts parse (README Decisions "A minified worker").
+    ssr: { build: { sourcemap: true, minify: true } },
     client: {
       build: {
         rolldownOptions: {

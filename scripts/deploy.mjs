@@ -2,7 +2,7 @@
 // Builds for the chosen environment, applies D1 migrations remotely, then deploys the worker.
 // --dry-run builds and bundles only (no account needed) and prints the gzip size of the worker.
 import { execFileSync } from "node:child_process";
-import { readdirSync, statSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { migrateAll } from "./d1-migrate.mjs";
@@ -20,6 +20,8 @@ const run = (cmd, cmdArgs, extraEnv = {}) =>
 run("npx", ["react-router", "build"], { CLOUDFLARE_ENV: target });
 if (dryRun) {
   const outdir = path.resolve(".wrangler/dry-run");
+  // A fresh folder: files of an earlier build (other hashes) would be counted too.
+  rmSync(outdir, { recursive: true, force: true });
   run("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir]);
   let raw = 0;
   let gzip = 0;
