@@ -50,6 +50,9 @@ export default defineConfig({
             codeSplitting: {
               groups: [
                 { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|html-parse-stringify|void-elements|@babel[\\/]runtime)[\\/]/, priority: 20 },
+                // Only app/lib/realtime.ts loads zod (lazily): in a file of its own it is evaluated in a task before
+                // the contract's schemas rather than in the same one.
+                { name: "zod", test: /node_modules[\\/]zod[\\/]/, priority: 15 },
                 { name: "shared", minShareCount: 4, priority: 10, test: (id: string) => !SCREEN_CODE.test(id) },
               ],
             },

@@ -79,11 +79,13 @@ export function ChatConversation({
 
   useEffect(() => {
     if (!room.loaded || limit === Infinity) return;
-    // Fully shown once: from then on live messages and filters never hide any.
-    const next = (n: number) => (n + PAINT_STEP >= visible.length ? Infinity : n + PAINT_STEP);
+    // Everything the page brought is shown while the rest is still on its way: wait for it (the room says when).
+    if (room.partial && limit >= visible.length) return;
+    // Fully shown once the whole first page is in: from then on live messages and filters never hide any.
+    const next = (n: number) => (n + PAINT_STEP >= visible.length && !room.partial ? Infinity : n + PAINT_STEP);
     const timer = setTimeout(() => startTransition(() => setLimit(next)), 0);
     return () => clearTimeout(timer);
-  }, [room.loaded, limit, visible.length]);
+  }, [room.loaded, room.partial, limit, visible.length]);
   // Older messages added above keep the newest in view (browsers without scroll anchoring need the nudge).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs again whenever the shown list grows, which the ref cannot tell
   useEffect(() => scrollToEnd(listRef.current), [room.messages.length, Math.min(limit, visible.length)]);

@@ -1,5 +1,5 @@
 import { Switch } from "radix-ui";
-import { useCallback, useEffect, useState } from "react";
+import { startTransition, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, PresenceEntry } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
@@ -21,8 +21,11 @@ function ActiveMembers({ projectCode, onPick }: { projectCode: string; onPick: (
   const [loaded, setLoaded] = useState(false);
   const load = useCallback(async () => {
     const body = await chat.presence(projectCode);
-    if ("info" in body) setMembers(body.info);
-    setLoaded(true);
+    // A transition: up to 30 rows with avatars render in yielding steps, not in one task beside the first messages.
+    startTransition(() => {
+      if ("info" in body) setMembers(body.info);
+      setLoaded(true);
+    });
   }, [projectCode]);
   useEffect(() => void load(), [load]);
   useRoom({

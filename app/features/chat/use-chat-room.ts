@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
 import type { Failure } from "../../../worker/contract/envelope";
 import type { ServerEvent } from "../../../worker/contract/realtime";
@@ -55,6 +55,8 @@ export type ChatRoomOptions = {
 export function useChatRoom(projectCode: string, chatroomId: string, options: ChatRoomOptions = {}) {
   const [messages, setMessages] = useState<LocalMessage[]>(() => options.initial ?? []);
   const [loaded, setLoaded] = useState(() => Boolean(options.initial));
+  // True until the rest of a partial first page has been read (or failed): the list paints it in steps till then.
+  const [partial, setPartial] = useState(() => Boolean(options.initial && options.initialPartial));
   const lastSeen = useRef(options.initial ? newestId(options.initial) : 0);
   // The room whose first page came with the page; the socket's replay (`since` the newest id) brings the rest.
   const fromPage = useRef(options.initial ? chatroomId : null);
@@ -73,12 +75,16 @@ export function useChatRoom(projectCode: string, chatroomId: string, options: Ch
   // message that arrived or was sent meanwhile stays.
   const complete = useCallback(async () => {
     const body = await chat.roomMessages(chatroomId, options.pageSize ?? 200);
-    if (!("info" in body)) return;
+    if (!("info" in body)) return setPartial(false);
     const page = body.info;
     const newest = newestId(page);
     const ids = new Set(page.map((m) => m.idChatroomMessage));
-    setMessages((list) => [...page, ...list.filter((m) => !ids.has(m.idChatroomMessage) && (m.pending || m.idChatroomMessage > newest))]);
     lastSeen.current = Math.max(lastSeen.current, newest);
+    // A transition: 170 older messages must not render in one blocking task (the list adds them in steps).
+    startTransition(() => {
+      setMessages((list) => [...page, ...list.filter((m) => !ids.has(m.idChatroomMessage) && (m.pending || m.idChatroomMessage > newest))]);
+      setPartial(false);
+    });
   }, [chatroomId, options.pageSize]);
   const initialPartial = options.initialPartial;
 
@@ -89,6 +95,7 @@ export function useChatRoom(projectCode: string, chatroomId: string, options: Ch
       return () => clearTimeout(timer);
     }
     fromPage.current = null;
+    setPartial(false);
     setMessages([]);
     setLoaded(false);
     lastSeen.current = 0;
@@ -183,5 +190,5 @@ export function useChatRoom(projectCode: string, chatroomId: string, options: Ch
   const replace = useCallback((message: LocalMessage) => setMessages((list) => upsert(list, message)), []);
   const remove = useCallback((id: number) => setMessages((list) => list.filter((m) => m.idChatroomMessage !== id)), []);
 
-  return { messages, loaded, status, send, reload: load, replace, remove };
+  return { messages, loaded, partial, status, send, reload: load, replace, remove };
 }
