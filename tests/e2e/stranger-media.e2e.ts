@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directChatroomId } from "../../worker/contract/chat";
-import { apiSignUpPoster, apiUpload, avatarJpeg, baseUrl, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot } from "./support/browser";
+import { apiSignUpPoster, apiUpload, avatarJpeg, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot } from "./support/browser";
 import { apiCall, type Account } from "./support/local-api";
 
 let browser: Browser;
