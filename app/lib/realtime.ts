@@ -153,7 +153,7 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
       return;
     }
     // A session's end, said in band before its 4001 close (contract `session.ended`): act now, the close may be late.
-    if ((data as { type?: unknown } | null)?.type === "session.ended") {
+    if ((data as { type?: unknown } | null)?.type === ("session.ended" satisfies ServerEvent["type"])) {
       socket.close();
       onStatus?.("closed");
       onSessionEnded();
