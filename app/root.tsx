@@ -9,6 +9,7 @@ import englishCommon from "./i18n/locales/en/common.json";
 import { pageNamespaces } from "./i18n/page-namespaces";
 import { resourcesFor } from "./i18n/resources.server";
 import { readCookie } from "./lib/api.server";
+import { HydrationFlag } from "./lib/hydrated";
 import "./styles/app.css";
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -61,8 +62,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   }, [partial, i18n, loaderData.lang]);
   return (
     <I18nextProvider i18n={i18n}>
-      <NavigationProgress />
-      <Outlet />
+      <HydrationFlag>
+        <NavigationProgress />
+        <Outlet />
+      </HydrationFlag>
     </I18nextProvider>
   );
 }

@@ -2,6 +2,7 @@ import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
+import { useHydrated } from "../lib/hydrated";
 import { readSession } from "../lib/session-keys";
 import { Dialog, DialogClose } from "./dialog";
 
@@ -37,6 +38,8 @@ function readMode(): AvatarMode {
   return mode;
 }
 
+const serverMode = () => SERVER_MODE;
+
 function subscribeMode(onChange: () => void) {
   window.addEventListener(SAFE_MODE_EVENT, onChange);
   window.addEventListener("storage", onChange);
@@ -49,9 +52,11 @@ function subscribeMode(onChange: () => void) {
 /**
  * Safe mode and visitor state. The server render and hydration use the cautious form (visitor: blurred); avatars
  * mounted later (a chat page paints its messages in steps) read local storage at once, without a second render.
+ * Read only after hydration (../lib/hydrated): the switch is one transition, not a synchronous render of every avatar.
  */
 export function useAvatarMode(): AvatarMode {
-  return useSyncExternalStore(subscribeMode, readMode, () => SERVER_MODE);
+  const hydrated = useHydrated();
+  return useSyncExternalStore(subscribeMode, hydrated ? readMode : serverMode, serverMode);
 }
 
 /** A deterministic placeholder picture (initial on a colour derived from the member number). */

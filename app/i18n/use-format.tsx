@@ -1,20 +1,19 @@
 import { useMemo, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "../lib/hydrated";
 import { formatAge, formatDate, formatNumber, formatRelativeTime, type DateInput, type DatePreset } from "./format";
 
-const noSubscription = () => () => {};
 // Read once: building an Intl.DateTimeFormat per call cost ~4 ms per <LocalTime> on a throttled phone (a chat page
 // of 200 messages spent ~0.8 s of main thread here), and the zone does not change while the page is open.
 let zone: string | undefined;
 const browserZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
-const serverZone = () => "UTC";
 
 /**
  * The zone dates are shown in: UTC while rendering on the server and while hydrating (so both sides print
  * the same text), then the member's own zone. Pages rendered on the client from the start never show UTC.
  */
 export function useTimeZone(): string {
-  return useSyncExternalStore(noSubscription, browserZone, serverZone);
+  return useHydrated() ? browserZone() : "UTC";
 }
 
 /** Formatters bound to the active language and the hydration-safe zone (see ./format). */
@@ -50,15 +49,17 @@ export function LocalTime({ value, preset = "dateTime", className }: { value: st
   );
 }
 
-/** One clock for every <TimeAgo> on the page, ticking each minute while any is mounted. */
-let minuteNow = Date.now();
+/**
+ * One clock for every <TimeAgo> on the page: the current minute, re-read each minute while any is mounted. A
+ * whole minute is the same value in the hydration pass and right after it, so subscribing never re-renders every
+ * <TimeAgo> synchronously at hydration (README Decisions "Browser-only values after hydration").
+ */
+const currentMinute = () => Math.floor(Date.now() / 60_000) * 60_000;
 const minuteListeners = new Set<() => void>();
 let minuteTimer: ReturnType<typeof setInterval> | undefined;
 function subscribeMinute(onChange: () => void) {
   minuteListeners.add(onChange);
-  minuteNow = Date.now();
   minuteTimer ??= setInterval(() => {
-    minuteNow = Date.now();
     for (const listener of minuteListeners) listener();
   }, 60_000);
   return () => {
@@ -76,8 +77,8 @@ function subscribeMinute(onChange: () => void) {
  */
 export function TimeAgo({ value, className }: { value: string; className?: string }) {
   const format = useFormat();
-  // The server reads its own clock (an isolate's module may be hours old); the browser the page's minute clock.
-  const now = useSyncExternalStore(subscribeMinute, () => minuteNow, () => (typeof window === "undefined" ? Date.now() : minuteNow));
+  // Both sides read their own clock when rendering (an isolate's module may be hours old).
+  const now = useSyncExternalStore(subscribeMinute, currentMinute, currentMinute);
   return (
     <time dateTime={value} className={className} title={format.dateTime(value)} suppressHydrationWarning>
       {format.age(value, now)}

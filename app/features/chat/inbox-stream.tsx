@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import type { UnreadCounts } from "../../../worker/contract/chat";
@@ -102,10 +102,11 @@ export function useInboxStream(projectCode: string): InboxState {
     return () => window.removeEventListener("pagehide", leave);
   }, [sendPresence]);
 
-  return {
-    dots: { social: Boolean(counts && counts.total + counts.requests > 0), message: latest > seen },
-    status: session ? status : "off",
-  };
+  // The same object while neither dot changes: the navigation (memo) then skips the shell's other updates.
+  const social = Boolean(counts && counts.total + counts.requests > 0);
+  const message = latest > seen;
+  const dots = useMemo(() => ({ social, message }), [social, message]);
+  return { dots, status: session ? status : "off" };
 }
 
 /** Shown while the inbox socket is down; partysocket keeps reconnecting with fresh tickets. */

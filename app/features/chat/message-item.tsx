@@ -1,5 +1,5 @@
 import { ReportItemButton } from "../social/report-item-dialog";
-import { memo, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ChatReaction } from "../../../worker/contract/chat";
@@ -10,6 +10,7 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
+import { useHydrated } from "../../lib/hydrated";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload, type Decrypted } from "../e2e/chat-crypto";
 import { EncryptedImage } from "../e2e/encrypted-view";
@@ -107,13 +108,12 @@ function reactionSummary(reactions: ChatReaction[]) {
   return [...counts.entries()];
 }
 
-const noSubscription = () => () => {};
 /**
  * The member reading: unknown in the server render and while hydrating (both print the same), then the stored
  * session's member number, so pages can render their first messages on the server.
  */
 function useViewerNo(): string | null {
-  return useSyncExternalStore(noSubscription, () => readSession()?.memberNo ?? null, () => null);
+  return useHydrated() ? (readSession()?.memberNo ?? null) : null;
 }
 
 /**

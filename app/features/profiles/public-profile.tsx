@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ComponentType } from "react";
+import { startTransition, useEffect, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { VisitorEntry } from "../../../worker/contract/home";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
@@ -81,11 +81,14 @@ function ActivityChart({ stats }: { stats: ActionStat[] }) {
   useEffect(() => {
     const start = Date.now() - 12 * 3_600_000;
     const byUtc = new Map(stats.map((s) => [s.actionHour, s.actionCount]));
-    setBars(
-      Array.from({ length: 24 }, (_, i) => {
-        const at = new Date(start + i * 3_600_000);
-        return { at, count: byUtc.get(at.getUTCHours()) ?? 0 };
-      }),
+    // A transition: rendered in slices, not in the task that runs the page's first effects.
+    startTransition(() =>
+      setBars(
+        Array.from({ length: 24 }, (_, i) => {
+          const at = new Date(start + i * 3_600_000);
+          return { at, count: byUtc.get(at.getUTCHours()) ?? 0 };
+        }),
+      ),
     );
   }, [stats]);
   const hour = (at: Date) => format.date(at, "hour");

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { MEMBER_TABS, VISITOR_TABS } from "./nav-items";
 import { MoreMenu } from "./more-menu";
@@ -9,7 +10,7 @@ export type { NavDots } from "./nav-link";
  * §2 bottom navigation (phones and tablets; desktop widths use the side navigation): market, social (green dot),
  * home, message (orange dot), profile and More. A visitor gets the public pages instead (§6).
  */
-export function BottomNav({ projectCode, dots = {}, signedIn = true }: { projectCode: string; dots?: NavDots; signedIn?: boolean }) {
+export const BottomNav = memo(function BottomNav({ projectCode, dots = {}, signedIn = true }: { projectCode: string; dots?: NavDots; signedIn?: boolean }) {
   const { t } = useTranslation();
   const tabs = signedIn ? MEMBER_TABS : VISITOR_TABS;
   return (
@@ -20,4 +21,4 @@ export function BottomNav({ projectCode, dots = {}, signedIn = true }: { project
       {signedIn && <MoreMenu projectCode={projectCode} />}
     </nav>
   );
-}
+});

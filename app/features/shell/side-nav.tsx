@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { MEMBER_TABS, VISITOR_TABS, memberGroups } from "./nav-items";
@@ -9,7 +10,7 @@ import { useMyMemberNo } from "./viewer";
  * Desktop widths (≥ 1024 px, shell.css): the same destinations as the bottom bar and its More sheet, all in one
  * column at the left, so the page keeps the rest of the width. Hidden (not rendered for assistive tech) on phones.
  */
-export function SideNav({ projectCode, dots = {}, signedIn = true }: { projectCode: string; dots?: NavDots; signedIn?: boolean }) {
+export const SideNav = memo(function SideNav({ projectCode, dots = {}, signedIn = true }: { projectCode: string; dots?: NavDots; signedIn?: boolean }) {
   const { t } = useTranslation();
   const myMemberNo = useMyMemberNo();
   return (
@@ -38,4 +39,4 @@ export function SideNav({ projectCode, dots = {}, signedIn = true }: { projectCo
       )}
     </nav>
   );
-}
+});
