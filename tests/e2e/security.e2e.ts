@@ -54,6 +54,21 @@ describe("pages", () => {
     await context.close();
   });
 
+  it("list the page's stylesheets ahead of its module preloads, and in a Link header (README Decisions \"Stylesheets before scripts\")", async () => {
+    const response = await fetch(`${baseUrl()}/smp/login`);
+    const html = await response.text();
+    const head = html.slice(0, html.indexOf("</head>"));
+    const stylesheets = [...head.matchAll(/<link [^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(stylesheets.length).toBeGreaterThan(0);
+    const firstModule = head.indexOf('rel="modulepreload"');
+    for (const href of stylesheets) {
+      const preload = head.indexOf(`<link rel="preload" href="${href}" as="style"`);
+      expect(preload, href).toBeGreaterThan(-1);
+      expect(preload, href).toBeLessThan(firstModule);
+      expect(response.headers.get("link") ?? "").toContain(`<${href}>; rel=preload; as=style`);
+    }
+  });
+
   it("carry CSP with a per-response nonce (no unsafe-inline scripts), HSTS, nosniff, frame-ancestors none and a referrer policy", async () => {
     const { page, context, consoleErrors } = await newPage(browser);
     await watchCsp(page);
