@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiSignUp, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, scrollToEnd, see } from "./support/browser";
 import { apiCall } from "./support/local-api";
 
 // README Decisions "Who sees my connections": from My profile's lists to Settings and back, then another member's view.
@@ -54,6 +54,8 @@ describe("who sees my connections at phone size", () => {
     const other = await newPage(browser, { viewport: "phone" });
     await loginThroughPage(other.page, stranger.email, stranger.password);
     await gotoHydrated(other.page, `/smp/share/${me.memberNo}`);
+    // The sub-members block is the last on the page and reads its list when the member scrolls near it.
+    await scrollToEnd(other.page);
     const subs = other.page.getByRole("region", { name: "Sub-members" });
     await subs.waitFor();
     await subs.getByRole("button", { name: "Serve this master" }).waitFor();
@@ -68,6 +70,7 @@ describe("who sees my connections at phone size", () => {
     // A visitor: the same, with the login link in place of the join button.
     const visitor = await newPage(browser, { viewport: "phone" });
     await gotoHydrated(visitor.page, `/smp/share/${me.memberNo}`);
+    await scrollToEnd(visitor.page);
     const visitorSubs = visitor.page.getByRole("region", { name: "Sub-members" });
     await visitorSubs.waitFor();
     expect(await visitor.page.content()).not.toContain(subNick);

@@ -350,7 +350,7 @@ function OpenProfile({ projectCode, data, onStripsNear }: { projectCode: string;
             </div>
             {profile.matchRate != null && <p>{t("public.matchRate", { rate: profile.matchRate })}</p>}
           </section>
-          <DnaCard projectCode={projectCode} memberNo={profile.simpleCode} />
+          <WhenNear minHeight={0}>{() => <DnaCard projectCode={projectCode} memberNo={profile.simpleCode} />}</WhenNear>
 
           <div className="stats-row">
             {validCoordinates(profile.latitude, profile.longitude) && (
@@ -379,7 +379,8 @@ function OpenProfile({ projectCode, data, onStripsNear }: { projectCode: string;
             </section>
           )}
 
-          <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />
+          {/* Below a phone's first screen: these read their data when the member scrolls near them, not with the page. */}
+          <WhenNear minHeight={0}>{() => <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />}</WhenNear>
 
           <WhenNear minHeight={data.footprints.length > 0 ? STRIP_HEIGHT : 0}>
             {() => <ProfileStrip profiles={data.footprints.map((v) => v.profile)} label={t("public.alsoVisited")} />}
@@ -407,7 +408,9 @@ function OpenProfile({ projectCode, data, onStripsNear }: { projectCode: string;
             )}
           </section>
 
-          <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />
+          <WhenNear minHeight={0}>
+            {() => <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />}
+          </WhenNear>
         </div>
       </div>
 

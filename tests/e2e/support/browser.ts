@@ -93,6 +93,14 @@ export async function loginThroughPage(page: Page, email: string, password: stri
 }
 
 /** Navigates and waits until React has hydrated the page. */
+/** Scrolls a page to its end the way a member does, in steps, so blocks that render near the screen render. */
+export async function scrollToEnd(page: Page) {
+  for (let i = 0; i < 12; i++) {
+    await page.mouse.wheel(0, 700);
+    await page.waitForTimeout(150);
+  }
+}
+
 export async function gotoHydrated(page: Page, url: string) {
   await page.goto(url);
   await page.waitForSelector("html[data-hydrated]");
