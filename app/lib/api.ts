@@ -48,5 +48,11 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<En
  */
 function yieldToMain(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+  if (scheduler?.yield) return scheduler.yield();
+  // A message, not a timer: browsers clamp timers in background tabs to a second or more.
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
 }
