@@ -50,16 +50,19 @@ export function LocalTime({ value, preset = "dateTime", className }: { value: st
 }
 
 /**
- * One clock for every <TimeAgo> on the page: the current minute, re-read each minute while any is mounted. A
- * whole minute is the same value in the hydration pass and right after it, so subscribing never re-renders every
- * <TimeAgo> synchronously at hydration (README Decisions "Browser-only values after hydration").
+ * One clock for every <TimeAgo> on the page, ticking each minute while any is mounted. Subscribing moves it only
+ * when it is a minute or more old (a page opened long after the last tick), never at hydration, when the module has
+ * just loaded: a clock moved there re-rendered every <TimeAgo> synchronously in hydration's commit (README Decisions
+ * "Browser-only values after hydration").
  */
-const currentMinute = () => Math.floor(Date.now() / 60_000) * 60_000;
+let minuteNow = Date.now();
 const minuteListeners = new Set<() => void>();
 let minuteTimer: ReturnType<typeof setInterval> | undefined;
 function subscribeMinute(onChange: () => void) {
   minuteListeners.add(onChange);
+  if (Date.now() - minuteNow >= 60_000) minuteNow = Date.now();
   minuteTimer ??= setInterval(() => {
+    minuteNow = Date.now();
     for (const listener of minuteListeners) listener();
   }, 60_000);
   return () => {
@@ -77,8 +80,8 @@ function subscribeMinute(onChange: () => void) {
  */
 export function TimeAgo({ value, className }: { value: string; className?: string }) {
   const format = useFormat();
-  // Both sides read their own clock when rendering (an isolate's module may be hours old).
-  const now = useSyncExternalStore(subscribeMinute, currentMinute, currentMinute);
+  // The server reads its own clock (an isolate's module may be hours old); the browser the page's minute clock.
+  const now = useSyncExternalStore(subscribeMinute, () => minuteNow, () => (typeof window === "undefined" ? Date.now() : minuteNow));
   return (
     <time dateTime={value} className={className} title={format.dateTime(value)} suppressHydrationWarning>
       {format.age(value, now)}
