@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat.constants";
-import { apiSignUp, apiSignUpPoster, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, apiSignUpPoster, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, scrollToEnd, see } from "./support/browser";
 import { apiCall } from "./support/local-api";
 
 // README Decisions "Safety controls": remove a follower from My profile, and a report that hides at once.
@@ -40,6 +40,8 @@ describe("safety controls at phone size", () => {
     expect((await apiCall(fan, "GET", "/core/notifications")).body.info.items).toEqual([]);
 
     await gotoHydrated(page, `/smp/share/${fan.memberNo}`);
+    // Their chatroom messages are near the end of the page and read when the member scrolls near them.
+    await scrollToEnd(page);
     const messages = page.getByRole("region", { name: "Chatroom messages" });
     await see(messages, "words to be reported");
     await page.getByRole("button", { name: "Report", exact: true }).click();
