@@ -10,14 +10,14 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
-import { useHydrated } from "../../lib/hydrated";
-import { readSession } from "../../lib/session-keys";
 import { decryptPayload, type Decrypted } from "../e2e/chat-crypto";
 import { EncryptedImage } from "../e2e/encrypted-view";
 import { ChatImage } from "./encoded-image";
 import { StrangerImage } from "./stranger-image";
 import { MutedHidden, MuteWordsDialog } from "../safety/muted-word-hidden";
 import type { LocalMessage } from "./use-chat-room";
+import { readSession } from "../../lib/session-keys";
+import { useMyMemberNo } from "../shell/viewer";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
 
@@ -109,14 +109,6 @@ function reactionSummary(reactions: ChatReaction[]) {
 }
 
 /**
- * The member reading: unknown in the server render and while hydrating (both print the same), then the stored
- * session's member number, so pages can render their first messages on the server.
- */
-function useViewerNo(): string | null {
-  return useHydrated() ? (readSession()?.memberNo ?? null) : null;
-}
-
-/**
  * One chat message with its actions: react, reply in a thread (notes page), edit and delete own, set a reminder.
  * Unread messages addressed to the member are drawn in another colour (§4).
  * Memoised, and its dialogs mount only while open: a room renders up to 200 of these, and the list must not
@@ -137,7 +129,7 @@ export const MessageItem = memo(function MessageItem({
 }) {
   const { t } = useTranslation("chat");
   const toast = useToast();
-  const viewerNo = useViewerNo();
+  const viewerNo = useMyMemberNo();
   const own = viewerNo !== null && viewerNo === message.memberNo;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.message);

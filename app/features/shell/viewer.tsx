@@ -1,5 +1,6 @@
-import { createContext, useContext, useEffect, useState } from "react";
+import { createContext, useContext } from "react";
 import { useAvatarMode } from "../../components/avatar";
+import { useHydrated } from "../../lib/hydrated";
 import { readSession } from "../../lib/session-keys";
 
 /**
@@ -16,9 +17,11 @@ export function useSignedIn(): boolean {
   return fromShell ?? !visitor;
 }
 
-/** The signed-in member's number from local storage (§3), after hydration; null until then or for a visitor. */
+/**
+ * The signed-in member's number from local storage (§3): null in the server render and while hydrating (both print
+ * the same), then the stored session's, so pages can render member-specific parts on the server without a mismatch
+ * (README Decisions "Browser-only values after hydration"). Null for a visitor.
+ */
 export function useMyMemberNo(): string | null {
-  const [memberNo, setMemberNo] = useState<string | null>(null);
-  useEffect(() => setMemberNo(readSession()?.memberNo || null), []);
-  return memberNo;
+  return useHydrated() ? readSession()?.memberNo || null : null;
 }
