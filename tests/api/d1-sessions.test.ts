@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../worker/db/client";
 import { BOOKMARK_COOKIE, inD1Session, isBookmark, routedBinding, sessionEnv, sessionStart } from "../../worker/db/d1-session";
-import { deferredWritesPending, settleDeferredWrites } from "../../worker/db/deferred-writes";
+import { deferredWritesPending, deferWrites, flushDeferredWrites, settleDeferredWrites } from "../../worker/db/deferred-writes";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { call, expectOk, fetchWorker, signUp, signUpPoster, type Member } from "../support/client";
 import { openSocket, type TestSocket } from "../support/socket";
@@ -141,6 +141,23 @@ describe("writes a read causes leave its path", () => {
     await settleDeferredWrites();
     expect(deferredWritesPending()).toBe(0);
     expect((await visits(host)).n).toBe(1);
+  });
+  it("keeps one deferred write in flight: what is queued meanwhile waits and goes in one next batch", async () => {
+    const host = await signUp();
+    await settleDeferredWrites();
+    const before = await pageViews(host);
+    const view = { toSQL: () => ({ sql: "update profiles set page_views = page_views + 1 where member_id = ?", params: [host.memberId] }) };
+    deferWrites(env, [view]);
+    const first = flushDeferredWrites();
+    deferWrites(env, [view]);
+    const second = flushDeferredWrites();
+    deferWrites(env, [view]);
+    // Every response flushes; the third rides on the second's batch instead of starting its own transaction.
+    expect(flushDeferredWrites()).toBe(second);
+    expect(second).not.toBe(first);
+    await second;
+    expect(await pageViews(host)).toBe(before + 3);
+    expect(deferredWritesPending()).toBe(0);
   });
 });
 

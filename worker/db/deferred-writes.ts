@@ -15,6 +15,8 @@ type Group = { binding: D1Database; statements: D1PreparedStatement[]; stillVali
 
 const queue: Group[] = [];
 const inFlight = new Set<Promise<void>>();
+/** The flush waiting for the one in flight: later requests' writes ride on it. */
+let next: Promise<void> | null = null;
 
 /** Queues drizzle statements (query builders or compiled items) to be written after the response. */
 export function deferWrites(env: { DB: D1Database }, statements: readonly Statement[]): void {
@@ -39,11 +41,23 @@ function guardVerdict(): (() => Promise<boolean>) | null {
 
 export const hasDeferredWrites = () => queue.length > 0;
 
-/** Writes everything queued so far (one batch per binding); the promise settles when it is written. */
+/**
+ * Writes what is queued (one batch per binding); the promise settles when it is written. Group commit: at most one
+ * write is in flight per isolate, and what is queued while it runs waits for it and goes in the next batch, so under
+ * load many views cost one transaction on the primary, not one each (README Decisions "D1 read replicas through
+ * sessions"). The waiting flush runs in the context of the request that started it, whose `waitUntil` holds it.
+ */
 export function flushDeferredWrites(): Promise<void> {
+  if (next) return next;
   if (!queue.length) return Promise.resolve();
-  const groups = queue.splice(0);
-  const flight: Promise<void> = write(groups).finally(() => inFlight.delete(flight));
+  const previous = [...inFlight];
+  const flight: Promise<void> = Promise.all(previous)
+    .then(() => {
+      if (next === flight) next = null;
+      return write(queue.splice(0));
+    })
+    .finally(() => inFlight.delete(flight));
+  if (previous.length) next = flight;
   inFlight.add(flight);
   return flight;
 }
@@ -51,7 +65,10 @@ export function flushDeferredWrites(): Promise<void> {
 /** Flushes and waits until every queued or in-flight deferred write has been written. */
 export async function settleDeferredWrites(): Promise<void> {
   flushDeferredWrites();
-  while (inFlight.size) await Promise.all([...inFlight]);
+  while (inFlight.size || queue.length) {
+    await Promise.all([...inFlight]);
+    flushDeferredWrites();
+  }
 }
 
 async function write(groups: Group[]) {
