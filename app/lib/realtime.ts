@@ -9,33 +9,34 @@ import { sessionHeaders } from "./session-keys";
 
 export type SocketStatus = "connecting" | "open" | "closed";
 
-type EventSchema = (typeof import("../../worker/contract/server-event"))["ServerEvent"];
-let eventSchema: EventSchema | null = null;
-let eventSchemaLoading: Promise<EventSchema> | null = null;
+type EventParser = (typeof import("../../worker/contract/server-event"))["parseServerEvent"];
+let eventParser: EventParser | null = null;
+let eventParserLoading: Promise<EventParser> | null = null;
 
 /**
- * The contract's zod union, loaded with the first socket rather than with every page: zod is ~25 KB of gzip
+ * The contract's event schemas, loaded with the first socket rather than with every page: zod is ~25 KB of gzip
  * that no page needs to render. A socket cannot deliver anything before its ticket call anyway.
  */
-function loadEventSchema(): Promise<EventSchema> {
+function loadEventParser(): Promise<EventParser> {
   // zod builds its parsers when the schemas are defined: it must not probe `new Function` then, because the page
   // CSP has no 'unsafe-eval' and the caught probe is still reported as a violation. Pages import zod nowhere else
   // (tests/unit/client-imports.test.ts).
   const zodConfig = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
   zodConfig.__zod_globalConfig = { ...zodConfig.__zod_globalConfig, jitless: true };
-  // zod itself first, and the contract's schemas in a later task: evaluated together they were one ~190 ms task at
-  // Lighthouse's 4x slowdown (most of it zod's own set-up), which counts whole in total blocking time.
-  eventSchemaLoading ??= import("zod")
+  // zod itself first, and the contract's module in a later task: evaluated together they were one ~190 ms task at
+  // Lighthouse's 4x slowdown (most of it zod's own set-up), which counts whole in total blocking time. Each event
+  // type's schema is then built when an event of that type first comes.
+  eventParserLoading ??= import("zod")
     .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
     .then(() => import("../../worker/contract/server-event"))
     .then(
-    (m) => (eventSchema = m.ServerEvent),
+    (m) => (eventParser = m.parseServerEvent),
     (error) => {
-      eventSchemaLoading = null; // the next message tries again
+      eventParserLoading = null; // the next message tries again
       throw error;
     },
   );
-  return eventSchemaLoading;
+  return eventParserLoading;
 }
 
 /**
@@ -109,12 +110,12 @@ export type RoomOptions = {
 
 /**
  * Browser side of §7 Real time: partysocket reconnects on its own; each attempt fetches a fresh ticket
- * and the last seen id. Events are checked against the contract's zod union before use.
+ * and the last seen id. Each event is checked against its type's schema in the contract before use.
  */
 export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (status: SocketStatus) => void) {
-  void loadEventSchema().catch(() => {});
-  const deliver = (schema: EventSchema, data: unknown) => {
-    const parsed = schema.safeParse(data);
+  void loadEventParser().catch(() => {});
+  const deliver = (parse: EventParser, data: unknown) => {
+    const parsed = parse(data);
     if (parsed.success) options.onEvent(parsed.data);
     else console.info("realtime: unexpected event", data);
   };
@@ -159,12 +160,12 @@ export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (stat
       onSessionEnded();
       return;
     }
-    // Until the schema has arrived, events wait for it in arrival order (callbacks of one promise run in order,
-    // and the one that sets `eventSchema` runs first, so no later event can overtake them).
-    if (eventSchema) deliver(eventSchema, data);
+    // Until the parser has arrived, events wait for it in arrival order (callbacks of one promise run in order,
+    // and the one that sets `eventParser` runs first, so no later event can overtake them).
+    if (eventParser) deliver(eventParser, data);
     else
-      loadEventSchema().then(
-        (schema) => deliver(schema, data),
+      loadEventParser().then(
+        (parse) => deliver(parse, data),
         (error) => console.info("realtime: event schema unavailable", error),
       );
   });

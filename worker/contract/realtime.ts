@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { PostMessageBody } from "./chat";
-import { ServerEvent } from "./server-event";
+import type { ServerEvent } from "./server-event";
 
-/** Socket protocol (§7 Real time): one zod union per direction, shared by rooms and the browser. */
-export { ServerEvent };
+/** Socket protocol (§7 Real time), shared by rooms and the browser: the server's events (./server-event), the client's here. */
+export type { ServerEvent };
 
 export const ClientEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ping") }),
