@@ -72,7 +72,10 @@ export function parseServerEvent(data: unknown): { success: true; data: ServerEv
   const type = (data as { type?: unknown } | null)?.type;
   if (typeof type !== "string" || !Object.hasOwn(shapes, type)) return { success: false };
   let schema = built.get(type);
-  if (!schema) built.set(type, (schema = shapes[type as keyof Shapes]()));
+  if (!schema) {
+    schema = shapes[type as keyof Shapes]();
+    built.set(type, schema);
+  }
   const parsed = schema.safeParse(data);
   return parsed.success ? { success: true, data: parsed.data as ServerEvent } : { success: false };
 }
