@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ChatMessage, ChatReaction, ChatThread, UnreadCounts } from "./chat";
 
-// The server's socket events on their own (re-exported by ./realtime): the browser loads only this union, not the
+// The server's socket events on their own (their type re-exported by ./realtime): the browser loads only these, not the
 // request schemas of ./chat that ./realtime's ClientEvent needs, whose construction cost pages ~100 ms of main
 // thread at Lighthouse's 4x slowdown (README Decisions "Lighter main pages").
 
@@ -64,6 +64,9 @@ const shapes = {
 
 type Shapes = typeof shapes;
 export type ServerEvent = { [T in keyof Shapes]: z.infer<ReturnType<Shapes[T]>> }[keyof Shapes];
+// The parser picks a schema by the frame's `type`: each key must be its schema's type (this fails to compile if not).
+type KeyNotItsType = { [T in keyof Shapes]: z.infer<ReturnType<Shapes[T]>>["type"] extends T ? never : T }[keyof Shapes];
+export const everyKeyIsItsType: [KeyNotItsType] extends [never] ? true : KeyNotItsType = true;
 
 const built = new Map<string, z.ZodType>();
 
