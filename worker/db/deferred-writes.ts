@@ -51,7 +51,8 @@ export function flushDeferredWrites(): Promise<void> {
   if (next) return next;
   if (!queue.length) return Promise.resolve();
   const previous = [...inFlight];
-  const flight: Promise<void> = Promise.all(previous)
+  // Settled, not fulfilled: a failed write before must not stop this one (nor leave `next` pointing at it forever).
+  const flight: Promise<void> = Promise.allSettled(previous)
     .then(() => {
       if (next === flight) next = null;
       return write(queue.splice(0));
