@@ -16,19 +16,23 @@ type Decision = "accept" | "decline" | "declineBlock" | "declineAll";
  * requests and notifications"). Every decision is one server call; the sender is told nothing. Requests from
  * senders the member filters wait in the Filtered section, which opens on demand.
  */
-export function RequestsTray({ requests, onDecided }: { requests: MessageRequest[]; onDecided: () => void }) {
+export function RequestsTray({ requests: allRequests, onDecided }: { requests: MessageRequest[]; onDecided: () => void }) {
   const { t } = useTranslation("chat");
   const { t: tf } = useTranslation("requests-filters");
   const toast = useToast();
   const projectCode = useParams().projectCode ?? "smp";
-  const [filtered, setFiltered] = useState<MessageRequest[]>([]);
+  const [loadedFiltered, setFiltered] = useState<MessageRequest[]>([]);
   const [showFiltered, setShowFiltered] = useState(false);
+  // Requests decided here leave both lists at once: the lists' reloads come a round trip later.
+  const [decided, setDecided] = useState<ReadonlySet<number>>(new Set());
+  const requests = allRequests.filter((r) => !decided.has(r.idRequest));
+  const filtered = loadedFiltered.filter((r) => !decided.has(r.idRequest));
   const loadFiltered = useCallback(async () => {
     const body = await chat.filteredMessageRequests();
     if (isOk(body)) setFiltered(body.info);
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a changed tray (a decision, a new request) reloads the filtered list too
-  useEffect(() => void loadFiltered(), [loadFiltered, requests]);
+  useEffect(() => void loadFiltered(), [loadFiltered, allRequests]);
 
   async function decide(request: MessageRequest, decision: Decision) {
     const body =
@@ -36,7 +40,8 @@ export function RequestsTray({ requests, onDecided }: { requests: MessageRequest
         ? await chat.decideMessageRequest(request.idRequest, decision)
         : await chat.declineMessageRequest(request.idRequest, decision === "declineBlock" ? "decline-block" : "decline-all");
     if (!isOk(body)) toast(errorText(t, body), "error");
-    else if (decision !== "accept") toast(tf(decision === "decline" ? "declined" : decision === "declineBlock" ? "declinedBlocked" : "declinedAll"), "success");
+    else setDecided((ids) => new Set(ids).add(request.idRequest));
+    if (isOk(body) && decision !== "accept") toast(tf(decision === "decline" ? "declined" : decision === "declineBlock" ? "declinedBlocked" : "declinedAll"), "success");
     onDecided();
     void loadFiltered();
   }
