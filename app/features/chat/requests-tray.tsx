@@ -40,8 +40,10 @@ export function RequestsTray({ requests: allRequests, onDecided }: { requests: M
         ? await chat.decideMessageRequest(request.idRequest, decision)
         : await chat.declineMessageRequest(request.idRequest, decision === "declineBlock" ? "decline-block" : "decline-all");
     if (!isOk(body)) toast(errorText(t, body), "error");
-    else setDecided((ids) => new Set(ids).add(request.idRequest));
-    if (isOk(body) && decision !== "accept") toast(tf(decision === "decline" ? "declined" : decision === "declineBlock" ? "declinedBlocked" : "declinedAll"), "success");
+    else {
+      setDecided((ids) => new Set(ids).add(request.idRequest));
+      if (decision !== "accept") toast(tf(decision === "decline" ? "declined" : decision === "declineBlock" ? "declinedBlocked" : "declinedAll"), "success");
+    }
     onDecided();
     void loadFiltered();
   }
