@@ -3,7 +3,7 @@ import { I18nextProvider } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useParams, useRouteLoaderData, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import { NavigationProgress } from "./components/navigation-progress";
-import { completeLanguage, createI18n, type LocaleBundle } from "./i18n/i18n";
+import { completeLanguage, createI18n, unpackBundle } from "./i18n/i18n";
 import { LANGUAGE_COOKIE, pickLanguage, languageDataStale, type LanguageCode } from "./i18n/languages";
 import englishCommon from "./i18n/locales/en/common.json";
 import { pageNamespaces } from "./i18n/page-namespaces";
@@ -16,7 +16,8 @@ export function loader({ request }: Route.LoaderArgs) {
   const lang = pickLanguage(readCookie(request, LANGUAGE_COOKIE), request.headers.get("Accept-Language"));
   // A main page brings only its own namespaces (app/i18n/page-namespaces.ts); the rest follows after hydration.
   const only = pageNamespaces(new URL(request.url).pathname);
-  return { lang, resources: resourcesFor(lang, only) as LocaleBundle, partial: only !== null };
+  // One JSON text, read with one JSON.parse in the browser (unpackBundle).
+  return { lang, resources: JSON.stringify(resourcesFor(lang, only)), partial: only !== null };
 }
 
 // Language resources arrive once; switching language loads the new bundle on the client, and the root data
@@ -49,7 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const [i18n] = useState(() => createI18n(loaderData.lang as LanguageCode, loaderData.resources));
+  const [i18n] = useState(() => createI18n(loaderData.lang as LanguageCode, unpackBundle(loaderData.resources)));
   // Browser tests wait for this before interacting, so no click lands on a page React has not hydrated.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -75,7 +76,7 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   // Rendered without App's provider: the same language and strings from the root loader (English if it failed).
   const data = useRouteLoaderData<typeof loader>("root");
-  const [i18n] = useState(() => createI18n((data?.lang ?? "en") as LanguageCode, data?.resources ?? { en: { common: englishCommon } }));
+  const [i18n] = useState(() => createI18n((data?.lang ?? "en") as LanguageCode, data?.resources ? unpackBundle(data.resources) : { en: { common: englishCommon } }));
   const t = i18n.getFixedT(null, "common");
   return (
     <main className="page page-center">

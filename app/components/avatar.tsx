@@ -1,9 +1,10 @@
-import { useState, useSyncExternalStore } from "react";
+import { useContext, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
-import { useHydrated } from "../lib/hydrated";
+import { hydratedNow, subscribeHydrated } from "../lib/hydrated";
 import { readSession } from "../lib/session-keys";
+import { SignedInContext } from "../lib/signed-in";
 import { Dialog, DialogClose } from "./dialog";
 
 export type AvatarProfile = Pick<ProfileSummary, "simpleCode" | "nickname" | "avator"> &
@@ -22,41 +23,35 @@ export function setSafeMode(on: boolean) {
 }
 
 type AvatarMode = { safeMode: boolean; visitor: boolean };
-const SERVER_MODE: AvatarMode = { safeMode: false, visitor: true };
-// One object per state, the server's among them: when the browser agrees with the server render (a visitor, or a
-// cookie-only session), hydration ends without re-rendering every avatar of the page.
-const modes = new Map<string, AvatarMode>([["false|true", SERVER_MODE]]);
 
-function readMode(): AvatarMode {
-  const safeMode = localStorage.getItem(SAFE_MODE_KEY) === "true";
-  const visitor = !readSession();
-  const key = `${safeMode}|${visitor}`;
-  const kept = modes.get(key);
-  if (kept) return kept;
-  const mode = { safeMode, visitor };
-  modes.set(key, mode);
-  return mode;
-}
-
-const serverMode = () => SERVER_MODE;
+/** Safe mode as this browser stored it; off until the page has hydrated (the server cannot read it). */
+const readSafeMode = () => hydratedNow() && localStorage.getItem(SAFE_MODE_KEY) === "true";
+/** Outside the member shell: a visitor unless this browser holds a session; a visitor until hydrated. */
+const readVisitor = () => !hydratedNow() || !readSession();
 
 function subscribeMode(onChange: () => void) {
   window.addEventListener(SAFE_MODE_EVENT, onChange);
   window.addEventListener("storage", onChange);
+  const stopHydrated = subscribeHydrated(onChange);
   return () => {
     window.removeEventListener(SAFE_MODE_EVENT, onChange);
     window.removeEventListener("storage", onChange);
+    stopHydrated();
   };
 }
 
 /**
- * Safe mode and visitor state. The server render and hydration use the cautious form (visitor: blurred); avatars
- * mounted later (a chat page paints its messages in steps) read local storage at once, without a second render.
- * Read only after hydration (../lib/hydrated): the switch is one transition, not a synchronous render of every avatar.
+ * Safe mode and visitor state. In the member shell, "visitor" is the shell's answer (the request's session cookie),
+ * the same on the server and in the browser; elsewhere it is the browser's stored session. Safe mode lives in this
+ * browser only: off in the server render and while hydrating, read once hydrated. Both are stores of booleans, so an
+ * avatar re-renders after hydration only when its mode differs from the server's (README Decisions "Browser-only
+ * values after hydration"); avatars mounted later read local storage at once.
  */
 export function useAvatarMode(): AvatarMode {
-  const hydrated = useHydrated();
-  return useSyncExternalStore(subscribeMode, hydrated ? readMode : serverMode, serverMode);
+  const signedIn = useContext(SignedInContext);
+  const safeMode = useSyncExternalStore(subscribeMode, readSafeMode, () => false);
+  const browserVisitor = useSyncExternalStore(subscribeMode, readVisitor, () => true);
+  return { safeMode, visitor: signedIn === null ? browserVisitor : !signedIn };
 }
 
 /** A deterministic placeholder picture (initial on a colour derived from the member number). */

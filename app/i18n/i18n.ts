@@ -5,6 +5,17 @@ import { FALLBACK_LANGUAGE, type LanguageCode } from "./languages";
 
 export type LocaleBundle = Record<string, Record<string, Record<string, unknown>>>;
 
+/**
+ * The root loader sends the page's strings as one JSON text (README Decisions "Lighter main pages"): as loader data
+ * they were a thousand values React Router's stream decoder rebuilt one by one while the page hydrated; one
+ * `JSON.parse` reads them natively. The last text read is kept, so the page title and the app share one parse.
+ */
+let unpacked: { text: string; bundle: LocaleBundle } | undefined;
+export function unpackBundle(text: string): LocaleBundle {
+  if (unpacked?.text !== text) unpacked = { text, bundle: JSON.parse(text) as LocaleBundle };
+  return unpacked.bundle;
+}
+
 /** One instance per server render; one for the browser, created from the same loader data (no flash). */
 export function createI18n(lang: LanguageCode, resources: LocaleBundle): i18n {
   const instance = i18next.createInstance();

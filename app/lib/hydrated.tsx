@@ -11,8 +11,33 @@ const HydratedContext = createContext(false);
 
 export function HydrationFlag({ children }: { children: React.ReactNode }) {
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => startTransition(() => setHydrated(true)), []);
+  useEffect(() => {
+    startTransition(() => setHydrated(true));
+    markHydrated();
+  }, []);
   return <HydratedContext value={hydrated}>{children}</HydratedContext>;
 }
 
 export const useHydrated = () => useContext(HydratedContext);
+
+/**
+ * The same moment as a store, for values that almost always equal the server's (safe mode is off for most members):
+ * a useSyncExternalStore reading `hydratedNow()` re-renders only when its own value changes, where every consumer of
+ * the context above re-renders (every avatar of a page, ~0.1 s on a throttled phone). Its listeners run once, after
+ * the effects of hydration's commit (this effect is the outermost).
+ */
+let hydratedYet = false;
+const hydratedListeners = new Set<() => void>();
+
+function markHydrated() {
+  if (hydratedYet) return;
+  hydratedYet = true;
+  for (const listener of hydratedListeners) listener();
+}
+
+export const hydratedNow = () => hydratedYet;
+
+export function subscribeHydrated(onChange: () => void): () => void {
+  hydratedListeners.add(onChange);
+  return () => hydratedListeners.delete(onChange);
+}

@@ -1,9 +1,9 @@
+import { useCallback, useState } from "react";
 import type { Route } from "./+types/home";
 import type { HomeDashboard as Dashboard } from "../../worker/contract/home";
 import { HomeDashboard } from "../features/home/home-dashboard";
 import { useLogout } from "../features/session/use-logout";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
-import { useNearViewport } from "../lib/use-near-viewport";
 import { useRestOfPage } from "../lib/use-rest-of-page";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
@@ -31,13 +31,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function Home({ loaderData, params }: Route.ComponentProps) {
   const logout = useLogout(params.projectCode);
   const projectCode = params.projectCode.toLowerCase();
-  // The rest of the long lists is read when the first of them is on screen: each shows its first FIRST_OF_LIST
-  // already, and rendering some 200 more cards while the page hydrated was most of its blocking time.
-  const [listsRef, listsNear] = useNearViewport("0px");
-  const lists = useRestOfPage<Awaited<ReturnType<typeof loader>>>(loaderData.partial && listsNear, `/${projectCode}/home?all`)?.dashboard;
+  // The rest of the long lists is read once the first of them comes near the screen, and each list shows its rest
+  // when it does itself: rendering some 200 more cards at once after hydration was most of the page's blocking time.
+  const [listsWanted, setListsWanted] = useState(false);
+  const wantLists = useCallback(() => setListsWanted(true), []);
+  const more = useRestOfPage<Awaited<ReturnType<typeof loader>>>(loaderData.partial && listsWanted, `/${projectCode}/home?all`)?.dashboard;
   // Everything else stays the page's own data (it is read again after an action); only the long lists come longer.
-  const data: Dashboard = lists
-    ? { ...loaderData.dashboard, ...Object.fromEntries(LISTS.map((list) => [list, lists[list]])), newbies: { ...loaderData.dashboard.newbies, profiles: lists.newbies.profiles } }
-    : loaderData.dashboard;
-  return <HomeDashboard data={data} projectCode={projectCode} onLogout={() => void logout()} listsRef={listsRef} />;
+  return <HomeDashboard data={loaderData.dashboard} more={more} onListNear={wantLists} projectCode={projectCode} onLogout={() => void logout()} />;
 }

@@ -7,7 +7,7 @@ import { ToastProvider } from "../components/toast";
 import { sessionHeaders } from "../lib/api.server";
 import { BottomNav, type NavDots } from "../features/shell/bottom-nav";
 import { SideNav } from "../features/shell/side-nav";
-import { SignedInContext } from "../features/shell/viewer";
+import { SignedInContext } from "../lib/signed-in";
 import { VisitorBar } from "../features/shell/visitor-bar";
 import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream";
 import { resumePush } from "../features/notifications/web-push";

@@ -2,19 +2,25 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
+import { useRestWhenNear } from "../../lib/use-rest-when-near";
 
 /** A public profile page of a member (§2: the code comes from query c). */
 export const profileHref = (projectCode: string, simpleCode: string) => `/${projectCode}/s?c=${encodeURIComponent(simpleCode)}`;
 
-/** A horizontal strip of avatars linking to each profile (the shared Avatar: safe mode and visitor view, §6). */
+/**
+ * A horizontal strip of avatars linking to each profile (the shared Avatar: safe mode and visitor view, §6).
+ * `more` is the whole list once the page has it: the strip shows it when it comes near the screen (useRestWhenNear).
+ */
 export function AvatarStrip({
   title,
-  profiles,
+  profiles: first,
+  more,
+  onNear,
   projectCode,
   extra,
-  ref,
-}: { title: string; profiles: ProfileSummary[]; projectCode: string; extra?: React.ReactNode; ref?: React.Ref<HTMLElement> }) {
+}: { title: string; profiles: ProfileSummary[]; more?: ProfileSummary[]; onNear?: () => void; projectCode: string; extra?: React.ReactNode }) {
   const { t } = useTranslation("home");
+  const [ref, profiles] = useRestWhenNear(first, more, onNear);
   const id = `strip-${title.replace(/\W+/g, "-").toLowerCase()}`;
   return (
     <section className="home-section" aria-labelledby={id} ref={ref}>

@@ -9,6 +9,7 @@ import { LatestChatBar } from "../chat/latest-chat-bar";
 import { useLiveMcoin } from "../market/coins-live";
 import { ChatPreview } from "../chat/chat-preview";
 import { Avatar } from "../../components/avatar";
+import { useRestWhenNear } from "../../lib/use-rest-when-near";
 import { AvatarStrip, profileHref } from "./avatar-strip";
 import { FeedbackBox } from "./feedback-box";
 import { PhotoGrid } from "./photo-grid";
@@ -54,18 +55,77 @@ function HotWall({ hotProfiles, projectCode }: { hotProfiles: Dashboard["hotProf
   );
 }
 
+/** §9 hot profiles as a grid; the rest of them shows when the grid comes near the screen. */
+function HotGrid({ first, more, onNear, projectCode }: { first: Dashboard["hotProfiles"]; more?: Dashboard["hotProfiles"]; onNear?: () => void; projectCode: string }) {
+  const { t } = useTranslation("home");
+  const [ref, hotProfiles] = useRestWhenNear(first, more, onNear);
+  return (
+    <section className="home-section" aria-labelledby="hot-title" ref={ref}>
+      <h2 id="hot-title">{t("hot.title")}</h2>
+      {hotProfiles.length === 0 && <p className="muted">{t("hot.empty")}</p>}
+      <ul className="hot-grid">
+        {hotProfiles.map((h) => (
+          <li key={h.simpleCode}>
+            <Link to={profileHref(projectCode, h.simpleCode)} className="hot-card">
+              <Avatar profile={h} size={72} />
+              <span className="avatar-strip-name">{h.nickname}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Members' introductions as cards; the rest of them shows when the cards come near the screen. */
+function NoteCards({ first, more, onNear, projectCode }: { first: Dashboard["notes"]; more?: Dashboard["notes"]; onNear?: () => void; projectCode: string }) {
+  const { t } = useTranslation("home");
+  const [ref, notes] = useRestWhenNear(first, more, onNear);
+  return (
+    <section className="home-section" aria-labelledby="notes-title" ref={ref}>
+      <h2 id="notes-title">{t("notes.title")}</h2>
+      {notes.length === 0 && <p className="muted">{t("notes.empty")}</p>}
+      <ul className="note-cards">
+        {notes.map((n) => (
+          <li key={n.profile.simpleCode}>
+            {/* Named by the visible nickname (a label that differs from what is shown fails WCAG 2.5.3); the
+                introduction is its description. */}
+            <Link
+              to={profileHref(projectCode, n.profile.simpleCode)}
+              className="note-card card"
+              aria-labelledby={`note-name-${n.profile.simpleCode}`}
+              aria-describedby={`note-text-${n.profile.simpleCode}`}
+            >
+              <span className="row">
+                <Avatar profile={n.profile} size={32} />
+                <strong id={`note-name-${n.profile.simpleCode}`}>{n.profile.nickname}</strong>
+              </span>
+              <span className="note-text" id={`note-text-${n.profile.simpleCode}`}>
+                {n.introduction}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** §2 home dashboard: every block, from one loader. */
 export function HomeDashboard({
   data,
+  more,
+  onListNear,
   projectCode,
   onLogout,
-  listsRef,
 }: {
   data: Dashboard;
+  /** The whole of each long list, once the page has read it; each list shows its rest when it comes near the screen. */
+  more?: Dashboard | null;
+  /** A long list came near the screen: the page reads the rest of them (one request for all). */
+  onListNear?: () => void;
   projectCode: string;
   onLogout: () => void;
-  /** The first of the long lists: the page reads the rest of them when it comes near the screen. */
-  listsRef?: React.Ref<HTMLElement>;
 }) {
   const { t, i18n } = useTranslation("home");
   const [params, setParams] = useSearchParams();
@@ -215,13 +275,15 @@ export function HomeDashboard({
         </section>
       )}
 
-      <AvatarStrip title={t("strips.suggested")} profiles={data.suggested} projectCode={p} ref={listsRef} />
-      <AvatarStrip title={t("strips.related")} profiles={data.related} projectCode={p} />
-      <AvatarStrip title={t("strips.latestSpeech")} profiles={data.latestSpeech} projectCode={p} />
-      <AvatarStrip title={t("strips.latestOnline")} profiles={data.latestOnline} projectCode={p} />
+      <AvatarStrip title={t("strips.suggested")} profiles={data.suggested} more={more?.suggested} onNear={onListNear} projectCode={p} />
+      <AvatarStrip title={t("strips.related")} profiles={data.related} more={more?.related} onNear={onListNear} projectCode={p} />
+      <AvatarStrip title={t("strips.latestSpeech")} profiles={data.latestSpeech} more={more?.latestSpeech} onNear={onListNear} projectCode={p} />
+      <AvatarStrip title={t("strips.latestOnline")} profiles={data.latestOnline} more={more?.latestOnline} onNear={onListNear} projectCode={p} />
       <AvatarStrip
         title={t("strips.newbies")}
         profiles={data.newbies.profiles}
+        more={more?.newbies.profiles}
+        onNear={onListNear}
         projectCode={p}
         extra={
           <Link to={`/${p}/all-profiles`} className="link-button">
@@ -229,7 +291,7 @@ export function HomeDashboard({
           </Link>
         }
       />
-      <AvatarStrip title={t("strips.mostVisits")} profiles={data.mostVisits} projectCode={p} />
+      <AvatarStrip title={t("strips.mostVisits")} profiles={data.mostVisits} more={more?.mostVisits} onNear={onListNear} projectCode={p} />
       {data.visitors && (
         <AvatarStrip
           title={t("strips.visitors")}
@@ -239,49 +301,9 @@ export function HomeDashboard({
         />
       )}
 
-      <HotWall hotProfiles={data.hotProfiles} projectCode={p} />
-
-      <section className="home-section" aria-labelledby="hot-title">
-        <h2 id="hot-title">{t("hot.title")}</h2>
-        {data.hotProfiles.length === 0 && <p className="muted">{t("hot.empty")}</p>}
-        <ul className="hot-grid">
-          {data.hotProfiles.map((h) => (
-            <li key={h.simpleCode}>
-              <Link to={profileHref(p, h.simpleCode)} className="hot-card">
-                <Avatar profile={h} size={72} />
-                <span className="avatar-strip-name">{h.nickname}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      <section className="home-section" aria-labelledby="notes-title">
-        <h2 id="notes-title">{t("notes.title")}</h2>
-        {data.notes.length === 0 && <p className="muted">{t("notes.empty")}</p>}
-        <ul className="note-cards">
-          {data.notes.map((n) => (
-            <li key={n.profile.simpleCode}>
-              {/* Named by the visible nickname (a label that differs from what is shown fails WCAG 2.5.3); the
-                  introduction is its description. */}
-              <Link
-                to={profileHref(p, n.profile.simpleCode)}
-                className="note-card card"
-                aria-labelledby={`note-name-${n.profile.simpleCode}`}
-                aria-describedby={`note-text-${n.profile.simpleCode}`}
-              >
-                <span className="row">
-                  <Avatar profile={n.profile} size={32} />
-                  <strong id={`note-name-${n.profile.simpleCode}`}>{n.profile.nickname}</strong>
-                </span>
-                <span className="note-text" id={`note-text-${n.profile.simpleCode}`}>
-                  {n.introduction}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <HotWall hotProfiles={more?.hotProfiles ?? data.hotProfiles} projectCode={p} />
+      <HotGrid first={data.hotProfiles} more={more?.hotProfiles} onNear={onListNear} projectCode={p} />
+      <NoteCards first={data.notes} more={more?.notes} onNear={onListNear} projectCode={p} />
 
       <FeedbackBox projectCode={p} />
 

@@ -1,20 +1,13 @@
-import { createContext, useContext } from "react";
 import { useAvatarMode } from "../../components/avatar";
 import { useHydrated } from "../../lib/hydrated";
 import { readSession } from "../../lib/session-keys";
 
 /**
- * Whether the page request carried a session cookie (the member shell's loader reads it): the server render and
- * the browser agree from the first paint, so a visitor's page never shows member controls and never calls a
- * private endpoint (README Decisions "Visitors and navigation"). Null outside the member shell.
+ * True for a member: in the member shell, whether the page request carried a session cookie (`SignedInContext`,
+ * ../../lib/signed-in); outside it, the browser's stored session (a visitor on the server).
  */
-export const SignedInContext = createContext<boolean | null>(null);
-
-/** True for a member; outside the shell it falls back to the browser's stored session (visitor on the server). */
 export function useSignedIn(): boolean {
-  const fromShell = useContext(SignedInContext);
-  const { visitor } = useAvatarMode();
-  return fromShell ?? !visitor;
+  return !useAvatarMode().visitor;
 }
 
 /**
