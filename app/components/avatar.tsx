@@ -1,4 +1,4 @@
-import { useContext, useState, useSyncExternalStore } from "react";
+import { memo, useContext, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
@@ -19,24 +19,43 @@ const SAFE_MODE_EVENT = "velvet:safe-mode";
 
 export function setSafeMode(on: boolean) {
   localStorage.setItem(SAFE_MODE_KEY, on ? "true" : "false");
+  storedSafeMode = undefined;
   window.dispatchEvent(new Event(SAFE_MODE_EVENT));
 }
 
 type AvatarMode = { safeMode: boolean; visitor: boolean };
 
-/** Safe mode as this browser stored it; off until the page has hydrated (the server cannot read it). */
-const readSafeMode = () => hydratedNow() && localStorage.getItem(SAFE_MODE_KEY) === "true";
+/** Safe mode as this browser stored it (read once, again after a change); off until the page has hydrated. */
+let storedSafeMode: boolean | undefined;
+function readSafeMode(): boolean {
+  if (!hydratedNow()) return false;
+  storedSafeMode ??= localStorage.getItem(SAFE_MODE_KEY) === "true";
+  return storedSafeMode;
+}
 /** Outside the member shell: a visitor unless this browser holds a session; a visitor until hydrated. */
 const readVisitor = () => !hydratedNow() || !readSession();
 
+// One set of window listeners for every avatar of the page (there are hundreds), installed with the first.
+const modeListeners = new Set<() => void>();
+function modeChanged() {
+  storedSafeMode = undefined;
+  for (const listener of modeListeners) listener();
+}
 function subscribeMode(onChange: () => void) {
-  window.addEventListener(SAFE_MODE_EVENT, onChange);
-  window.addEventListener("storage", onChange);
+  if (modeListeners.size === 0) {
+    // Nobody listened since the last read: another tab may have changed it meanwhile.
+    storedSafeMode = undefined;
+    window.addEventListener(SAFE_MODE_EVENT, modeChanged);
+    window.addEventListener("storage", modeChanged);
+  }
+  modeListeners.add(onChange);
   const stopHydrated = subscribeHydrated(onChange);
   return () => {
-    window.removeEventListener(SAFE_MODE_EVENT, onChange);
-    window.removeEventListener("storage", onChange);
     stopHydrated();
+    modeListeners.delete(onChange);
+    if (modeListeners.size > 0) return;
+    window.removeEventListener(SAFE_MODE_EVENT, modeChanged);
+    window.removeEventListener("storage", modeChanged);
   };
 }
 
@@ -121,7 +140,9 @@ export const publicProfileHref = (projectCode: string, simpleCode: string) => `/
  * picture from screen readers where the control around it already names the member (a chat list row). `eager`
  * is for the few avatars of a page's first screen.
  */
-export function Avatar({
+// Memoised: pages render avatars by the hundred, and a list that re-renders (its rest arrived, a live update) should
+// not re-render the avatars it already shows.
+export const Avatar = memo(function Avatar({
   profile,
   size = 48,
   link = false,
@@ -186,7 +207,7 @@ export function Avatar({
       {picture}
     </Link>
   );
-}
+});
 
 /**
  * §6: what a visitor gets on tapping an avatar, a blurred photo or any member-only control: a dialog leading to login

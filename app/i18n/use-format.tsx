@@ -9,31 +9,27 @@ let zone: string | undefined;
 const browserZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /**
- * The zone dates are shown in: UTC while rendering on the server and while hydrating (so both sides print
- * the same text), then the member's own zone. Pages rendered on the client from the start never show UTC.
+ * Formatters bound to the active language and the hydration-safe zone (see ./format): UTC while rendering on the
+ * server and while hydrating (so both sides print the same text), then the member's own zone. Pages rendered on the
+ * client from the start never show UTC.
  */
-export function useTimeZone(): string {
-  return useHydrated() ? browserZone() : "UTC";
-}
-
-/** Formatters bound to the active language and the hydration-safe zone (see ./format). */
 export function useFormat() {
   const { i18n } = useTranslation();
   const lang = i18n.language;
-  const timeZone = useTimeZone();
+  const hydrated = useHydrated();
   return useMemo(() => {
-    // The UTC pass says so ("15:05 UTC"), so nobody reads a server time as their own.
-    const zone = { timeZone, zoneName: timeZone === "UTC" };
+    // The UTC pass says so ("15:05 UTC"), so nobody reads a server time as their own. The member's zone is read
+    // when a date is first formatted: asking Intl for it loads Intl's data, which a page of counts never needs.
+    const zone = (): { timeZone: string; zoneName: boolean } => (hydrated ? { timeZone: browserZone(), zoneName: false } : { timeZone: "UTC", zoneName: true });
     return {
       lang,
-      timeZone,
-      date: (value: DateInput, preset: DatePreset = "date") => formatDate(lang, value, preset, zone),
-      dateTime: (value: DateInput) => formatDate(lang, value, "dateTime", zone),
+      date: (value: DateInput, preset: DatePreset = "date") => formatDate(lang, value, preset, zone()),
+      dateTime: (value: DateInput) => formatDate(lang, value, "dateTime", zone()),
       number: (value: number, options?: Intl.NumberFormatOptions) => formatNumber(lang, value, options),
       relative: (value: DateInput, now?: DateInput) => formatRelativeTime(lang, value, now),
       age: (value: DateInput, now?: DateInput) => formatAge(lang, value, now),
     };
-  }, [lang, timeZone]);
+  }, [lang, hydrated]);
 }
 
 /**

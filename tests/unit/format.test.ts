@@ -41,6 +41,15 @@ describe("format", () => {
     expect(formatNumber("en", Number.NaN)).toBe("");
   });
 
+  it("writes whole numbers without Intl exactly as Intl does", () => {
+    const values = [0, -0, 1, -1, 7, 12, 999, 1000, -1000, 4096, 12_345, -99_999, 100_000, 1_234_567, 123_456_789, 2 ** 31, -(2 ** 40), Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+    for (let i = 0; i < 200; i++) values.push(Math.round((Math.random() - 0.5) * 10 ** (1 + (i % 15))));
+    for (const lang of ["en", "ja", "zh-CN", "zh-TW"]) {
+      const intl = new Intl.NumberFormat(lang);
+      for (const value of values) expect(formatNumber(lang, value), `${lang} ${value}`).toBe(intl.format(value));
+    }
+  });
+
   it("relative times per language", () => {
     const earlier = "2026-11-17T12:05:00Z";
     expect(formatRelativeTime("en", earlier, AT)).toBe("3 hours ago");
