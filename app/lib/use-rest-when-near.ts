@@ -1,17 +1,21 @@
 import { type RefObject, useEffect } from "react";
 import { useNearViewport } from "./use-near-viewport";
 
-/** How far ahead of the screen a list shows its rest: a member scrolling finds it filled in already. */
-const AHEAD = "300px";
+/**
+ * A list wants its rest once it is on screen, not before: on a phone the first list sits just below the first screen,
+ * and reading and decoding every list's rest right after the page loaded (some 60 KB) cost more main thread than the
+ * cards themselves. The first of each list fills a phone's width, so the rest arrives behind what is shown.
+ */
+const ON_SCREEN = "0px";
 
 /**
  * One long list of a page that came with the first of each (README Decisions "Lighter main pages"): the list shows
- * `first` until it comes near the screen, then `more` (the whole list, once the page has read it). So the rest of
+ * `first` until it comes on screen, then `more` (the whole list, once the page has read it). So the rest of
  * each list is rendered when the member scrolls to it, not every list's at once after hydration. `onNear` tells the
  * page a list wants its rest (the page reads all of them in one request).
  */
 export function useRestWhenNear<T, E extends Element = HTMLElement>(first: T[], more: T[] | undefined, onNear?: () => void): [RefObject<E | null>, T[]] {
-  const [ref, near] = useNearViewport<E>(AHEAD);
+  const [ref, near] = useNearViewport<E>(ON_SCREEN);
   useEffect(() => {
     if (near) onNear?.();
   }, [near, onNear]);

@@ -31,8 +31,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function Home({ loaderData, params }: Route.ComponentProps) {
   const logout = useLogout(params.projectCode);
   const projectCode = params.projectCode.toLowerCase();
-  // The rest of the long lists is read once the first of them comes near the screen, and each list shows its rest
-  // when it does itself: rendering some 200 more cards at once after hydration was most of the page's blocking time.
+  // The rest of the long lists is read once one of them is on screen, and each list shows its rest
+  // once it is on screen itself: rendering some 200 more cards at once after hydration was most of the page's blocking time.
   const [listsWanted, setListsWanted] = useState(false);
   const wantLists = useCallback(() => setListsWanted(true), []);
   const more = useRestOfPage<Awaited<ReturnType<typeof loader>>>(loaderData.partial && listsWanted, `/${projectCode}/home?all`)?.dashboard;

@@ -187,6 +187,24 @@ describe("profiles journeys", () => {
     await context.close();
   });
 
+  it("blurs a visitor's avatars and shows a member's sharp in the server's HTML, so the first paint never flips", async () => {
+    const shown = await memberWithAvatar("First Paint", 2, 260);
+    const viewer = await apiSignUp();
+    // The avatar's <img> for that member in a page's HTML, as the server sent it (before any script runs).
+    const imgIn = (html: string) => html.match(/<img[^>]*alt="[^"]*First Paint[^"]*"[^>]*>/)?.[0] ?? "";
+    const visitorHtml = await (await fetch(`${baseUrl()}/smp/share/${shown.memberNo}`)).text();
+    expect(imgIn(visitorHtml)).toContain('class="avatar blurred"');
+    const { page, context } = await newPage(browser);
+    await loginThroughPage(page, viewer.email, viewer.password);
+    const memberHtml = await (await page.request.get(`/smp/share/${shown.memberNo}`)).text();
+    expect(imgIn(memberHtml)).toMatch(/class="avatar"/);
+    // Hydrated, the member's view stays as the server drew it.
+    await gotoHydrated(page, `/smp/share/${shown.memberNo}`);
+    await page.locator('img.avatar[alt*="First Paint"]').first().waitFor();
+    expect(await page.locator('img.avatar.blurred[alt*="First Paint"]').count()).toBe(0);
+    await context.close();
+  });
+
   it("keeps a blurred photo's original from visitors, reveals it to a member after 10 taps, and saves safe mode", async () => {
     const owner = await memberWithAvatar("Photo Owner", 2, 60);
     const form = new FormData();

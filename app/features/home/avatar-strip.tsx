@@ -9,7 +9,7 @@ export const profileHref = (projectCode: string, simpleCode: string) => `/${proj
 
 /**
  * A horizontal strip of avatars linking to each profile (the shared Avatar: safe mode and visitor view, §6).
- * `more` is the whole list once the page has it: the strip shows it when it comes near the screen (useRestWhenNear).
+ * `more` is the whole list once the page has it: the strip shows it once it is on screen (useRestWhenNear).
  */
 export function AvatarStrip({
   title,

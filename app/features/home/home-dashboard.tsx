@@ -55,7 +55,7 @@ function HotWall({ hotProfiles, projectCode }: { hotProfiles: Dashboard["hotProf
   );
 }
 
-/** §9 hot profiles as a grid; the rest of them shows when the grid comes near the screen. */
+/** §9 hot profiles as a grid; the rest of them shows when the grid comes on screen. */
 function HotGrid({ first, more, onNear, projectCode }: { first: Dashboard["hotProfiles"]; more?: Dashboard["hotProfiles"]; onNear?: () => void; projectCode: string }) {
   const { t } = useTranslation("home");
   const [ref, hotProfiles] = useRestWhenNear(first, more, onNear);
@@ -77,7 +77,7 @@ function HotGrid({ first, more, onNear, projectCode }: { first: Dashboard["hotPr
   );
 }
 
-/** Members' introductions as cards; the rest of them shows when the cards come near the screen. */
+/** Members' introductions as cards; the rest of them shows when the cards come on screen. */
 function NoteCards({ first, more, onNear, projectCode }: { first: Dashboard["notes"]; more?: Dashboard["notes"]; onNear?: () => void; projectCode: string }) {
   const { t } = useTranslation("home");
   const [ref, notes] = useRestWhenNear(first, more, onNear);
@@ -120,9 +120,9 @@ export function HomeDashboard({
   onLogout,
 }: {
   data: Dashboard;
-  /** The whole of each long list, once the page has read it; each list shows its rest when it comes near the screen. */
+  /** The whole of each long list, once the page has read it; each list shows its rest when it comes on screen. */
   more?: Dashboard | null;
-  /** A long list came near the screen: the page reads the rest of them (one request for all). */
+  /** A long list came on screen: the page reads the rest of them (one request for all). */
   onListNear?: () => void;
   projectCode: string;
   onLogout: () => void;
