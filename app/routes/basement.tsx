@@ -7,6 +7,7 @@ import { profilePath } from "../features/social/social-client";
 import { VerificationPrompt } from "../features/social/verification-prompt";
 import { callApi, sessionHeaders } from "../lib/api.server";
 import { pageTitle } from "../i18n/page-title";
+import { Icon } from "../components/icon";
 import "../features/social/social.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "social:basement.title") }];
@@ -47,7 +48,7 @@ export default function Basement({ loaderData }: Route.ComponentProps) {
       <h1>{t("basement.title")}</h1>
       <p className="muted">{t("basement.intro")}</p>
       <section className="card stack" aria-labelledby="basement-flame">
-        <h2 id="basement-flame">🔥 {t("basement.flame")}</h2>
+        <h2 id="basement-flame"><Icon name="flame" className="icon-flame" /> {t("basement.flame")}</h2>
         {flame.profile ? (
           <Link className="person" to={profilePath(project, flame.profile.simpleCode)}>
             <Avatar profile={flame.profile} size={44} />

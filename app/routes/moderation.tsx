@@ -12,6 +12,7 @@ import { loadApi } from "../lib/api.server";
 import * as moderation from "../api/moderation-api";
 import * as social from "../api/social-api";
 import { errorText } from "../lib/error-text";
+import { Icon } from "../components/icon";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 
@@ -208,10 +209,10 @@ function VerificationGrants({ project }: { project: string }) {
       </label>
       <div className="entry-actions">
         <button type="button" className="button" disabled={!no} onClick={() => void run((memberNo) => moderation.setFlameHolder(project, memberNo), "flameHolderSet")}>
-          🔥 {t("makeFlameHolder")}
+          <Icon name="flame" className="icon-flame" /> {t("makeFlameHolder")}
         </button>
         <button type="button" className="button" disabled={!no} onClick={() => void run((memberNo) => moderation.grantAiRoom(project, memberNo), "aiRoomGranted")}>
-          🎨 {t("grantAiRoom")}
+          <Icon name="palette" /> {t("grantAiRoom")}
         </button>
       </div>
     </section>

@@ -12,6 +12,7 @@ import { useE2eConversation } from "../e2e/e2e-conversation";
 import { useE2eSend } from "../e2e/encrypted-send";
 import { MessageItem } from "./message-item";
 import { useChatRoom, type LocalMessage } from "./use-chat-room";
+import { Icon } from "../../components/icon";
 
 export type SendOptions = { isPrivate: boolean; toMemberNo: string | null };
 
@@ -204,7 +205,7 @@ export function ChatConversation({
             aria-label={t("sendImage")}
           />
           <button type="button" className="icon-button" aria-label={t("sendImage")} disabled={imageProgress !== null || posting.refused} onClick={() => fileRef.current?.click()}>
-            🖼
+            <Icon name="image" />
           </button>
           <button type="submit" className="button button-primary" disabled={busy || posting.refused}>
             {t("send")}

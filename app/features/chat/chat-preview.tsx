@@ -7,6 +7,7 @@ import { Avatar } from "../../components/avatar";
 import { useNearViewport } from "../../lib/use-near-viewport";
 import * as chat from "../../api/chat-api";
 import { HOME_CHAT_PREVIEW_SIZE, uniqueByMember } from "./chat-preview-list";
+import { Icon } from "../../components/icon";
 import "./chat.css";
 
 /** Lines the preview's scroller shows before it is scrolled; the rest render when the member scrolls it. */
@@ -34,7 +35,7 @@ export function ChatPreview({ projectCode }: { projectCode: string }) {
   const shown = messages && !all ? messages.slice(0, FIRST_LINES) : messages;
   return (
     <section ref={ref} className="home-section card chat-preview" aria-labelledby="chat-preview-title">
-      <h2 id="chat-preview-title">💬 {t("chatPreview.title")}</h2>
+      <h2 id="chat-preview-title"><Icon name="chat" /> {t("chatPreview.title")}</h2>
       {shown ? (
         <ul className="chat-preview-list" onScroll={all ? undefined : () => startTransition(() => setAll(true))}>
           {shown.map((m) => {

@@ -8,6 +8,7 @@ import { LoginPrompt } from "../../components/avatar";
 import * as chat from "../../api/chat-api";
 import { useRoom } from "../../lib/realtime";
 import { useSignedIn } from "../shell/viewer";
+import { Icon } from "../../components/icon";
 import "./chat.css";
 
 /** §2 Home: the latest public chat message, live, linking to the public chat. A visitor is offered the login instead. */
@@ -23,7 +24,7 @@ function VisitorChatBar({ projectCode }: { projectCode: string }) {
   return (
     <>
       <button type="button" className="latest-chat-bar" onClick={() => setLoginOpen(true)}>
-        <span aria-hidden="true">💬</span>
+        <Icon name="chat" />
         <span className="muted">{t("visitor.publicChat")}</span>
       </button>
       {loginOpen && <LoginPrompt projectCode={projectCode} forMembers onClose={() => setLoginOpen(false)} />}
@@ -56,7 +57,7 @@ function MemberLatestChatBar({ projectCode }: { projectCode: string }) {
   const name = latest?.profile?.nickname || latest?.nickname || latest?.memberNo;
   return (
     <Link to={`/${projectCode}/public-chat/${PUBLIC_CHATROOM_ID}`} className="latest-chat-bar">
-      <span aria-hidden="true">💬</span>
+      <Icon name="chat" />
       {/* The name starts with what the link does and contains what it shows (WCAG 2.5.3, label in name). */}
       <span className="visually-hidden">{t("openPublicChat")}: </span>
       {latest ? (

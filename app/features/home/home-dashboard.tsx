@@ -14,6 +14,7 @@ import { AvatarStrip, profileHref } from "./avatar-strip";
 import { FeedbackBox } from "./feedback-box";
 import { PhotoGrid } from "./photo-grid";
 import { VisitorsDrawer } from "./visitors-drawer";
+import { Icon } from "../../components/icon";
 import "./home.css";
 
 // The photo review and the roulette load when a member opens them (README Decisions "Lighter main pages").
@@ -164,7 +165,7 @@ export function HomeDashboard({
         </div>
         <div className="row">
           <Link to={`?showRoulette=true`} className="button" aria-label={t("roulette.open")}>
-            🎡 <span className="hide-narrow">{t("roulette.open")}</span>
+            <Icon name="wheel" /> <span className="hide-narrow">{t("roulette.open")}</span>
           </Link>
           <button type="button" className="button" onClick={onLogout}>
             {t("common:logout")}
@@ -174,7 +175,7 @@ export function HomeDashboard({
 
       {data.flame && (
         <section className="home-section card flame-card" aria-labelledby="flame-title">
-          <h2 id="flame-title">🔥 {t("flame.title")}</h2>
+          <h2 id="flame-title"><Icon name="flame" className="icon-flame" /> {t("flame.title")}</h2>
           <Link to={profileHref(p, data.flame.memberNo)} className="row">
             <Avatar profile={data.flame.profile} size={56} />
             <span>{data.flame.profile.simpleCode === me.simpleCode ? t("flame.mine") : t("flame.holder", { name: data.flame.profile.nickname || data.flame.memberNo })}</span>
@@ -185,7 +186,7 @@ export function HomeDashboard({
 
       <div className="home-columns">
         <section className="home-section card" aria-labelledby="reminders-title">
-          <h2 id="reminders-title">⏰ {t("reminders.title")}</h2>
+          <h2 id="reminders-title"><Icon name="alarm" /> {t("reminders.title")}</h2>
           {data.reminders.length === 0 ? (
             <p className="muted">{t("reminders.empty")}</p>
           ) : (
@@ -246,7 +247,7 @@ export function HomeDashboard({
       )}
       {me.kycStatus === 9 && (
         <Link to={`/${p}/ai-room`} className="entry-card card">
-          <strong>🎨 {t("entries.aiRoom")}</strong>
+          <strong><Icon name="palette" /> {t("entries.aiRoom")}</strong>
           <span className="muted">{t("entries.aiRoomHint")}</span>
         </Link>
       )}
@@ -256,7 +257,7 @@ export function HomeDashboard({
 
       {!reviewDone && data.photoReview && !data.photoReview.done && data.photoReview.available > 0 && (
         <section className="home-section card review-prompt" aria-labelledby="review-title">
-          <h2 id="review-title">⭐ {t("review.prompt", { count: HOME_LIMITS.reviewSession })}</h2>
+          <h2 id="review-title"><Icon name="star" className="icon-star" /> {t("review.prompt", { count: HOME_LIMITS.reviewSession })}</h2>
           <button
             type="button"
             className="button button-primary"

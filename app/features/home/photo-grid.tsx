@@ -7,6 +7,7 @@ import { profileHref } from "./avatar-strip";
 import { Dialog } from "../../components/dialog";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { RevealButton, StrangerSettingsLink, revealedPhoto } from "../stranger-media/stranger-reveal";
+import { Icon } from "../../components/icon";
 
 // The comment sheet (its end-to-end encryption, md5 room names, posting reminder) loads when a member opens one:
 // none of it is needed to show home (README Decisions "Lighter main pages").
@@ -71,7 +72,8 @@ export function PhotoGrid({ photos, projectCode, hasAvatar }: { photos: HomePhot
               </button>
               <div className="photo-actions">
                 <button type="button" className="icon-button small" onClick={() => setComments(photo)} aria-label={t("photos.comments", { count: photo.threadCount })}>
-                  💬{photo.threadCount > 0 && <span className="photo-count">{photo.threadCount}</span>}
+                  <Icon name="chat" />
+                  {photo.threadCount > 0 && <span className="photo-count">{photo.threadCount}</span>}
                 </button>
                 {blurred && photo.strangerBlur && (
                   // Blurred by the member's stranger-media setting alone: one tap, not the §9 ten.

@@ -6,6 +6,7 @@ import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 import { useSignedIn } from "../shell/viewer";
 import { useTwoStep } from "../social/social-client";
+import { Icon } from "../../components/icon";
 
 /**
  * §2 torch relay button and §6 approval, shown only to the flame holder on another member's public profile.
@@ -63,7 +64,7 @@ export function FlameControls({ projectCode, memberNo, kycStatus }: { projectCod
         </div>
       )}
       <button type="button" className="button" aria-pressed={pass.armed} onClick={() => void pass.tap()}>
-        🔥 {pass.armed ? t("flame.passConfirm") : t("flame.pass")}
+        <Icon name="flame" className="icon-flame" /> {pass.armed ? t("flame.passConfirm") : t("flame.pass")}
       </button>
     </section>
   );

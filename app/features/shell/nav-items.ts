@@ -1,14 +1,17 @@
 import { md5 } from "js-md5";
 import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 
-/** One place a navigation link leads to: a path under /{projectCode}, a translation key and an icon. */
+/**
+ * One place a navigation link leads to: a path under /{projectCode}, a translation key and an icon: a text glyph, or
+ * the name of an SVG icon (components/icon.tsx) where the picture would be a colour emoji.
+ */
 export type NavItem = { path: string; label: string; icon: string; dot?: "social" | "message" };
 export type NavGroup = { label: string; items: NavItem[] };
 
 /** §2 bottom navigation of a member: market, social (the chat list), home, message (guestbook and notices), profile. */
 export const MEMBER_TABS: NavItem[] = [
   { path: "market", label: "common:nav.market", icon: "⚖" },
-  { path: "notification", label: "shell:nav.chats", icon: "💬", dot: "social" },
+  { path: "notification", label: "shell:nav.chats", icon: "chat", dot: "social" },
   { path: "home", label: "common:nav.home", icon: "⌂" },
   { path: "message", label: "shell:nav.inbox", icon: "✉", dot: "message" },
   { path: "profile", label: "common:nav.profile", icon: "☺" },
@@ -33,7 +36,7 @@ export function memberGroups(myMemberNo: string | null): NavGroup[] {
     {
       label: "shell:nav.groups.talk",
       items: [
-        { path: `public-chat/${PUBLIC_CHATROOM_ID}`, label: "shell:nav.publicChat", icon: "🗨" },
+        { path: `public-chat/${PUBLIC_CHATROOM_ID}`, label: "shell:nav.publicChat", icon: "speech" },
         // §2 personal chatroom: chatroom/{md5 of member code}.
         ...(myMemberNo ? [{ path: `chatroom/${md5(myMemberNo)}`, label: "shell:nav.personalRoom", icon: "☕" }] : []),
         { path: "guestbook", label: "shell:nav.guestbook", icon: "✎" },

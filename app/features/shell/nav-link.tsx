@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 import type { NavItem } from "./nav-items";
+import { Icon, isIconName } from "../../components/icon";
 
 export type NavDots = { social?: boolean; message?: boolean };
 
@@ -11,7 +12,7 @@ export function ShellNavLink({ projectCode, item, dots = {}, className, onClick 
   return (
     <NavLink to={`/${projectCode}/${item.path}`} className={className} onClick={onClick}>
       <span className="shell-nav-icon" aria-hidden="true">
-        {item.icon}
+        {isIconName(item.icon) ? <Icon name={item.icon} /> : item.icon}
         {dot && <span className={`dot ${dot}`} />}
       </span>
       <span className="shell-nav-label">{t(item.label)}</span>
