@@ -1,5 +1,5 @@
 import { AlertDialog, Dialog as RadixDialog } from "radix-ui";
-import { type ComponentProps, createContext, type FormEvent, type ReactElement, type ReactNode, useContext } from "react";
+import { type ComponentProps, createContext, type FormEvent, type ReactElement, type ReactNode, useContext, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useReturnFocus } from "./return-focus";
 
@@ -46,29 +46,41 @@ export function Dialog({
   children?: ReactNode;
 }) {
   const focus = useReturnFocus();
+  // An opener's dialog keeps its own open state, so that it too renders its panel only while open.
+  const [openedByTrigger, setOpenedByTrigger] = useState(false);
+  const isOpen = open ?? openedByTrigger;
   const P = kind === "alert" ? AlertDialog : RadixDialog;
-  // A closed dialog without an opener renders nothing Radix would (its content mounts only when open), but Radix's
-  // closed Presence still dispatches a synchronous update from a layout effect on mount: on a page with a few such
-  // dialogs that pulled the whole hydration's pending work into one blocking render (README Decisions "Lighter main pages").
-  if (open === false && !trigger) return null;
+  // A closed dialog renders no panel: Radix's closed Presence (portal, overlay, content) dispatches a synchronous
+  // update from a layout effect on mount, and on a page with a few such dialogs (the shell's "More" menu is on every
+  // page) that pulled hydration's first effects and a re-render into the task of its commit (README Decisions
+  // "Lighter main pages"). No dialog animates its closing, so nothing is lost by unmounting at once.
+  if (!isOpen && !trigger) return null;
   return (
     <KindContext.Provider value={kind}>
-      <P.Root open={open} onOpenChange={onOpenChange}>
+      <P.Root
+        open={isOpen}
+        onOpenChange={(next) => {
+          setOpenedByTrigger(next);
+          onOpenChange?.(next);
+        }}
+      >
         {trigger && <P.Trigger asChild>{trigger}</P.Trigger>}
-        <P.Portal>
-          <P.Overlay className="dialog-overlay" />
-          <P.Content className={className} {...(returnFocus ? focus : {})}>
-            <P.Title className={titleClassName}>{title}</P.Title>
-            <P.Description className={descriptionClassName}>{description}</P.Description>
-            {children}
-            {actions && <div className="dialog-actions">{actions}</div>}
-            {closeLabel && (
-              <DialogClose className="icon-button dialog-x" aria-label={closeLabel}>
-                ×
-              </DialogClose>
-            )}
-          </P.Content>
-        </P.Portal>
+        {isOpen && (
+          <P.Portal>
+            <P.Overlay className="dialog-overlay" />
+            <P.Content className={className} {...(returnFocus ? focus : {})}>
+              <P.Title className={titleClassName}>{title}</P.Title>
+              <P.Description className={descriptionClassName}>{description}</P.Description>
+              {children}
+              {actions && <div className="dialog-actions">{actions}</div>}
+              {closeLabel && (
+                <DialogClose className="icon-button dialog-x" aria-label={closeLabel}>
+                  ×
+                </DialogClose>
+              )}
+            </P.Content>
+          </P.Portal>
+        )}
       </P.Root>
     </KindContext.Provider>
   );
