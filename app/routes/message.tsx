@@ -1,4 +1,5 @@
-import { Switch, Tabs } from "radix-ui";
+import { Tabs } from "radix-ui";
+import { Switch } from "../components/switch";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -115,9 +116,7 @@ export default function Messages({ loaderData, params }: Route.ComponentProps) {
           )}
         </Link>
         <label className="switch-label" htmlFor="email-alerts">
-          <Switch.Root id="email-alerts" className="switch" checked={emailAlerts} onCheckedChange={(checked) => void changeAlerts(checked)}>
-            <Switch.Thumb className="switch-thumb" />
-          </Switch.Root>
+          <Switch id="email-alerts" checked={emailAlerts} onCheckedChange={(checked) => void changeAlerts(checked)} />
           {t("messages.emailAlerts")}
         </label>
         <PushSwitch />

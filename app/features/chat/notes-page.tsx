@@ -1,5 +1,5 @@
 import { ReportItemButton } from "../social/report-item-dialog";
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
@@ -227,11 +227,9 @@ export function NotesPage({ projectCode, note: initial }: { projectCode: string;
           </label>
           <div className="row">
             {!own && (
-              // biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click
+              // biome-ignore lint/a11y/noLabelWithoutControl: the switch inside is a button, which a label does name and click
               <label className="chat-switch">
-                <Switch.Root className="switch" checked={isPrivate} onCheckedChange={togglePrivate} aria-label={t("privateReply")}>
-                  <Switch.Thumb className="switch-thumb" />
-                </Switch.Root>
+                <Switch checked={isPrivate} onCheckedChange={togglePrivate} aria-label={t("privateReply")} />
                 <span aria-hidden="true">{t("privateReply")}</span>
               </label>
             )}

@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { startTransition, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage, PresenceEntry } from "../../../worker/contract/chat";
@@ -120,19 +120,16 @@ export function PublicChat({
       <div className="public-chat-main">
         <div className="chat-toolbar row">
           <h1>{t("publicTitle")}</h1>
-          {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the switch inside is a button, which a label does name and click */}
           <label className="chat-switch">
-            <Switch.Root
-              className="switch"
+            <Switch
               checked={kycOnly}
               onCheckedChange={(v) => {
                 setKycOnly(v);
                 localStorage.setItem("showKycOnly", String(v));
               }}
               aria-label={t("verifiedOnly")}
-            >
-              <Switch.Thumb className="switch-thumb" />
-            </Switch.Root>
+            />
             <span aria-hidden="true">{t("verifiedOnly")}</span>
           </label>
         </div>
@@ -147,11 +144,9 @@ export function PublicChat({
           sendOptions={{ isPrivate: isPrivate && Boolean(to), toMemberNo: isPrivate ? (to?.memberNo ?? null) : null }}
           composeExtras={
             <div className="row chat-compose-extras">
-              {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
+              {/* biome-ignore lint/a11y/noLabelWithoutControl: the switch inside is a button, which a label does name and click */}
               <label className="chat-switch">
-                <Switch.Root className="switch" checked={isPrivate} onCheckedChange={(v) => void togglePrivate(v)} aria-label={t("privateToggle")}>
-                  <Switch.Thumb className="switch-thumb" />
-                </Switch.Root>
+                <Switch checked={isPrivate} onCheckedChange={(v) => void togglePrivate(v)} aria-label={t("privateToggle")} />
                 <span aria-hidden="true">{t("privateToggle")}</span>
               </label>
               {isPrivate && (

@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
@@ -153,9 +153,7 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
           </p>
           <div className="e2e-row">
             <label htmlFor={`e2e-verified-${peerNo}`}>{t("markVerified")}</label>
-            <Switch.Root id={`e2e-verified-${peerNo}`} className="e2e-switch" checked={keys.verified} onCheckedChange={setVerified}>
-              <Switch.Thumb className="e2e-switch-thumb" />
-            </Switch.Root>
+            <Switch id={`e2e-verified-${peerNo}`} className="e2e-switch" checked={keys.verified} onCheckedChange={setVerified} thumbClassName="e2e-switch-thumb" />
           </div>
         </details>
       )}

@@ -1,5 +1,5 @@
 import { md5 } from "js-md5";
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
@@ -123,17 +123,14 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
           <input value={text} onChange={(e) => setText(e.target.value)} placeholder={t("comments.placeholder")} maxLength={2000} />
         </label>
         <div className="row">
-          {/* biome-ignore lint/a11y/noLabelWithoutControl: the Radix switch inside is a button, which a label does name and click */}
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the switch inside is a button, which a label does name and click */}
           <label className="row switch-row">
-            <Switch.Root
-              className="switch"
+            <Switch
               checked={isPrivate}
               disabled={!hasAvatar || !replyTo}
               onCheckedChange={(v) => (hasAvatar ? setIsPrivate(v) : toast(t("comments.privateNeedsAvatar"), "warning"))}
               aria-label={t("comments.private")}
-            >
-              <Switch.Thumb className="switch-thumb" />
-            </Switch.Root>
+            />
             <span aria-hidden="true">{t("comments.private")}</span>
           </label>
           {!hasAvatar && <span className="muted small">{t("comments.privateNeedsAvatar")}</span>}

@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useEffect, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -158,9 +158,7 @@ export function NearbyPanel({ projectCode, memberId, showPosition }: { projectCo
       </div>
       <div className="switch-row">
         <label htmlFor="switch-show-position">{t("nearby.showMe")}</label>
-        <Switch.Root id="switch-show-position" className="switch" checked={shown} onCheckedChange={(v) => void setShownOnMap(v)} aria-describedby="show-position-hint">
-          <Switch.Thumb className="switch-thumb" />
-        </Switch.Root>
+        <Switch id="switch-show-position" checked={shown} onCheckedChange={(v) => void setShownOnMap(v)} aria-describedby="show-position-hint" />
       </div>
       <p id="show-position-hint" className="muted small">
         {t("nearby.showMeHint")}

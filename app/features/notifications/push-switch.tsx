@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { disablePush, enablePush, pushSupported, pushWanted } from "./web-push";
@@ -30,9 +30,7 @@ export function PushSwitch() {
   return (
     <>
       <label className="switch-label" htmlFor="push-on-device">
-        <Switch.Root id="push-on-device" className="switch" checked={on} onCheckedChange={(checked) => void change(checked)}>
-          <Switch.Thumb className="switch-thumb" />
-        </Switch.Root>
+        <Switch id="push-on-device" checked={on} onCheckedChange={(checked) => void change(checked)} />
         {t("switch")}
       </label>
       {hint && (

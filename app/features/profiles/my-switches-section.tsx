@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useTranslation } from "react-i18next";
 import { setSafeMode } from "../../components/avatar";
 import type { ProfileEditor } from "./use-profile-editor";
@@ -20,9 +20,7 @@ export function MySwitchesSection({ editor }: { editor: ProfileEditor }) {
       ).map(([key, label, checked, onChange]) => (
         <div className="switch-row" key={key}>
           <label htmlFor={`switch-${key}`}>{label}</label>
-          <Switch.Root id={`switch-${key}`} className="switch" checked={checked} onCheckedChange={onChange}>
-            <Switch.Thumb className="switch-thumb" />
-          </Switch.Root>
+          <Switch id={`switch-${key}`} checked={checked} onCheckedChange={onChange} />
         </div>
       ))}
     </section>

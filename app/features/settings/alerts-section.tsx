@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
@@ -91,9 +91,7 @@ export function AlertsSection({
             {row.label}
             {row.hint && <span className="settings-row-hint">{row.hint}</span>}
           </label>
-          <Switch.Root id={`settings-${row.id}`} className="switch" checked={row.checked} disabled={row.disabled} onCheckedChange={row.onChange}>
-            <Switch.Thumb className="switch-thumb" />
-          </Switch.Root>
+          <Switch id={`settings-${row.id}`} checked={row.checked} disabled={row.disabled} onCheckedChange={row.onChange} />
         </div>
       ))}
     </section>

@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
@@ -36,9 +36,7 @@ export function FollowApprovalSection({ memberId }: { memberId: string }) {
           {t("approve")}
           <span className="settings-row-hint">{t("approveHint")}</span>
         </label>
-        <Switch.Root id="settings-approve-followers" className="switch" checked={on ?? false} disabled={on === null} onCheckedChange={(next) => void save(next)}>
-          <Switch.Thumb className="switch-thumb" />
-        </Switch.Root>
+        <Switch id="settings-approve-followers" checked={on ?? false} disabled={on === null} onCheckedChange={(next) => void save(next)} />
       </div>
     </section>
   );

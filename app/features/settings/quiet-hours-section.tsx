@@ -1,4 +1,4 @@
-import { Switch } from "radix-ui";
+import { Switch } from "../../components/switch";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isOk } from "../../../worker/contract/envelope";
@@ -53,15 +53,12 @@ export function QuietHoursSection({ memberId }: { memberId: string }) {
           {t("enabled")}
           <span className="settings-row-hint">{t("hint")}</span>
         </label>
-        <Switch.Root
+        <Switch
           id="settings-quiet-enabled"
-          className="switch"
           checked={enabled}
           disabled={saved === null}
           onCheckedChange={(on) => void save(on ? { enabled: true, ...draft } : { enabled: false })}
-        >
-          <Switch.Thumb className="switch-thumb" />
-        </Switch.Root>
+        />
       </div>
       {enabled && (
         <form
