@@ -38,7 +38,7 @@ export function memberGroups(myMemberNo: string | null): NavGroup[] {
       items: [
         { path: `public-chat/${PUBLIC_CHATROOM_ID}`, label: "shell:nav.publicChat", icon: "speech" },
         // §2 personal chatroom: chatroom/{md5 of member code}.
-        ...(myMemberNo ? [{ path: `chatroom/${md5(myMemberNo)}`, label: "shell:nav.personalRoom", icon: "☕" }] : []),
+        ...(myMemberNo ? [{ path: `chatroom/${md5(myMemberNo)}`, label: "shell:nav.personalRoom", icon: "cup" }] : []),
         { path: "guestbook", label: "shell:nav.guestbook", icon: "✎" },
       ],
     },
