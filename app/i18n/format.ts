@@ -1,6 +1,6 @@
 /**
  * Dates, times and numbers in the member's language: every screen formats through here, with
- * the active i18next language (en, ja, zh-CN, zh-TW) and Intl. Pure functions, safe on server and client.
+ * the active i18next language (en, ja, zh-CN, zh-TW), as Intl writes them. Pure functions, safe on server and client.
  *
  * Time zone: pass `timeZone` explicitly. Components use `useFormat()` (./use-format), which formats in UTC
  * for the server render and the hydration pass (both sides agree) and in the member's own zone after.
@@ -57,13 +57,76 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** A date/time in one of the presets; an unparseable value gives "". */
+/** The clock of a date in UTC or in the runtime's own zone: Date's getters, which need no Intl data. */
+type Clock = { year: number; month: number; day: number; hour: number; minute: number };
+function clockOf(date: Date, utc: boolean): Clock {
+  return utc
+    ? { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: date.getUTCHours(), minute: date.getUTCMinutes() }
+    : { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate(), hour: date.getHours(), minute: date.getMinutes() };
+}
+
+const EN_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const twoDigits = (n: number) => String(n).padStart(2, "0");
+const h12 = (hour: number) => hour % 12 || 12;
+const enTime = (c: Clock) => `${h12(c.hour)}:${twoDigits(c.minute)} ${c.hour < 12 ? "AM" : "PM"}`;
+const twTime = (c: Clock) => `${c.hour < 12 ? "上午" : "下午"}${h12(c.hour)}:${twoDigits(c.minute)}`;
+const h24Time = (c: Clock) => `${c.hour}:${twoDigits(c.minute)}`;
+const hanDate = (c: Clock) => `${c.year}年${c.month}月${c.day}日`;
+
+/**
+ * The presets as Intl (CLDR) writes them in the app's four languages, written here instead: a page's first Intl
+ * date or number format loads ICU's data in one uninterruptible ~35 ms task (~0.14 s at Lighthouse's 4× slowdown),
+ * on every page that shows a time. tests/unit/format.test.ts holds each equal to Intl's output.
+ */
+const WRITTEN: Record<string, Record<DatePreset, (c: Clock) => string>> = {
+  en: {
+    date: (c) => `${EN_MONTHS[c.month - 1]} ${c.day}, ${c.year}`,
+    dateTime: (c) => `${EN_MONTHS[c.month - 1]} ${c.day}, ${c.year}, ${enTime(c)}`,
+    shortDateTime: (c) => `${c.month}/${c.day}, ${enTime(c)}`,
+    time: enTime,
+    hour: (c) => `${h12(c.hour)} ${c.hour < 12 ? "AM" : "PM"}`,
+  },
+  ja: {
+    date: hanDate,
+    dateTime: (c) => `${hanDate(c)} ${h24Time(c)}`,
+    shortDateTime: (c) => `${c.month}/${c.day} ${h24Time(c)}`,
+    time: h24Time,
+    hour: (c) => `${c.hour}時`,
+  },
+  "zh-CN": {
+    date: hanDate,
+    dateTime: (c) => `${hanDate(c)} ${h24Time(c)}`,
+    shortDateTime: (c) => `${c.month}/${c.day} ${h24Time(c)}`,
+    time: h24Time,
+    hour: (c) => `${c.hour}时`,
+  },
+  "zh-TW": {
+    date: hanDate,
+    dateTime: (c) => `${hanDate(c)} ${twTime(c)}`,
+    shortDateTime: (c) => `${c.month}/${c.day} ${twTime(c)}`,
+    time: twTime,
+    hour: (c) => `${c.hour < 12 ? "上午" : "下午"}${h12(c.hour)}時`,
+  },
+};
+
+/**
+ * A date/time in one of the presets; an unparseable value gives "". In UTC or the runtime's own zone, in the app's
+ * languages, it is written without Intl (WRITTEN), the zone named as " UTC"; any other zone or language goes to Intl.
+ */
 export function formatDate(lang: string | undefined, value: DateInput, preset: DatePreset = "date", options: DateFormatOptions = {}): string {
   const date = toDate(value);
   if (!date) return "";
-  const shape: Intl.DateTimeFormatOptions = { ...DATE_PRESETS[preset], timeZone: options.timeZone };
-  if (options.zoneName && "hour" in DATE_PRESETS[preset]) shape.timeZoneName = "short";
   const tag = locale(lang);
+  const utc = options.timeZone === "UTC";
+  const showsTime = "hour" in DATE_PRESETS[preset];
+  const written = WRITTEN[tag]?.[preset];
+  const year = utc ? date.getUTCFullYear() : date.getFullYear();
+  if (written && (utc || (options.timeZone === undefined && !options.zoneName)) && year >= 1000 && year <= 9999) {
+    const text = written(clockOf(date, utc));
+    return options.zoneName && showsTime ? `${text} UTC` : text;
+  }
+  const shape: Intl.DateTimeFormatOptions = { ...DATE_PRESETS[preset], timeZone: options.timeZone };
+  if (options.zoneName && showsTime) shape.timeZoneName = "short";
   const format = cached(`d|${tag}|${preset}|${options.timeZone ?? ""}|${shape.timeZoneName ?? ""}`, () => new Intl.DateTimeFormat(tag, shape));
   return format.format(date);
 }

@@ -3,11 +3,6 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "../lib/hydrated";
 import { formatAge, formatDate, formatNumber, formatRelativeTime, type DateInput, type DatePreset } from "./format";
 
-// Read once: building an Intl.DateTimeFormat per call cost ~4 ms per <LocalTime> on a throttled phone (a chat page
-// of 200 messages spent ~0.8 s of main thread here), and the zone does not change while the page is open.
-let zone: string | undefined;
-const browserZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
-
 /**
  * Formatters bound to the active language and the hydration-safe zone (see ./format): UTC while rendering on the
  * server and while hydrating (so both sides print the same text), then the member's own zone. Pages rendered on the
@@ -18,9 +13,9 @@ export function useFormat() {
   const lang = i18n.language;
   const hydrated = useHydrated();
   return useMemo(() => {
-    // The UTC pass says so ("15:05 UTC"), so nobody reads a server time as their own. The member's zone is read
-    // when a date is first formatted: asking Intl for it loads Intl's data, which a page of counts never needs.
-    const zone = (): { timeZone: string; zoneName: boolean } => (hydrated ? { timeZone: browserZone(), zoneName: false } : { timeZone: "UTC", zoneName: true });
+    // The UTC pass says so ("15:05 UTC"), so nobody reads a server time as their own. After it, the browser's own
+    // zone (no `timeZone`): format.ts writes it from Date's getters, without loading Intl's data.
+    const zone = (): { timeZone: string | undefined; zoneName: boolean } => (hydrated ? { timeZone: undefined, zoneName: false } : { timeZone: "UTC", zoneName: true });
     return {
       lang,
       date: (value: DateInput, preset: DatePreset = "date") => formatDate(lang, value, preset, zone()),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createI18n } from "../../app/i18n/i18n";
-import { formatDate, formatDateTime, formatNumber, formatRelativeTime, formatTime } from "../../app/i18n/format";
+import { DATE_PRESETS, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatTime } from "../../app/i18n/format";
 
 // Dates, times and numbers follow the chosen language (app/i18n/format.ts).
 const AT = "2026-11-17T15:05:00Z";
@@ -33,6 +33,30 @@ describe("format", () => {
     expect(plain(formatDate("en", AT, "shortDateTime", { timeZone: "Asia/Tokyo" }))).toBe("11/18, 12:05 AM");
     expect(formatDate("ja", AT, "hour", UTC)).toBe("15時");
     expect(formatDate("zh-CN", AT, "hour", UTC)).toBe("15时");
+  });
+
+  it("writes every date preset without Intl exactly as Intl does, in UTC and in the runtime's own zone", () => {
+    // Midnight, noon and the hours beside them, then dates from 1970 to 2100 from a fixed sequence.
+    const dates = ["2026-01-05T00:07:00Z", "2026-11-27T11:59:00Z", "2026-11-27T12:00:00Z", "2026-11-27T23:05:00Z", "2026-03-09T09:00:00Z"].map((d) => new Date(d));
+    let seed = 11;
+    for (let i = 0; i < 300; i++) {
+      seed = (seed * 48_271) % 2_147_483_647;
+      dates.push(new Date(Math.floor((seed / 2_147_483_647) * 4_102_444_800_000)));
+    }
+    const presets = ["date", "dateTime", "shortDateTime", "time", "hour"] as const;
+    for (const lang of ["en", "ja", "zh-CN", "zh-TW"]) {
+      for (const preset of presets) {
+        const inUtc = new Intl.DateTimeFormat(lang, { ...DATE_PRESETS[preset], timeZone: "UTC" });
+        const inOwnZone = new Intl.DateTimeFormat(lang, DATE_PRESETS[preset]);
+        for (const date of dates) {
+          expect(formatDate(lang, date, preset, UTC), `${lang} ${preset} ${date.toISOString()}`).toBe(plain(inUtc.format(date)));
+          expect(formatDate(lang, date, preset), `${lang} ${preset} own zone ${date.toISOString()}`).toBe(plain(inOwnZone.format(date)));
+        }
+      }
+    }
+    // The server's and the hydration pass's zone is named after the time, in every language.
+    expect(formatDate("zh-CN", AT, "time", { ...UTC, zoneName: true })).toBe("15:05 UTC");
+    expect(formatDate("zh-TW", AT, "date", { ...UTC, zoneName: true })).toBe("2026年11月17日");
   });
 
   it("numbers per language", () => {
