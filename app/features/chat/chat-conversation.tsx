@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { POSTING_CODES, PostingReminder, usePostingStatus } from "../posting/posting-reminder";
 import type { ChatMessage, Payload } from "../../../worker/contract/chat";
@@ -23,8 +23,9 @@ function scrollToEnd(list: HTMLElement | null) {
 }
 
 /**
- * A room's first page is up to 200 messages: the newest paint at once, the older ones follow in time-sliced steps
- * (transitions), so no single task renders the whole page on a slow phone.
+ * A room's first page is up to 200 messages: the newest paint at once, and older ones are rendered when the member
+ * scrolls up to them, a step at a time (transitions). Rendering all of them after load kept a phone busy for seconds
+ * (README Decisions "Lighter main pages").
  */
 const FIRST_PAINT = 12;
 const PAINT_STEP = 24;
@@ -77,19 +78,45 @@ export function ChatConversation({
   const visible = filter ? room.messages.filter(filter) : room.messages;
   const [limit, setLimit] = useState(FIRST_PAINT);
   const shown = visible.length > limit ? visible.slice(-limit) : visible;
-
-  useEffect(() => {
-    if (!room.loaded || limit === Infinity) return;
-    // Everything the page brought is shown while the rest is still on its way: wait for it (the room says when).
-    if (room.partial && limit >= visible.length) return;
+  const hasOlder = room.loaded && (visible.length > shown.length || room.partial);
+  const olderRef = useRef<HTMLButtonElement>(null);
+  // How far the list's end was below the view when older messages were asked for: kept while they are added above.
+  const fromEnd = useRef<number | null>(null);
+  const partial = room.partial;
+  const total = visible.length;
+  const showOlder = useCallback(() => {
+    const list = listRef.current;
+    if (list) fromEnd.current = list.scrollHeight - list.scrollTop;
     // Fully shown once the whole first page is in: from then on live messages and filters never hide any.
-    const next = (n: number) => (n + PAINT_STEP >= visible.length && !room.partial ? Infinity : n + PAINT_STEP);
-    const timer = setTimeout(() => startTransition(() => setLimit(next)), 0);
-    return () => clearTimeout(timer);
-  }, [room.loaded, room.partial, limit, visible.length]);
-  // Older messages added above keep the newest in view (browsers without scroll anchoring need the nudge).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again whenever the shown list grows, which the ref cannot tell
-  useEffect(() => scrollToEnd(listRef.current), [room.messages.length, Math.min(limit, visible.length)]);
+    startTransition(() => setLimit((n) => (n + PAINT_STEP >= total && !partial ? Infinity : n + PAINT_STEP)));
+  }, [total, partial]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after the step that showed older messages commits
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (list && fromEnd.current !== null) list.scrollTop = list.scrollHeight - fromEnd.current;
+    fromEnd.current = null;
+  }, [limit]);
+  // New messages (and the first paint) bring the newest into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again whenever a message comes, which the ref cannot tell
+  useEffect(() => scrollToEnd(listRef.current), [room.messages.length]);
+  // The "earlier messages" button at the top shows the next step by itself when scrolled near. Observed after the
+  // first scroll to the newest (a task that scrollToEnd queued first), and again after each step, so a list still
+  // shorter than its box keeps filling.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: observed anew after each step (`limit`), see above
+  useEffect(() => {
+    const list = listRef.current;
+    const older = olderRef.current;
+    if (!list || !older || !hasOlder) return;
+    let observer: IntersectionObserver | undefined;
+    const timer = setTimeout(() => {
+      observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && showOlder(), { root: list, rootMargin: "200px 0px 0px 0px" });
+      observer.observe(older);
+    }, 0);
+    return () => {
+      clearTimeout(timer);
+      observer?.disconnect();
+    };
+  }, [hasOlder, showOlder, limit]);
   useEffect(() => onMessages?.(room.messages), [room.messages, onMessages]);
 
   async function deliver(input: { message: string; payload?: Payload; preview?: string }) {
@@ -167,6 +194,13 @@ export function ChatConversation({
       <ol className="chat-list" ref={listRef} aria-label={t("messages")} aria-live="polite">
         {!room.loaded && <li className="muted">{t("common:loading")}</li>}
         {room.loaded && visible.length === 0 && <li className="empty-state">{t("noMessages")}</li>}
+        {hasOlder && (
+          <li className="chat-older">
+            <button ref={olderRef} type="button" className="link-button" onClick={showOlder}>
+              {t("earlierMessages")}
+            </button>
+          </li>
+        )}
         {shown.map((message) => (
           <MessageItem key={`${message.idChatroomMessage}-${message.requestId}`} message={message} projectCode={projectCode} onChanged={room.replace} onRemoved={room.remove} onPickMember={onPickMember} />
         ))}
