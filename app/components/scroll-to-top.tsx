@@ -21,7 +21,8 @@ export function ScrollToTop() {
     const onScroll = () => {
       if (!frame) frame = requestAnimationFrame(check);
     };
-    check();
+    // At the next frame, not now: reading scrollY in the page's first effects forced a layout inside that task.
+    onScroll();
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => {
       window.removeEventListener("scroll", onScroll);

@@ -200,24 +200,31 @@ export function useRoom(options: RoomOptions) {
   }, [enabled]);
   useEffect(() => {
     if (!enabled) return;
-    const room = openRoom(
-      {
-        party: options.party,
-        room: options.room,
-        onEvent: (event) => latest.current.onEvent(event),
-        lastSeenId: () => latest.current.lastSeenId?.() ?? null,
-      },
-      (next) => {
-        if (next === "open") wasOpen.current = true;
-        setStatus(next);
-      },
-    );
-    handle.current = room;
+    let room: ReturnType<typeof openRoom> | null = null;
+    // In a task of its own: opening a socket (partysocket, the event schemas' preload) in the page's first effects
+    // made that task, already the longest after hydration, longer still on every page with a live room.
+    const timer = setTimeout(() => {
+      room = openRoom(
+        {
+          party: options.party,
+          room: options.room,
+          onEvent: (event) => latest.current.onEvent(event),
+          lastSeenId: () => latest.current.lastSeenId?.() ?? null,
+        },
+        (next) => {
+          if (next === "open") wasOpen.current = true;
+          setStatus(next);
+        },
+      );
+      handle.current = room;
+    }, 0);
     return () => {
+      clearTimeout(timer);
       handle.current = null;
+      if (!room) return;
       // Closing mid-handshake makes the browser log a failed connection: let it open, then close it.
       const ws = (room.socket as unknown as { _ws?: WebSocket })._ws;
-      if (ws && ws.readyState === WebSocket.CONNECTING) ws.addEventListener("open", () => room.close(), { once: true });
+      if (ws && ws.readyState === WebSocket.CONNECTING) ws.addEventListener("open", () => room?.close(), { once: true });
       else room.close();
     };
   }, [options.party, options.room, enabled]);
