@@ -58,8 +58,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // The page came with its own namespaces only: the whole language (one cached request) follows at once, so the
   // next page and any dialog find their strings. Added silently: what is on screen already has its strings.
   const partial = loaderData.partial;
+  // In a task of its own: starting the request was part of the page's first effects, the longest task after hydration.
   useEffect(() => {
-    if (partial) void completeLanguage(i18n, loaderData.lang);
+    if (!partial) return;
+    const timer = setTimeout(() => void completeLanguage(i18n, loaderData.lang), 0);
+    return () => clearTimeout(timer);
   }, [partial, i18n, loaderData.lang]);
   return (
     <I18nextProvider i18n={i18n}>
