@@ -78,7 +78,9 @@ export function ChatConversation({
   const visible = filter ? room.messages.filter(filter) : room.messages;
   const [limit, setLimit] = useState(FIRST_PAINT);
   const shown = visible.length > limit ? visible.slice(-limit) : visible;
-  const hasOlder = room.loaded && (visible.length > shown.length || room.partial);
+  // Only what is here to show: while the rest of the first page is on its way, the button waits for it (observing a
+  // button that can show nothing would step `limit` up without end).
+  const hasOlder = visible.length > shown.length;
   const olderRef = useRef<HTMLButtonElement>(null);
   // How far the list's end was below the view when older messages were asked for: kept while they are added above.
   const fromEnd = useRef<number | null>(null);
