@@ -68,10 +68,20 @@ function clockOf(date: Date, utc: boolean): Clock {
 const EN_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const twoDigits = (n: number) => String(n).padStart(2, "0");
 const h12 = (hour: number) => hour % 12 || 12;
-const enTime = (c: Clock) => `${h12(c.hour)}:${twoDigits(c.minute)} ${c.hour < 12 ? "AM" : "PM"}`;
-const twTime = (c: Clock) => `${c.hour < 12 ? "上午" : "下午"}${h12(c.hour)}:${twoDigits(c.minute)}`;
+const enMark = (c: Clock) => (c.hour < 12 ? "AM" : "PM");
+const twMark = (c: Clock) => (c.hour < 12 ? "上午" : "下午");
+const enTime = (c: Clock) => `${h12(c.hour)}:${twoDigits(c.minute)} ${enMark(c)}`;
+const twTime = (c: Clock) => `${twMark(c)}${h12(c.hour)}:${twoDigits(c.minute)}`;
 const h24Time = (c: Clock) => `${c.hour}:${twoDigits(c.minute)}`;
 const hanDate = (c: Clock) => `${c.year}年${c.month}月${c.day}日`;
+/** Japanese and Chinese share the date shapes (年月日, month/day); they differ in the clock and the hour's mark. */
+const hanPresets = (time: (c: Clock) => string, hour: (c: Clock) => string): Record<DatePreset, (c: Clock) => string> => ({
+  date: hanDate,
+  dateTime: (c) => `${hanDate(c)} ${time(c)}`,
+  shortDateTime: (c) => `${c.month}/${c.day} ${time(c)}`,
+  time,
+  hour,
+});
 
 /**
  * The presets as Intl (CLDR) writes them in the app's four languages, written here instead: a page's first Intl
@@ -84,29 +94,11 @@ const WRITTEN: Record<string, Record<DatePreset, (c: Clock) => string>> = {
     dateTime: (c) => `${EN_MONTHS[c.month - 1]} ${c.day}, ${c.year}, ${enTime(c)}`,
     shortDateTime: (c) => `${c.month}/${c.day}, ${enTime(c)}`,
     time: enTime,
-    hour: (c) => `${h12(c.hour)} ${c.hour < 12 ? "AM" : "PM"}`,
+    hour: (c) => `${h12(c.hour)} ${enMark(c)}`,
   },
-  ja: {
-    date: hanDate,
-    dateTime: (c) => `${hanDate(c)} ${h24Time(c)}`,
-    shortDateTime: (c) => `${c.month}/${c.day} ${h24Time(c)}`,
-    time: h24Time,
-    hour: (c) => `${c.hour}時`,
-  },
-  "zh-CN": {
-    date: hanDate,
-    dateTime: (c) => `${hanDate(c)} ${h24Time(c)}`,
-    shortDateTime: (c) => `${c.month}/${c.day} ${h24Time(c)}`,
-    time: h24Time,
-    hour: (c) => `${c.hour}时`,
-  },
-  "zh-TW": {
-    date: hanDate,
-    dateTime: (c) => `${hanDate(c)} ${twTime(c)}`,
-    shortDateTime: (c) => `${c.month}/${c.day} ${twTime(c)}`,
-    time: twTime,
-    hour: (c) => `${c.hour < 12 ? "上午" : "下午"}${h12(c.hour)}時`,
-  },
+  ja: hanPresets(h24Time, (c) => `${c.hour}時`),
+  "zh-CN": hanPresets(h24Time, (c) => `${c.hour}时`),
+  "zh-TW": hanPresets(twTime, (c) => `${twMark(c)}${h12(c.hour)}時`),
 };
 
 /**
@@ -120,9 +112,9 @@ export function formatDate(lang: string | undefined, value: DateInput, preset: D
   const utc = options.timeZone === "UTC";
   const showsTime = "hour" in DATE_PRESETS[preset];
   const written = WRITTEN[tag]?.[preset];
-  const year = utc ? date.getUTCFullYear() : date.getFullYear();
-  if (written && (utc || (options.timeZone === undefined && !options.zoneName)) && year >= 1000 && year <= 9999) {
-    const text = written(clockOf(date, utc));
+  const clock = written && (utc || (options.timeZone === undefined && !options.zoneName)) ? clockOf(date, utc) : null;
+  if (written && clock && clock.year >= 1000 && clock.year <= 9999) {
+    const text = written(clock);
     return options.zoneName && showsTime ? `${text} UTC` : text;
   }
   const shape: Intl.DateTimeFormatOptions = { ...DATE_PRESETS[preset], timeZone: options.timeZone };
