@@ -1,5 +1,5 @@
-import { createServer, type Server } from "node:http";
 import { FakeStripe } from "../../support/fake-stripe";
+import { serveFake } from "./serve-fake";
 
 /**
  * The local fake card provider for the browser journeys (README Decisions "Card payments"): the same FakeStripe the API
@@ -8,8 +8,7 @@ import { FakeStripe } from "../../support/fake-stripe";
  */
 export default async function setup() {
   const appPort = Number(process.env.E2E_PORT ?? 4317);
-  const port = appPort + 100;
-  const fake = new FakeStripe(`http://127.0.0.1:${port}`);
+  const { fake, close } = await serveFake(appPort + 100, (origin) => new FakeStripe(origin));
   fake.deliver = async (signed) => {
     const response = await fetch(`http://127.0.0.1:${appPort}/api/v7/public/core/card/webhook`, {
       method: "POST",
@@ -18,24 +17,5 @@ export default async function setup() {
     });
     if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
   };
-  const server: Server = createServer(async (req, res) => {
-    try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
-        method: req.method,
-        headers: Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : [])),
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
-      });
-      const response = await fake.handle(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    } catch (error) {
-      res.writeHead(500, { "Content-Type": "text/plain" });
-      res.end(String(error));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return close;
 }
