@@ -12,6 +12,7 @@ import { useE2eConversation } from "../e2e/e2e-conversation";
 import { useE2eSend } from "../e2e/encrypted-send";
 import { MessageItem } from "./message-item";
 import { useChatRoom, type LocalMessage } from "./use-chat-room";
+import { FIRST_PAINT, PAINT_STEP } from "./chat-paging";
 import { Icon } from "../../components/icon";
 
 export type SendOptions = { isPrivate: boolean; toMemberNo: string | null };
@@ -21,14 +22,6 @@ function scrollToEnd(list: HTMLElement | null) {
   if (!list || localStorage.getItem("disableRollToBottom") === "true") return;
   for (const delay of [0, 100, 500, 1000]) setTimeout(() => list.scrollTo({ top: list.scrollHeight }), delay);
 }
-
-/**
- * A room's first page is up to 200 messages: the newest paint at once, and older ones are rendered when the member
- * scrolls up to them, a step at a time (transitions). Rendering all of them after load kept a phone busy for seconds
- * (README Decisions "Lighter main pages").
- */
-const FIRST_PAINT = 12;
-const PAINT_STEP = 24;
 
 /**
  * A chatroom conversation: messages (live), the send box (Enter sends, empty text is not sent), image send.
