@@ -17,7 +17,7 @@ async function toRequest(origin: string, req: IncomingMessage): Promise<Request>
  * Serves a fake third party (LINE, the card provider) over HTTP on loopback for the browser journeys; port 0 takes
  * a free one. Every response closes its connection: workerd keeps connections to a host open and reuses them, and
  * Node closes an idle one after 5 s, so a worker's request sent on a connection as Node closes it failed with
- * "Network connection lost" (workers-sdk issue 14848 describes the same race on miniflare's own loopback server).
+ * "Network connection lost" (miniflare fixed the same race on its own loopback server by disabling the timeout).
  */
 export async function serveFake<F extends Fake>(port: number, make: (origin: string) => F): Promise<{ fake: F; origin: string; close: () => Promise<void> }> {
   let fake: F | undefined;
