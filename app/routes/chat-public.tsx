@@ -17,7 +17,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
  * first paint shows come with the page, the rest of the first page after hydration (README Decisions "Lighter main
  * pages"): all 200 made the HTML some 200 KB.
  */
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireSessionCookie(request);
   if (params.chatroomId !== PUBLIC_CHATROOM_ID && params.chatroomId !== HOME_CHATROOM_ID) throw new Response("Not found", { status: 404 });
