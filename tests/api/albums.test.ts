@@ -3,6 +3,7 @@ import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { describe, expect, it } from "vitest";
 import { seedFromHex, unscramblePixels } from "../../worker/contract/scramble";
 import { call, expectFailure, expectOk, fetchWorker, signUp, type Member } from "../support/client";
+import { freshWindowIfEnding } from "../support/rate-window";
 
 const W = 48, H = 36;
 function sourcePixels() {
@@ -183,6 +184,7 @@ describe("albums with a secret key", () => {
     const b = await signUp();
     const c = await signUp();
     const album = await createAlbum(a, "Guarded", "right-key");
+    await freshWindowIfEnding(60);
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await unlock(b, album.idAlbum, `wrong${i}`)).status);
     expect(statuses.slice(0, 5)).toEqual([403, 403, 403, 403, 403]);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { listMessagesJson } from "../../worker/features/chat/chat-page";
 import { call, expectFailure, expectOk, signUp, signUpPoster, type Member } from "../support/client";
+import { freshWindowIfEnding } from "../support/rate-window";
 import { openSocket, type TestSocket } from "../support/socket";
 import { block, eventually, notificationRows, verifiedMember } from "./social-support";
 
@@ -68,6 +69,7 @@ describe("remove a follower without blocking", () => {
 describe("remove a follower: rate limit", () => {
   it("shares the follow budget of RL_SOCIAL: 20 a minute, then 429 in the envelope", async () => {
     const [me, stranger] = [await signUp(), await signUp()];
+    await freshWindowIfEnding(60);
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) statuses.push((await removeFollower(me, stranger.memberNo)).status);
     expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);

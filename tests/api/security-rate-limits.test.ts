@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PUBLIC_CHATROOM_ID } from "../../worker/contract/chat";
 import { grantCoins } from "./market-support";
 import { call, expectFailure, expectOk, fetchWorker, signUp, uniqueEmail, type Member, type Reply } from "../support/client";
+import { freshWindowIfEnding } from "../support/rate-window";
 import { socketHeaders } from "../support/socket";
 
 /**
@@ -27,15 +28,6 @@ async function firstRefusal(limit: number, attempt: (i: number) => Promise<Reply
     }
   }
   throw new Error(`no 429 after ${2 * limit + 2} calls`);
-}
-
-/**
- * Waits, when the binding's current window is about to end, for the next one: for bursts whose count must fall in
- * a single window, because something else counts them too (the album's hourly key budget).
- */
-async function freshWindowIfEnding(periodSeconds: number, marginSeconds = 15) {
-  const left = periodSeconds * 1000 - (Date.now() % (periodSeconds * 1000));
-  if (left < marginSeconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 describe("session limits", () => {
