@@ -1,10 +1,17 @@
-import { AlertDialog, Dialog as RadixDialog } from "radix-ui";
-import { type ComponentProps, createContext, type FormEvent, type ReactElement, type ReactNode, useContext, useState } from "react";
+import { type ComponentProps, cloneElement, type FormEvent, type MouseEvent, type ReactElement, type ReactNode, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useReturnFocus } from "./return-focus";
+import { lateModule, useLateModule } from "../lib/late-module";
+import type { DialogKind } from "./dialog-panel";
 
-type Kind = "dialog" | "alert";
-const KindContext = createContext<Kind>("dialog");
+/**
+ * Radix and its dialog stack (~26 KB of script) arrive with the first dialog that opens, or once the page has
+ * settled (`preloadDialogs`), never with a page's first load (README Decisions "Dialogs and toasts load after the
+ * first paint"): no dialog is open when a page first paints.
+ */
+const dialogPanel = lateModule(() => import("./dialog-panel"));
+
+/** Fetches the dialog code once the page has settled, so that the first dialog opens at once. */
+export const preloadDialogs = dialogPanel.preload;
 
 /**
  * The one modal of the app: overlay, a titled and described panel (focus trapped, Escape closes), an optional
@@ -27,11 +34,11 @@ export function Dialog({
   actions,
   children,
 }: {
-  kind?: Kind;
+  kind?: DialogKind;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
-  /** The opener (a button); Radix wires its aria-expanded/aria-controls and gives it focus back on close. */
-  trigger?: ReactElement;
+  /** The opener (a button): it says it opens a dialog and whether it is open, and gets focus back on close. */
+  trigger?: ReactElement<ComponentProps<"button">>;
   title: ReactNode;
   titleClassName?: string;
   /** Every dialog is described (screen readers read it on open); pass `descriptionClassName="visually-hidden"` when the title says it all. */
@@ -45,59 +52,65 @@ export function Dialog({
   actions?: ReactNode;
   children?: ReactNode;
 }) {
-  const focus = useReturnFocus();
-  // An opener's dialog keeps its own open state, so that it too renders its panel only while open.
+  // An opener's dialog keeps its own open state unless the caller holds it.
   const [openedByTrigger, setOpenedByTrigger] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
   const isOpen = open ?? openedByTrigger;
-  const P = kind === "alert" ? AlertDialog : RadixDialog;
-  // A closed dialog renders no panel: Radix's closed Presence (portal, overlay, content) dispatches a synchronous
-  // update from a layout effect on mount, and on a page with a few such dialogs (the shell's "More" menu is on every
-  // page) that pulled hydration's first effects and a re-render into the task of its commit (README Decisions
-  // "Lighter main pages"). No dialog animates its closing, so nothing is lost by unmounting at once.
-  if (!isOpen && !trigger) return null;
+  const change = (next: boolean) => {
+    setOpenedByTrigger(next);
+    onOpenChange?.(next);
+  };
+  // Could not fetch the panel (offline): the dialog closes again, and the next tap tries once more.
+  const panel = useLateModule(dialogPanel, isOpen, () => change(false));
+  // A closed dialog renders no panel: Radix's closed Presence dispatches a synchronous update from a layout effect
+  // on mount, which pulled hydration's first effects into the task of its commit. No dialog animates its closing.
   return (
-    <KindContext.Provider value={kind}>
-      <P.Root
-        open={isOpen}
-        onOpenChange={(next) => {
-          setOpenedByTrigger(next);
-          onOpenChange?.(next);
-        }}
-      >
-        {trigger && <P.Trigger asChild>{trigger}</P.Trigger>}
-        {isOpen && (
-          <P.Portal>
-            <P.Overlay className="dialog-overlay" />
-            <P.Content className={className} {...(returnFocus ? focus : {})}>
-              <P.Title className={titleClassName}>{title}</P.Title>
-              <P.Description className={descriptionClassName}>{description}</P.Description>
-              {children}
-              {actions && <div className="dialog-actions">{actions}</div>}
-              {closeLabel && (
-                <DialogClose className="icon-button dialog-x" aria-label={closeLabel}>
-                  ×
-                </DialogClose>
-              )}
-            </P.Content>
-          </P.Portal>
-        )}
-      </P.Root>
-    </KindContext.Provider>
+    <>
+      {trigger &&
+        cloneElement(trigger, {
+          ref: opener,
+          "aria-haspopup": "dialog",
+          "aria-expanded": isOpen,
+          onClick: (event: MouseEvent<HTMLButtonElement>) => {
+            trigger.props.onClick?.(event);
+            if (!event.defaultPrevented) change(!isOpen);
+          },
+        })}
+      {isOpen && panel && (
+        <panel.DialogPanel
+            kind={kind}
+            onOpenChange={change}
+            title={title}
+            titleClassName={titleClassName}
+            description={description}
+            descriptionClassName={descriptionClassName}
+            className={className}
+            opener={trigger ? opener : undefined}
+            returnFocus={returnFocus}
+            closeLabel={closeLabel}
+          actions={actions}
+        >
+          {children}
+        </panel.DialogPanel>
+      )}
+    </>
   );
 }
 
 type ButtonProps = ComponentProps<"button">;
 
+// DialogClose and DialogAction render only inside an open dialog's panel, so its module has arrived.
+
 /** A button that closes the dialog it is in (Cancel / Close); an alert dialog's is its Cancel. */
 export function DialogClose({ className = "button", ...props }: ButtonProps) {
-  const kind = useContext(KindContext);
-  return kind === "alert" ? <AlertDialog.Cancel className={className} {...props} /> : <RadixDialog.Close className={className} {...props} />;
+  const Close = dialogPanel.current()?.PanelClose;
+  return Close ? <Close className={className} {...props} /> : null;
 }
 
 /** A button that does its `onClick` and then closes the dialog (call `event.preventDefault()` to keep it open). */
 export function DialogAction({ className = "button button-primary", ...props }: ButtonProps) {
-  const kind = useContext(KindContext);
-  return kind === "alert" ? <AlertDialog.Action className={className} {...props} /> : <RadixDialog.Close className={className} {...props} />;
+  const Action = dialogPanel.current()?.PanelAction;
+  return Action ? <Action className={className} {...props} /> : null;
 }
 
 /**

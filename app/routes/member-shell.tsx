@@ -3,11 +3,13 @@ import { useTranslation } from "react-i18next";
 import { Link, Outlet, isRouteErrorResponse, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/member-shell";
 import { ScrollToTop } from "../components/scroll-to-top";
-import { ToastProvider } from "../components/toast";
+import { preloadDialogs } from "../components/dialog";
+import { preloadToasts, ToastProvider } from "../components/toast";
 import { sessionHeaders } from "../lib/api.server";
 import { BottomNav, type NavDots } from "../features/shell/bottom-nav";
 import { SideNav } from "../features/shell/side-nav";
 import { SignedInContext } from "../lib/signed-in";
+import { whenSettled } from "../lib/when-settled";
 import { VisitorBar } from "../features/shell/visitor-bar";
 import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream";
 import { resumePush } from "../features/notifications/web-push";
@@ -24,6 +26,9 @@ export const meta: Route.MetaFunction = ({ error }) => [{ title: isRouteErrorRes
 export function loader({ request }: Route.LoaderArgs) {
   return { signedIn: sessionHeaders(request) !== null };
 }
+
+/** Dialogs and toasts load their code after the first paint; it is fetched this long after a page opens. */
+const PRELOAD_AFTER_MS = 1500;
 
 // Within the shell the answer cannot change: logging in or out passes through login, outside this layout.
 export const shouldRevalidate = () => false;
@@ -51,6 +56,14 @@ export default function MemberShell({ params, loaderData }: Route.ComponentProps
   useEffect(() => {
     if (signedIn) void resumePush();
   }, [signedIn]);
+  useEffect(
+    () =>
+      whenSettled(() => {
+        preloadDialogs();
+        preloadToasts();
+      }, PRELOAD_AFTER_MS),
+    [],
+  );
   return (
     <ToastProvider>
       <Frame projectCode={projectCode} signedIn={loaderData.signedIn} dots={inbox.dots}>

@@ -53,3 +53,37 @@ describe("browser code and zod", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/**
+ * Radix's dialog and toast code (focus trap, scroll lock, portals: ~50 KB of script) comes after the first paint:
+ * only app/components/dialog-panel.tsx and toast-list.tsx import those parts, and nothing imports either module
+ * statically (dialog.tsx and toast.tsx load them with `import()`).
+ */
+describe("browser code and the dialog stack", () => {
+  const LATE = { "dialog-panel": "app/components/dialog-panel.tsx", "toast-list": "app/components/toast-list.tsx" };
+  const lateParts = /\b(Dialog|AlertDialog|Toast)\b/;
+
+  it("imports Radix's Dialog, AlertDialog and Toast only in the modules loaded later", () => {
+    const offenders: string[] = [];
+    for (const [path, source] of Object.entries(appFiles)) {
+      const file = path.replace(/^(\.\.\/)+/, "");
+      if (Object.values(LATE).includes(file)) continue;
+      for (const [, clause = ""] of source.matchAll(/^import\s+(?!type\s)([^;]*?)\s*from\s*"(?:radix-ui|@radix-ui\/[^"]+)";?$/gm)) {
+        if (lateParts.test(clause)) offenders.push(`${file}: ${clause}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("loads dialog-panel and toast-list only with import()", () => {
+    const offenders: string[] = [];
+    for (const [path, source] of Object.entries(appFiles)) {
+      for (const from of valueImports(source)) {
+        for (const name of Object.keys(LATE)) if (from.endsWith(`/${name}`) || from.endsWith(`/${name}.tsx`)) offenders.push(`${path.replace(/^(\.\.\/)+/, "")} imports ${from}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    expect(appFiles["../../app/components/dialog.tsx"]).toContain('import("./dialog-panel")');
+    expect(appFiles["../../app/components/toast.tsx"]).toContain('import("./toast-list")');
+  });
+});

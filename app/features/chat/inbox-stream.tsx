@@ -5,6 +5,7 @@ import type { UnreadCounts } from "../../../worker/contract/chat";
 import type { ServerEvent } from "../../../worker/contract/realtime";
 import { backgroundApi, useRoom, type SocketStatus } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
+import { whenSettled } from "../../lib/when-settled";
 
 const SEEN_KEY = "lastSeenNotificationId";
 /** The app-wide streams connect once a page has been open this long (a page left at once opens no sockets). */
@@ -56,11 +57,11 @@ export function useInboxStream(projectCode: string): InboxState {
       void import("../e2e/chat-crypto")
         .then((crypto) => crypto.publishPublicKey(current.memberId))
         .catch((error) => console.info("key publish failed", error));
-    const timer = setTimeout(() => ("requestIdleCallback" in window ? window.requestIdleCallback(publish, { timeout: 5000 }) : publish()), SHELL_STREAM_DELAY);
+    const cancelPublish = whenSettled(publish, SHELL_STREAM_DELAY);
     void backgroundApi<{ muted: boolean }>(`/private/core/profiles/${current.memberId}`).then((body) => {
       muted.current = "info" in body ? Boolean(body.info.muted) : false;
     });
-    return () => clearTimeout(timer);
+    return cancelPublish;
   }, []);
 
   const onMessagePage = /\/message\/?$/.test(location.pathname);
