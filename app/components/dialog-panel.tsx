@@ -3,7 +3,7 @@ import { type ComponentProps, createContext, type ReactNode, type RefObject, use
 import { useReturnFocus } from "./return-focus";
 
 /**
- * The open dialog itself, on Radix: loaded only when a dialog first opens, or once the page is idle (dialog.tsx),
+ * The open dialog itself, on Radix: loaded only when a dialog first opens, or once the page has settled (dialog.tsx),
  * so the dialog stack (focus trap, scroll lock, portal, aria-hidden) is not part of any page's first load.
  */
 

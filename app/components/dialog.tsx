@@ -78,16 +78,16 @@ export function Dialog({
         })}
       {isOpen && panel && (
         <panel.DialogPanel
-            kind={kind}
-            onOpenChange={change}
-            title={title}
-            titleClassName={titleClassName}
-            description={description}
-            descriptionClassName={descriptionClassName}
-            className={className}
-            opener={trigger ? opener : undefined}
-            returnFocus={returnFocus}
-            closeLabel={closeLabel}
+          kind={kind}
+          onOpenChange={change}
+          title={title}
+          titleClassName={titleClassName}
+          description={description}
+          descriptionClassName={descriptionClassName}
+          className={className}
+          opener={trigger ? opener : undefined}
+          returnFocus={returnFocus}
+          closeLabel={closeLabel}
           actions={actions}
         >
           {children}
