@@ -2,7 +2,7 @@ import { Toast as RadixToast } from "radix-ui";
 import type { ToastItem } from "./toast";
 
 /**
- * The toasts on screen, on Radix: loaded with the first toast, or once the page is idle (toast.tsx), so Radix's
+ * The toasts on screen, on Radix: loaded with the first toast, or once the page has settled (toast.tsx), so Radix's
  * toast code is not part of any page's first load.
  */
 export function ToastList({ toasts, onClosed }: { toasts: readonly ToastItem[]; onClosed: (id: number) => void }) {
