@@ -242,4 +242,33 @@ describe("chat journey", () => {
     expect(pc.consoleErrors).toEqual([]);
     await pc.context.close();
   });
+
+  it("a new member's send box carries the profile reminder: scroll-to-top never covers it (phone)", async () => {
+    const m = await apiSignUp();
+    const pm = await newPage(browser);
+    await loginThroughPage(pm.page, m.email, m.password);
+    await gotoHydrated(pm.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);
+    const sendBox = pm.page.locator(".chat-send");
+    await see(sendBox, "Incomplete profile: finish it before posting");
+    const room = await pm.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    expect(room).toBeGreaterThan(250);
+    // Just past the button's threshold (200 px), further down and at the end, where the page's last cards come
+    // below the box: the button clears the box and the navigation at each.
+    for (const y of [210, Math.round((210 + room) / 2), room]) {
+      await pm.page.evaluate((top) => window.scrollTo(0, top), y);
+      const button = pm.page.getByRole("button", { name: "Back to top" });
+      await button.waitFor({ state: "visible" });
+      await expect
+        .poll(async () => {
+          const [b, box, nav] = await Promise.all([button.boundingBox(), sendBox.boundingBox(), pm.page.locator(".bottom-nav").boundingBox()]);
+          if (!b || !box || !nav) return "missing";
+          const clear = (o: { y: number; height: number }) => b.y + b.height <= o.y || b.y >= o.y + o.height;
+          return clear(box) && clear(nav) ? "clear" : `button ${b.y}-${b.y + b.height}, send box ${box.y}-${box.y + box.height}, navigation ${nav.y}`;
+        })
+        .toBe("clear");
+    }
+    await screenshot(pm.page, "chat-08-scroll-top-above-send-phone");
+    expect(pm.consoleErrors).toEqual([]);
+    await pm.context.close();
+  });
 });
