@@ -267,7 +267,7 @@ describe("chat journey", () => {
         })
         .toBe("clear");
     }
-    await screenshot(pm.page, "chat-08-scroll-top-above-send-phone");
+    await screenshot(pm.page, "chat-12-scroll-top-above-send-phone");
     expect(pm.consoleErrors).toEqual([]);
     await pm.context.close();
   });
