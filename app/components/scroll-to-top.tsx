@@ -8,7 +8,8 @@ export const SCROLL_TOP_AFTER_PX = 200;
 /**
  * §2 scroll-to-top, shown on every member page (the member shell renders it). A real button, so Enter and Space
  * work; it moves focus to the page's heading, as the button itself goes away at the top. It sits above the bottom
- * navigation, and above a chat's send box when its usual place would cover it (`liftAboveSendBox`).
+ * navigation, and above a chat's send box when its usual place would cover it (`liftAboveSendBox`), or not at all
+ * when the box leaves no room above it.
  */
 export function ScrollToTop() {
   const { t } = useTranslation();
@@ -21,8 +22,11 @@ export function ScrollToTop() {
     const check = () => {
       frame = 0;
       const scrolled = window.scrollY > SCROLL_TOP_AFTER_PX;
-      setShown(scrolled);
-      setLift(scrolled ? liftAboveSendBox() : null);
+      const lifted = scrolled ? liftAboveSendBox() : null;
+      // A send box taller than the window leaves no place for the button (a phone held sideways, with the
+      // profile reminder): it goes rather than sit out of reach above the window's top.
+      setShown(scrolled && (lifted === null || lifted + BUTTON_PX + GAP_PX <= window.innerHeight));
+      setLift(lifted);
     };
     const onChange = () => {
       if (!frame) frame = requestAnimationFrame(check);

@@ -252,22 +252,32 @@ describe("chat journey", () => {
     await see(sendBox, "Incomplete profile: finish it before posting");
     const room = await pm.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
     expect(room).toBeGreaterThan(250);
+    const button = pm.page.getByRole("button", { name: "Back to top" });
+    // Where the button is, against the send box, the navigation and the window: "clear", "none" (not shown) or why not.
+    const placement = async () => {
+      if (!(await button.count())) return "none";
+      const [b, box, nav] = await Promise.all([button.boundingBox(), sendBox.boundingBox(), pm.page.locator(".bottom-nav").boundingBox()]);
+      if (!b || !box || !nav) return "missing";
+      const height = await pm.page.evaluate(() => window.innerHeight);
+      const clear = (o: { y: number; height: number }) => b.y + b.height <= o.y || b.y >= o.y + o.height;
+      return clear(box) && clear(nav) && b.y >= 0 && b.y + b.height <= height ? "clear" : `button ${b.y}-${b.y + b.height}, send box ${box.y}-${box.y + box.height}, navigation ${nav.y}, window ${height}`;
+    };
     // Just past the button's threshold (200 px), further down and at the end, where the page's last cards come
     // below the box: the button clears the box and the navigation at each.
     for (const y of [210, Math.round((210 + room) / 2), room]) {
       await pm.page.evaluate((top) => window.scrollTo(0, top), y);
-      const button = pm.page.getByRole("button", { name: "Back to top" });
       await button.waitFor({ state: "visible" });
-      await expect
-        .poll(async () => {
-          const [b, box, nav] = await Promise.all([button.boundingBox(), sendBox.boundingBox(), pm.page.locator(".bottom-nav").boundingBox()]);
-          if (!b || !box || !nav) return "missing";
-          const clear = (o: { y: number; height: number }) => b.y + b.height <= o.y || b.y >= o.y + o.height;
-          return clear(box) && clear(nav) ? "clear" : `button ${b.y}-${b.y + b.height}, send box ${box.y}-${box.y + box.height}, navigation ${nav.y}`;
-        })
-        .toBe("clear");
+      await expect.poll(placement).toBe("clear");
     }
     await screenshot(pm.page, "chat-12-scroll-top-above-send-phone");
+    // The same phone held sideways: the box takes most of the window's height. Wherever the button shows, it is
+    // whole, inside the window and clear of the box; where there is no room for it, it is not shown at all.
+    await pm.page.setViewportSize({ width: 844, height: 390 });
+    const sideways = await pm.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    for (const y of [210, Math.round((210 + sideways) / 2), sideways]) {
+      await pm.page.evaluate((top) => window.scrollTo(0, top), y);
+      await expect.poll(placement).toMatch(/^(clear|none)$/);
+    }
     expect(pm.consoleErrors).toEqual([]);
     await pm.context.close();
   });
