@@ -6,6 +6,7 @@ import type { Relationship } from "../../../worker/contract/social";
 import type { MessagePermission } from "../../../worker/contract/chat";
 import { LoginPrompt } from "../../components/avatar";
 import * as chat from "../../api/chat-api";
+import { useHydrated } from "../../lib/hydrated";
 import { readSession } from "../../lib/session-keys";
 import "./chat.css";
 
@@ -18,21 +19,21 @@ type Props = { projectCode: string; memberNo: string; nickname: string; relation
  */
 export function ProfileMessageControls({ projectCode, memberNo, nickname, relationship }: Props) {
   const { t } = useTranslation("chat");
-  const [me, setMe] = useState<string | null>(null);
+  // Null until hydrated (the server does not know who reads), then the reader's number or "" for a visitor: read in
+  // the one transition after hydration (README Decisions "Browser-only values after hydration").
+  const me = useHydrated() ? (readSession()?.memberNo ?? "") : null;
   const [permission, setPermission] = useState<MessagePermission | "hidden" | null>(null);
   const [loginOpen, setLoginOpen] = useState(false);
   const blocking = Boolean(relationship?.blocking);
   const blockedBy = Boolean(relationship?.blockedBy);
   useEffect(() => {
-    const session = readSession();
-    setMe(session?.memberNo ?? "");
-    if (!session || session.memberNo === memberNo || blocking || blockedBy) return;
+    if (!me || me === memberNo || blocking || blockedBy) return;
     let live = true;
     void chat.messagePermission(memberNo).then((body) => live && setPermission("info" in body ? body.info : "hidden"));
     return () => {
       live = false;
     };
-  }, [memberNo, blocking, blockedBy]);
+  }, [me, memberNo, blocking, blockedBy]);
   if (me === null) return null;
   const name = nickname || memberNo;
   const personalRoom = `/${projectCode}/chatroom/${md5(memberNo)}`;

@@ -16,6 +16,7 @@ import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileMessageControls } from "../chat/message-button";
 import { ProfileSubmembers } from "../market/profile-submembers";
 import { ProfileSocialControls } from "../social/profile-social-controls";
+import { useMyMemberNo } from "../shell/viewer";
 import { FlameControls } from "./flame-controls";
 import { characterLabel, genderLabel } from "./profile-labels";
 import { ProfileStrip } from "./profile-grid";
@@ -264,9 +265,9 @@ function OpenProfile({ projectCode, data, onStripsNear }: { projectCode: string;
   const [closedTaps, setClosedTaps] = useState(0);
   const [character, setCharacter] = useState<Character | null>(null);
   const [characterUsers, setCharacterUsers] = useState<{ simpleCode: string; nickname: string; profile: ProfileSummary }[] | null>(null);
-  const [own, setOwn] = useState(false);
+  // The reader's own profile (read after hydration, in its one transition): a closed profile stays open to them.
+  const own = useMyMemberNo() === profile.simpleCode;
   const toast = useToast();
-  useEffect(() => setOwn(readSession()?.memberNo === profile.simpleCode), [profile.simpleCode]);
   useEffect(() => {
     // §8: a member whose own avatar is not qualified cannot see others' avatars (the API hides them); 90 s notice.
     if (readSession() && profile.blur && !profile.avator && profile.qualify) toast(t("errors:403206"), "long", TOAST_DURATION.long);
