@@ -56,7 +56,7 @@ export default function MemberShell({ params, loaderData }: Route.ComponentProps
   useEffect(() => {
     if (signedIn) void resumePush();
   }, [signedIn]);
-  // Each in an idle callback of its own: adding both modules' preload links at once was one 100 ms task on a
+  // Each in an idle callback of its own: adding both modules' preload links at once was a 55–86 ms task on a
   // 4×-throttled phone, counted as blocking time.
   useEffect(() => {
     const cancels = [whenSettled(preloadDialogs, PRELOAD_AFTER_MS), whenSettled(preloadToasts, PRELOAD_AFTER_MS)];
