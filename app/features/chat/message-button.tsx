@@ -7,7 +7,7 @@ import type { MessagePermission } from "../../../worker/contract/chat";
 import { LoginPrompt } from "../../components/avatar";
 import * as chat from "../../api/chat-api";
 import { useHydrated } from "../../lib/hydrated";
-import { readSession } from "../../lib/session-keys";
+import { useMyMemberNo } from "../shell/viewer";
 import "./chat.css";
 
 type Props = { projectCode: string; memberNo: string; nickname: string; relationship: Relationship | null };
@@ -21,7 +21,8 @@ export function ProfileMessageControls({ projectCode, memberNo, nickname, relati
   const { t } = useTranslation("chat");
   // Null until hydrated (the server does not know who reads), then the reader's number or "" for a visitor: read in
   // the one transition after hydration (README Decisions "Browser-only values after hydration").
-  const me = useHydrated() ? (readSession()?.memberNo ?? "") : null;
+  const myMemberNo = useMyMemberNo();
+  const me = useHydrated() ? (myMemberNo ?? "") : null;
   const [permission, setPermission] = useState<MessagePermission | "hidden" | null>(null);
   const [loginOpen, setLoginOpen] = useState(false);
   const blocking = Boolean(relationship?.blocking);
