@@ -74,7 +74,7 @@ const MALFORMED = ["{", '{"username":', "[1,2", "{'a':1}", "\u0000", "[".repeat(
 // `null` is read as "no body" by worker/http/validate.ts, so it is only in the survival list below.
 const TOP_LEVEL = [0, -1, "body", true, [], [{}]];
 const BAD_TENANTS = ["SM", "SMPP", "12A", "S_P", "", "S%20P", "ŚMP", "SM\u0000", "smp;drop", "../SMP"];
-const BAD_PARAMS = ["-1", "99999999999999999999999", "1.5", "NaN", " ", "..", "x".repeat(3000), "' OR 1=1 --", "<script>alert(1)</script>", "a\u0000b", "\u202eRTL"];
+const BAD_PARAMS = ["-1", "99999999999999999999999", "1.5", "NaN", " ", "..", "x".repeat(3000), "' OR 1=1 --", "<script>alert(1)</script>", "a\u0000b", "\u202eRTL", "__proto__", "constructor"];
 /** 300,000 UTF-16 units (1.2 MB as UTF-8): over any field's bound and over the JSON body cap. */
 const HUGE = "𝔁".repeat(150_000);
 const HUGE_BODY_FILLER = "𝔁".repeat(300_000);

@@ -75,8 +75,9 @@ export const discovery = {
   }),
 };
 
-const LANGUAGE_OF_LOCALE: Record<string, string> = { en: "en", "en-us": "en", ja: "ja", "ja-jp": "ja", "zh-cn": "zh-CN", "zh-tw": "zh-TW" };
-export const languageOfLocale = (locale: string | undefined) => (locale ? LANGUAGE_OF_LOCALE[locale.toLowerCase()] ?? null : null);
+// A Map, not an object literal: the locale comes from the URL, and "__proto__" or "constructor" must find nothing.
+const LANGUAGE_OF_LOCALE = new Map([["en", "en"], ["en-us", "en"], ["ja", "ja"], ["ja-jp", "ja"], ["zh-cn", "zh-CN"], ["zh-tw", "zh-TW"]]);
+export const languageOfLocale = (locale: string | undefined) => (locale ? LANGUAGE_OF_LOCALE.get(locale.toLowerCase()) ?? null : null);
 
 /** Hot: most viewed; with a locale, members of that language come first. */
 export async function hotProfiles(env: Env, projectCode: string, viewer: Viewer, pageSize: number, locale?: string) {
