@@ -50,8 +50,8 @@ export const DAILY_BUY_AMOUNT_MAX = 10_000;
 
 /** The daily prize pool per tenant (hundredths); a tenant not named gets the default. Paid by the house. */
 export const LOTTERY_PRIZE_DEFAULT_AMOUNT = 1000;
-export const LOTTERY_PRIZE_BY_PROJECT: Readonly<Record<string, number>> = {};
-export const lotteryPrizeFor = (projectCode: string) => (Object.hasOwn(LOTTERY_PRIZE_BY_PROJECT, projectCode) ? LOTTERY_PRIZE_BY_PROJECT[projectCode] : undefined) ?? LOTTERY_PRIZE_DEFAULT_AMOUNT;
+export const LOTTERY_PRIZE_BY_PROJECT: ReadonlyMap<string, number> = new Map();
+export const lotteryPrizeFor = (projectCode: string) => LOTTERY_PRIZE_BY_PROJECT.get(projectCode) ?? LOTTERY_PRIZE_DEFAULT_AMOUNT;
 
 export type Gas = { mintGas: number; tradeGas: number; mintGasCoins: number; tradeGasCoins: number };
 
