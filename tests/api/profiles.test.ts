@@ -282,6 +282,11 @@ describe("discovery lists", () => {
     expect(Array.isArray(hot)).toBe(true);
     expect(hot[0]).toHaveProperty("avator");
     expect(hot.map((p: { simpleCode: string }) => p.simpleCode)).toContain(blocker.memberNo);
+    // A locale that names no language (even one shaped like an object's own keys) orders nothing: the plain hot list.
+    for (const locale of ["__proto__", "toString", "xx"]) {
+      expect(expectOk(await call("GET", `/public/core/profiles/${project}/hot?pageSize=30&locale=${locale}`)), locale).toEqual(hot);
+    }
+    expectFailure(await call("GET", `/private/sns/related-profiles/${project}/language/__proto__/2`, { as: viewer }), 400);
 
     const related = expectOk(await call("GET", `/private/sns/related-profiles/${project}/language/ja-JP/2?pageSize=20`, { as: viewer }));
     expect(related.map((p: { simpleCode: string }) => p.simpleCode)).toEqual([good.memberNo]);
