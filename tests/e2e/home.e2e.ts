@@ -50,14 +50,22 @@ describe("home dashboard journey", () => {
     }
     expect(await page.getByRole("region", { name: "Hot profiles" }).getByRole("link").count()).toBeGreaterThan(5);
     expect(await page.getByRole("region", { name: "Photos" }).getByRole("listitem").count()).toBe(10);
-    // A note card is named by the nickname it shows (WCAG 2.5.3) and described by the introduction.
+    // A note card's link is named by exactly the text it shows, the nickname (WCAG 2.5.3: no label that differs from
+    // what is shown), is described by the introduction, and a tap anywhere on the card opens the profile.
     const notes = page.getByRole("region", { name: "Hot discussions" });
     await notes.scrollIntoViewIfNeeded();
     const firstNote = notes.getByRole("link").first();
-    const shownName = await firstNote.locator("strong").textContent();
+    const shownName = (await firstNote.textContent())?.trim() ?? "";
     expect(shownName).toBeTruthy();
-    expect(await firstNote.evaluate((a) => document.getElementById(a.getAttribute("aria-labelledby")!)?.textContent)).toBe(shownName);
-    expect(await firstNote.getAttribute("aria-describedby")).toMatch(/^note-text-/);
+    expect(await firstNote.evaluate((a) => a.hasAttribute("aria-label") || a.hasAttribute("aria-labelledby"))).toBe(false);
+    await notes.getByRole("link", { name: shownName, exact: true }).first().waitFor();
+    const description = await firstNote.evaluate((a) => document.getElementById(a.getAttribute("aria-describedby")!)?.textContent ?? "");
+    expect(description.length).toBeGreaterThan(0);
+    const intro = notes.locator(".note-text").first();
+    await intro.scrollIntoViewIfNeeded();
+    const introBox = await intro.boundingBox();
+    const point = { x: (introBox?.x ?? 0) + 5, y: (introBox?.y ?? 0) + 5 };
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest("a")?.getAttribute("href"), point)).toBe(await firstNote.getAttribute("href"));
     await notes.screenshot({ path: path.join(root, "tests/e2e/screenshots/home-06-notes-phone.png") });
     const coinsBefore = Number(await tiles.getByRole("link", { name: /M coin/ }).locator(".tile-value").innerText());
     // No horizontal scrolling on a phone.

@@ -76,23 +76,16 @@ export function NoteCards({ first, more, onNear, projectCode }: { first: Dashboa
       {notes.length === 0 && <p className="muted">{t("notes.empty")}</p>}
       <ul className="note-cards">
         {notes.map((n) => (
-          <li key={n.profile.simpleCode}>
-            {/* Named by the visible nickname (a label that differs from what is shown fails WCAG 2.5.3); the
-                introduction is its description. */}
-            <Link
-              to={profileHref(projectCode, n.profile.simpleCode)}
-              className="note-card card"
-              aria-labelledby={`note-name-${n.profile.simpleCode}`}
-              aria-describedby={`note-text-${n.profile.simpleCode}`}
-            >
-              <span className="row">
-                <Avatar profile={n.profile} size={32} />
-                <strong id={`note-name-${n.profile.simpleCode}`}>{n.profile.nickname}</strong>
-              </span>
-              <span className="note-text" id={`note-text-${n.profile.simpleCode}`}>
-                {n.introduction}
-              </span>
+          <li key={n.profile.simpleCode} className="note-card card">
+            {/* The link holds only the nickname it is named by, so its name is the text it shows (WCAG 2.5.3); the
+                introduction beside it is its description, and the link's hit area covers the whole card (CSS). */}
+            <Link to={profileHref(projectCode, n.profile.simpleCode)} className="note-card-link row" aria-describedby={`note-text-${n.profile.simpleCode}`}>
+              <Avatar profile={n.profile} size={32} decorative />
+              <strong>{n.profile.nickname}</strong>
             </Link>
+            <p className="note-text" id={`note-text-${n.profile.simpleCode}`}>
+              {n.introduction}
+            </p>
           </li>
         ))}
       </ul>
