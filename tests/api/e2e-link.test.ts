@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { directChatroomId } from "../../worker/contract/chat";
+import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { E2E_LINK_PAGE, E2E_MAX_LINKED_KEYS } from "../../worker/contract/e2e-link";
 import { call, expectFailure, expectOk, signUp, type Member } from "../support/client";
 
@@ -27,27 +27,47 @@ async function device(as: Member) {
 }
 const TAG = `${"Qk".repeat(21)}A=`;
 
-/** A signed-payload-v2 message from `from` to `to` carrying wrapped keys for the given devices. */
-async function send(from: Member, to: Member, deviceKeys: Record<string, Record<string, string>>) {
-  const sender = Object.keys(deviceKeys[from.memberNo] ?? {})[0] ?? newDeviceId();
-  const payload = {
+/** The signed-payload-v2 envelope chat-crypto.ts sends; the server never reads inside it, so fixed bytes stand in. */
+function envelopeOf(from: Member, deviceKeys: Record<string, Record<string, string>>) {
+  return {
     type: "encrypted",
     alg: "RSA-OAEP-256+A256GCM",
     iv: "AAAAAAAAAAAAAAAA",
     data: "Y2lwaGVydGV4dA==",
     keys: { [from.memberNo]: "d3JhcA==" },
     deviceKeys,
-    senderDevice: sender,
+    senderDevice: Object.keys(deviceKeys[from.memberNo] ?? {})[0] ?? newDeviceId(),
     sig: b64(new Uint8Array(64).buffer),
     v: 2,
     msgId: newDeviceId(),
     sentAt: Date.now(),
   };
+}
+
+/** A signed-payload-v2 message from `from` to `to` carrying wrapped keys for the given devices. */
+async function send(from: Member, to: Member, deviceKeys: Record<string, Record<string, string>>) {
+  const payload = envelopeOf(from, deviceKeys);
   const sent = expectOk(
     await call("POST", `/private/sns/chatrooms/${directChatroomId(from.memberNo, to.memberNo)}/messages/${from.memberId}`, { as: from, body: { requestId: `rq${newDeviceId()}`, message: "", payload } }),
   );
   // Signed payload v2 travels as sent: the random id and sending time are kept for the reader's checks.
   expect(sent.payload).toMatchObject({ v: 2, msgId: payload.msgId, sentAt: payload.sentAt });
+  return sent.idChatroomMessage as number;
+}
+
+/** A member who may post in the public room (a qualified avatar, §4 posting rules). */
+async function poster() {
+  const m = await signUp();
+  await env.DB.prepare("update profiles set avator = ?, qualify = 1, nickname = ? where member_id = ?").bind(`/media/SMP/${m.memberNo}/avatar/a.jpg`, `nick${m.memberNo}`, m.memberId).run();
+  return m;
+}
+
+/** An encrypted private reply from `from` to `to` in the public room, with wrapped keys for the given devices. */
+async function privateReply(from: Member, to: Member, deviceKeys: Record<string, Record<string, string>>) {
+  const payload = { ...envelopeOf(from, deviceKeys), keys: { [from.memberNo]: "d3JhcA==", [to.memberNo]: "d3JhcA==" } };
+  const sent = expectOk(
+    await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${from.memberId}`, { as: from, body: { requestId: `rq${newDeviceId()}`, message: "", payload, isPrivate: true, toMemberNo: to.memberNo } }),
+  );
   return sent.idChatroomMessage as number;
 }
 
@@ -88,6 +108,22 @@ describe("e2e device linking: the owner's devices only", () => {
     // Removing the device removes what was re-wrapped for it.
     expectOk(await call("DELETE", `/private/sns/e2e-devices/${newDevice}`, { as: a }));
     expect((await env.DB.prepare("select count(*) as n from e2e_link_keys where device_id = ?").bind(newDevice).first())?.n).toBe(0);
+  });
+
+  it("covers private replies in a shared room for their sender and recipient, and no one else", async () => {
+    const [a, b, c] = [await poster(), await poster(), await poster()];
+    const [aOld, aNew, bDevice, cDevice] = [await device(a), await device(a), await device(b), await device(c)];
+    const reply = await privateReply(a, b, { [a.memberNo]: { [aOld]: "YS1vbGQ=" }, [b.memberNo]: { [bDevice]: "Yi1rZXk=" } });
+
+    // Both members' devices list the reply's key as one they hold; a third member's device does not.
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${aOld}/message-keys`, { as: a }))).toEqual([{ idChatroomMessage: reply, wrappedKey: "YS1vbGQ=" }]);
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${bDevice}/message-keys`, { as: b }))).toEqual([{ idChatroomMessage: reply, wrappedKey: "Yi1rZXk=" }]);
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${cDevice}/message-keys`, { as: c }))).toEqual([]);
+
+    // Re-wrapped for the sender's new device it is kept; a bystander cannot store a key for someone else's reply.
+    expect(expectOk(await call("POST", `/private/sns/e2e-devices/${aNew}/linked-keys`, { as: a, body: { keys: [{ idChatroomMessage: reply, wrappedKey: "YS1uZXc=" }] } }))).toEqual({ stored: 1 });
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${aNew}/linked-keys`, { as: a }))).toEqual([{ idChatroomMessage: reply, wrappedKey: "YS1uZXc=" }]);
+    expect(expectOk(await call("POST", `/private/sns/e2e-devices/${cDevice}/linked-keys`, { as: c, body: { keys: [{ idChatroomMessage: reply, wrappedKey: "c3RvbGVu" }] } }))).toEqual({ stored: 0 });
   });
 
   it("answers another member, another tenant and a visitor with nothing of the owner's", async () => {

@@ -30,8 +30,12 @@ import type { SessionMember } from "../../lib/session-member";
  */
 type Member = Pick<SessionMember, "memberId" | "memberNo" | "projectCode">;
 
-/** The caller's one-to-one rooms (`dm-<low>-<high>`, chat.constants.ts) in SQL, for member number `no`. */
-const inOwnRooms = (no: string) => sql`(chatroom_id like 'dm-' || ${no} || '-%' or chatroom_id like 'dm-%-' || ${no})`;
+/**
+ * The messages whose keys the caller's devices hold, in SQL: those of the caller's one-to-one rooms
+ * (`dm-<low>-<high>`, chat.constants.ts) and the private replies in shared rooms the caller sent or received.
+ */
+const heldByMember = (m: Member) =>
+  sql`(chatroom_id like 'dm-' || ${m.memberNo} || '-%' or chatroom_id like 'dm-%-' || ${m.memberNo} or (is_private = 1 and (member_id = ${m.memberId} or to_member_id = ${m.memberId})))`;
 
 function deviceIdOf(raw: string | undefined) {
   const result = E2eDeviceIdParam.safeParse(raw);
@@ -76,8 +80,8 @@ export async function endLink(env: Env, member: Member, deviceId: string) {
 }
 
 /**
- * The message keys wrapped for one of the caller's devices, newest first: from the messages of the caller's
- * one-to-one rooms (`deviceKeys[memberNo][deviceId]`) and from keys re-wrapped for it when it was linked itself.
+ * The message keys wrapped for one of the caller's devices, newest first: from the messages it holds keys of
+ * (`deviceKeys[memberNo][deviceId]`) and from keys re-wrapped for it when it was linked itself.
  */
 export async function sourceKeys(env: Env, member: Member, deviceId: string, before?: number): Promise<E2eWrappedKey[]> {
   await requireOwnDevice(env, member, deviceId);
@@ -86,7 +90,7 @@ export async function sourceKeys(env: Env, member: Member, deviceId: string, bef
   const results = await getDb(env).all<E2eWrappedKey>(
     sql`select idChatroomMessage, wrappedKey from (
        select id_chatroom_message as idChatroomMessage, json_extract(payload, ${path}) as wrappedKey from chat_messages
-       where project_code = ${member.projectCode} and ${inOwnRooms(member.memberNo)} and deleted = 0 and id_chatroom_message < ${below}
+       where project_code = ${member.projectCode} and ${heldByMember(member)} and deleted = 0 and id_chatroom_message < ${below}
          and json_extract(payload, '$.type') = 'encrypted' and json_extract(payload, ${path}) is not null
        union all
        select id_chatroom_message, wrapped_key from e2e_link_keys
@@ -97,8 +101,8 @@ export async function sourceKeys(env: Env, member: Member, deviceId: string, bef
 }
 
 /**
- * Stores keys re-wrapped for one of the caller's devices. Only messages of the caller's own one-to-one rooms are
- * kept (any other id is skipped); the bound and the insert are one statement per key, so racing uploads cannot
+ * Stores keys re-wrapped for one of the caller's devices. Only messages the caller holds keys of are kept (any
+ * other id is skipped); the bound and the insert are one statement per key, so racing uploads cannot
  * pass E2E_MAX_LINKED_KEYS together. A key already stored stays: a later upload (a stolen session's) cannot spoil it.
  */
 export async function storeLinkedKeys(env: Env, member: Member, deviceId: string, keys: E2eWrappedKey[]): Promise<E2eKeysStored> {
@@ -110,7 +114,7 @@ export async function storeLinkedKeys(env: Env, member: Member, deviceId: string
   const statements = keys.map(
     (k) => sql`insert into e2e_link_keys (project_code, member_id, device_id, id_chatroom_message, wrapped_key, created_at)
        select ${member.projectCode}, ${member.memberId}, ${deviceId}, ${k.idChatroomMessage}, ${k.wrappedKey}, ${now}
-       where exists (select 1 from chat_messages where id_chatroom_message = ${k.idChatroomMessage} and project_code = ${member.projectCode} and ${inOwnRooms(member.memberNo)})
+       where exists (select 1 from chat_messages where id_chatroom_message = ${k.idChatroomMessage} and project_code = ${member.projectCode} and ${heldByMember(member)})
          and (select count(*) from e2e_link_keys where member_id = ${member.memberId} and device_id = ${deviceId}) < ${E2E_MAX_LINKED_KEYS}
        on conflict (member_id, device_id, id_chatroom_message) do nothing`,
   );
