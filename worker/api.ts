@@ -23,6 +23,7 @@ import { mutedWordsPrivate } from "./features/social/muted-words.routes";
 import { e2eDevicesPrivate } from "./features/e2e/e2e-devices";
 import { cardPaymentsPrivate, cardPaymentsPublic } from "./features/card-payments/card-payments.routes";
 import { e2eLinkPrivate } from "./features/e2e/e2e-link";
+import { e2eLinkThreadsPrivate } from "./features/e2e/e2e-link-threads";
 import { dnaPrivate, dnaPublic } from "./features/profiles/dna";
 import { creatorPrivate, creatorPublic } from "./features/profiles/creator-profile";
 import { linePrivate, linePublic } from "./features/line/line.routes";
@@ -84,6 +85,7 @@ const privateApi = new Hono<AppEnv>()
   .route("/", cardPaymentsPrivate)
   // Linking a second end-to-end device (README Decisions "Linking a second device").
   .route("/", e2eLinkPrivate)
+  .route("/", e2eLinkThreadsPrivate)
   // DNA pairing and creator profiles (README Decisions "DNA pairing and creator profiles").
   .route("/", dnaPrivate)
   .route("/", creatorPrivate)

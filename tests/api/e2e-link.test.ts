@@ -126,6 +126,43 @@ describe("e2e device linking: the owner's devices only", () => {
     expect(expectOk(await call("POST", `/private/sns/e2e-devices/${cDevice}/linked-keys`, { as: c, body: { keys: [{ idChatroomMessage: reply, wrappedKey: "c3RvbGVu" }] } }))).toEqual({ stored: 0 });
   });
 
+  it("covers private thread replies for the replier and the note's author, and no one else", async () => {
+    const [author, replier, other] = [await poster(), await poster(), await poster()];
+    const [authorDevice, replierOld, replierNew, otherDevice] = [await device(author), await device(replier), await device(replier), await device(other)];
+    const note = expectOk(
+      await call("POST", `/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${author.memberId}`, { as: author, body: { requestId: `rq${newDeviceId()}`, message: "A note anyone may answer" } }),
+    );
+    const payload = { ...envelopeOf(replier, { [replier.memberNo]: { [replierOld]: "ci1vbGQ=" }, [author.memberNo]: { [authorDevice]: "YS1rZXk=" } }), keys: { [replier.memberNo]: "d3JhcA==", [author.memberNo]: "d3JhcA==" } };
+    const thread = expectOk(
+      await call("POST", `/private/sns/chatroom/messages/threads/${replier.memberId}`, { as: replier, body: { idChatroomMessage: note.idChatroomMessage, message: "", isPrivate: true, payload } }),
+    ).idChatMessageThread as number;
+
+    // The replier's and the author's devices hold the reply's key; a third member's device holds none.
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${replierOld}/thread-keys`, { as: replier }))).toEqual([{ idChatMessageThread: thread, wrappedKey: "ci1vbGQ=" }]);
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${authorDevice}/thread-keys`, { as: author }))).toEqual([{ idChatMessageThread: thread, wrappedKey: "YS1rZXk=" }]);
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${otherDevice}/thread-keys`, { as: other }))).toEqual([]);
+    // A chat message's list does not mix them in.
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${replierOld}/message-keys`, { as: replier }))).toEqual([]);
+
+    // Re-wrapped for the replier's new device it is kept and listed; a bystander cannot store one; another member
+    // reading the replier's device is 404, a visitor 401.
+    const body = { keys: [{ idChatMessageThread: thread, wrappedKey: "ci1uZXc=" }] };
+    expect(expectOk(await call("POST", `/private/sns/e2e-devices/${replierNew}/linked-thread-keys`, { as: replier, body }))).toEqual({ stored: 1 });
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${replierNew}/linked-thread-keys`, { as: replier }))).toEqual([{ idChatMessageThread: thread, wrappedKey: "ci1uZXc=" }]);
+    expect(expectOk(await call("GET", `/private/sns/e2e-devices/${replierNew}/thread-keys`, { as: replier }))).toEqual([{ idChatMessageThread: thread, wrappedKey: "ci1uZXc=" }]);
+    expect(expectOk(await call("POST", `/private/sns/e2e-devices/${otherDevice}/linked-thread-keys`, { as: other, body }))).toEqual({ stored: 0 });
+    expectFailure(await call("GET", `/private/sns/e2e-devices/${replierNew}/linked-thread-keys`, { as: author }), 404);
+    expectFailure(await call("POST", `/private/sns/e2e-devices/${replierNew}/linked-thread-keys`, { as: author, body }), 404);
+    expectFailure(await call("GET", `/private/sns/e2e-devices/${replierNew}/linked-thread-keys`), 401);
+    // A first upload stays: a second one (a stolen session's) cannot replace it.
+    expect(expectOk(await call("POST", `/private/sns/e2e-devices/${replierNew}/linked-thread-keys`, { as: replier, body: { keys: [{ idChatMessageThread: thread, wrappedKey: "c3BvaWw=" }] } }))).toEqual({ stored: 0 });
+    expectFailure(await call("POST", `/private/sns/e2e-devices/${replierNew}/linked-thread-keys`, { as: replier, body: { keys: [{ idChatroomMessage: thread, wrappedKey: "eA==" }] } }), 400);
+
+    // Removing the device removes what was re-wrapped for it.
+    expectOk(await call("DELETE", `/private/sns/e2e-devices/${replierNew}`, { as: replier }));
+    expect((await env.DB.prepare("select count(*) as n from e2e_link_thread_keys where device_id = ?").bind(replierNew).first())?.n).toBe(0);
+  });
+
   it("answers another member, another tenant and a visitor with nothing of the owner's", async () => {
     const [a, b, foreign] = [await signUp(), await signUp(), await signUp("ABC")];
     const [oldDevice, newDevice] = [await device(a), await device(a)];

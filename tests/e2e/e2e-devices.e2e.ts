@@ -1,7 +1,7 @@
 import { webcrypto } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { directChatroomId } from "../../worker/contract/chat";
+import { PUBLIC_CHATROOM_ID, directChatroomId } from "../../worker/contract/chat";
 import { apiSignUpPoster, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
 import { apiCall, localRows, localSql } from "./support/local-api";
 
@@ -9,7 +9,7 @@ import { apiCall, localRows, localSql } from "./support/local-api";
  * A member's second device and signature hardening (README Decisions "Linking a second device"; SECURITY.md
  * "End-to-end encrypted private messages"), at phone size: a second browser of the same member cannot read history
  * and says why; the first browser is told a device was added, links it with the code the second one shows, and the
- * second then reads history; a device the server lists for the contact only while a message arrives raises "Their
+ * second then reads history (a one-to-one message and a private thread reply); a device the server lists for the contact only while a message arrives raises "Their
  * keys changed" (and it stays); a forged and a replayed row inserted in D1 show "Could not verify who sent this".
  */
 let browser: Browser;
@@ -75,6 +75,20 @@ describe("e2e devices journey", () => {
     await see(first.page.getByRole("list", { name: "Messages" }), secret);
     await see(bList, secret, 15_000);
 
+    // B's private thread reply under a note of A's in the public room: encrypted for A's one device so far.
+    const posted = (await apiCall(a, "POST", `/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${a.memberId}`, { requestId: `note-${Date.now()}`, message: "A note for a private reply" })).body;
+    expect(posted.returnCode).toBe("000000");
+    const noteId = posted.info.idChatroomMessage as number;
+    const notePath = `/smp/notes/${noteId}`;
+    const threadSecret = `the old thread secret ${Date.now()}`;
+    await gotoHydrated(pb.page, notePath);
+    await pb.page.getByRole("switch", { name: "Private reply" }).click();
+    await pb.page.getByLabel("Your reply").fill(threadSecret);
+    await pb.page.getByRole("button", { name: "Reply", exact: true }).click();
+    await see(pb.page.getByRole("list", { name: "Replies" }), threadSecret, 15_000);
+    expect(localRows(`select message from chat_threads where id_chatroom_message = ${noteId}`)).toEqual([{ message: "" }]);
+    await gotoHydrated(pb.page, room);
+
     // A second browser of the same member: its own device, and history it cannot read yet, saying why.
     const second = await newPage(browser);
     await loginThroughPage(second.page, a.email, a.password);
@@ -110,16 +124,21 @@ describe("e2e devices journey", () => {
     await see(devices, /A new device was added to your account/);
     await devices.getByLabel("Link a new device: its linking code").fill(code.toLowerCase());
     await devices.getByRole("button", { name: "Link device" }).click();
-    await see(devices, "Linked Chrome · Linux: 1 earlier messages can now be read there.", 20_000);
+    await see(devices, "Linked Chrome · Linux: 2 earlier messages can now be read there.", 20_000);
     await expect.poll(() => devices.locator(".e2e-new-device").count()).toBe(0);
     await screenshot(first.page, "e2e-devices-04-linked-phone");
     const rewrapped = localRows(`select wrapped_key from e2e_link_keys where member_id = '${a.memberId}'`);
     expect(rewrapped).toHaveLength(1);
+    expect(localRows(`select wrapped_key from e2e_link_thread_keys where member_id = '${a.memberId}'`)).toHaveLength(1);
     expect(localRows(`select link_tag from e2e_devices where member_id = '${a.memberId}' and link_tag is not null`)).toHaveLength(0);
 
     // The second browser now reads history; a new message from the contact reaches both devices.
     await gotoHydrated(second.page, room);
     await see(secondList, secret, 15_000);
+    // ...and the private thread reply under A's note, written before it was added.
+    await gotoHydrated(second.page, notePath);
+    await see(second.page.getByRole("list", { name: "Replies" }), threadSecret, 15_000);
+    await gotoHydrated(second.page, room);
     const later = `after linking ${Date.now()}`;
     const bBox = pb.page.getByLabel("Message", { exact: true });
     await bBox.fill(later);

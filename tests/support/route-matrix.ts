@@ -1054,6 +1054,11 @@ export const privateRoutes: Record<string, RouteCase> = {
   "POST /private/sns/e2e-devices/:deviceId/linked-keys": {
     request: async (f) => ({ ...(await ownDevice(f)), body: { keys: [{ idChatroomMessage: 1, wrappedKey: "d3JhcA==" }] } }),
   },
+  "GET /private/sns/e2e-devices/:deviceId/thread-keys": { request: ownDevice },
+  "GET /private/sns/e2e-devices/:deviceId/linked-thread-keys": { request: ownDevice },
+  "POST /private/sns/e2e-devices/:deviceId/linked-thread-keys": {
+    request: async (f) => ({ ...(await ownDevice(f)), body: { keys: [{ idChatMessageThread: 1, wrappedKey: "d3JhcA==" }] } }),
+  },
   // DNA pairing and creator profiles (README Decisions "DNA pairing and creator profiles"): readings and creator
   // profiles of the tenant's members; another tenant's session is refused (404); only the owner writes their own.
   "GET /private/family/dna/:project/:simpleCode": { request: (f) => ({ params: { project: "SMP", simpleCode: f.other.memberNo } }), ...tenantWide },

@@ -21,3 +21,5 @@ export type E2eKeysStored = { stored: number };
 
 /** One message key wrapped (RSA-OAEP) for one device: from a message's `deviceKeys`, or re-wrapped when linking. */
 export type E2eWrappedKey = { idChatroomMessage: number; wrappedKey: string };
+/** A private thread reply's key wrapped for one device (the reply lives in `chat_threads`, not `chat_messages`). */
+export type E2eWrappedThreadKey = { idChatMessageThread: number; wrappedKey: string };

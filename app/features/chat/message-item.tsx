@@ -35,7 +35,7 @@ function EncryptedText({ message }: { message: LocalMessage }) {
   useEffect(() => {
     const session = readSession();
     if (!session || message.payload?.type !== "encrypted") return setResult({ status: "unavailable" });
-    const row = stored === undefined ? undefined : { idChatroomMessage: stored, dateAdd: message.dateAdd };
+    const row = stored === undefined ? undefined : { kind: "message" as const, id: stored, dateAdd: message.dateAdd };
     void decryptPayload(message.payload, message.chatroomId, message.memberNo, session.memberId, session.memberNo, row).then(setResult);
   }, [message.payload, message.chatroomId, message.memberNo, stored, message.dateAdd]);
   if (result === undefined) return <span className="muted">{t("decrypting")}</span>;

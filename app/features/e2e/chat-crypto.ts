@@ -1,7 +1,7 @@
 import type { Payload } from "../../../worker/contract/chat";
 import { devicesOf, ECDSA, ensureDeviceRegistered, ensureLocalDevice, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "./device-keys";
 import { noteSenderDevice } from "./key-watch";
-import { linkedKeyFor } from "./linked-keys";
+import { type LinkedKind, linkedKeyFor } from "./linked-keys";
 import { claimMessageId, isReplay, persistClaim } from "./replay-guard";
 
 /**
@@ -104,15 +104,19 @@ async function verified(payload: EncryptedPayload, chatroomId: string, senderNo:
   }
 }
 
+/** A stored envelope: a chat message (`idChatroomMessage`) or a private thread reply (`idChatMessageThread`), and its time. */
+export type StoredRow = { kind: LinkedKind; id: number; dateAdd: string };
+
 /** `notLinked`: this device was added after the message and holds no re-wrapped key for it (device-link.ts). */
 export type Decrypted = { status: "ok"; text: string } | { status: "unverified" } | { status: "unavailable"; reason?: "notLinked" };
 
 /**
  * The plaintext when the sender's signature verifies and this browser holds a key for it. An unsigned or forged
  * message is "unverified" (its text is never shown); no key here is "unavailable" (§8: logged, not shown).
- * `stored` is the message row as the server keeps it (id and time): with it, a v2 message whose id another stored
- * message in the room already carries, or whose signed time is more than 10 minutes from the stored time, is
- * "unverified" too (replayed or re-dated), and a device linked later finds its re-wrapped key by the id.
+ * `stored` is the row as the server keeps it (a chat message's or a thread reply's id, and its time): with it, a v2
+ * message whose id another stored message in the room already carries, or whose signed time is more than 10 minutes
+ * from the stored time, is "unverified" too (replayed or re-dated), and a device linked later finds its re-wrapped
+ * key by the kind and id.
  */
 export async function decryptPayload(
   payload: EncryptedPayload,
@@ -120,13 +124,13 @@ export async function decryptPayload(
   senderNo: string,
   memberId: string,
   memberNo: string,
-  stored?: { idChatroomMessage: number; dateAdd: string },
+  stored?: StoredRow,
 ): Promise<Decrypted> {
-  if (stored && payload.v === 2 && payload.msgId) claimMessageId(memberId, chatroomId, payload.msgId, stored.idChatroomMessage);
+  if (stored && payload.v === 2 && payload.msgId) claimMessageId(memberId, chatroomId, payload.msgId, stored.id);
   if (!(await verified(payload, chatroomId, senderNo, { memberId, memberNo }))) return { status: "unverified" };
   if (stored && payload.v === 2) {
     if (!payload.msgId || !payload.sentAt || Math.abs(payload.sentAt - Date.parse(stored.dateAdd)) > MAX_CLOCK_SKEW_MS) return { status: "unverified" };
-    if (isReplay(memberId, chatroomId, payload.msgId, stored.idChatroomMessage)) return { status: "unverified" };
+    if (isReplay(memberId, chatroomId, payload.msgId, stored.id)) return { status: "unverified" };
     persistClaim(memberId, chatroomId);
   }
   // A message can render before this browser's device is made (a new browser opening history): wait for it, so the
@@ -134,7 +138,7 @@ export async function decryptPayload(
   const device = await ensureLocalDevice(memberId).catch(() => readLocalDevice(memberId));
   let wrapped = (device?.deviceId && payload.deviceKeys?.[memberNo]?.[device.deviceId]) || undefined;
   // Written before this device existed: a key another of the member's devices re-wrapped for it when linking.
-  if (!wrapped && device?.deviceId && stored && payload.deviceKeys?.[memberNo]) wrapped = (await linkedKeyFor(memberId, device.deviceId, stored.idChatroomMessage)) ?? undefined;
+  if (!wrapped && device?.deviceId && stored && payload.deviceKeys?.[memberNo]) wrapped = (await linkedKeyFor(memberId, device.deviceId, stored.kind, stored.id)) ?? undefined;
   const notLinked = !wrapped && Boolean(device?.deviceId && payload.deviceKeys?.[memberNo]);
   wrapped ??= payload.keys[memberNo];
   if (!wrapped || !device?.privateKey) {

@@ -1,5 +1,5 @@
-import { E2E_LINK_PAGE, E2E_MAX_LINKED_KEYS, type E2eLinkRequest, type E2eWrappedKey } from "../../../worker/contract/e2e-link.constants";
-import { isOk } from "../../../worker/contract/envelope";
+import { E2E_LINK_PAGE, E2E_MAX_LINKED_KEYS, type E2eKeysStored, type E2eLinkRequest, type E2eWrappedKey, type E2eWrappedThreadKey } from "../../../worker/contract/e2e-link.constants";
+import { type Envelope, isOk } from "../../../worker/contract/envelope";
 import * as e2e from "../../api/e2e-api";
 import { ensureDeviceRegistered, fromBase64, RSA, toBase64 } from "./device-keys";
 import { acknowledgeOwnDevice } from "./own-devices";
@@ -13,7 +13,7 @@ import { acknowledgeOwnDevice } from "./own-devices";
  * 2. On a device the member already uses, they type the code. That device recomputes the tag over each waiting
  *    device's listed keys; only a match is linked, so a server that swapped the new device's keys (or listed one of
  *    its own) fails the check: it would need the code.
- * 3. The old device unwraps each older message key it holds (RSA-OAEP, its non-extractable private key) and wraps
+ * 3. The old device unwraps each older message key it holds (chat messages, then private thread replies) (RSA-OAEP, its non-extractable private key) and wraps
  *    it again for the new device's encryption key; only those wrapped keys are uploaded. The AES message key exists
  *    only inside WebCrypto for that moment; no private key is ever exported.
  */
@@ -62,6 +62,50 @@ export async function startLinking(memberId: string, memberNo: string) {
 
 export class LinkError extends Error {}
 
+/** One kind of older key this device holds: how to read its pages, where to store re-wrapped ones, and its id. */
+type KeyList<K extends { wrappedKey: string }> = {
+  page: (deviceId: string, before?: number) => Promise<Envelope<K[]>>;
+  store: (deviceId: string, keys: K[]) => Promise<Envelope<E2eKeysStored>>;
+  id: (key: K) => number;
+};
+const MESSAGE_KEYS: KeyList<E2eWrappedKey> = { page: e2e.messageKeys, store: e2e.storeLinkedKeys, id: (k) => k.idChatroomMessage };
+const THREAD_KEYS: KeyList<E2eWrappedThreadKey> = { page: e2e.threadKeys, store: e2e.storeLinkedThreadKeys, id: (k) => k.idChatMessageThread };
+
+/** Re-wraps every key of one list this device holds for the target device's key and uploads them; returns how many. */
+async function rewrapAll<K extends { wrappedKey: string }>(
+  list: KeyList<K>,
+  me: { deviceId: string; privateKey: CryptoKey },
+  targetId: string,
+  wrapFor: CryptoKey,
+  onProgress?: (done: number) => void,
+) {
+  let done = 0;
+  let before: number | undefined;
+  while (done < E2E_MAX_LINKED_KEYS) {
+    const page = await list.page(me.deviceId, before);
+    if (!isOk(page)) throw page;
+    const rewrapped: K[] = [];
+    for (const entry of page.info.slice(0, E2E_MAX_LINKED_KEYS - done)) {
+      try {
+        // Extractable only so it can be wrapped again, and only inside WebCrypto: script never reads its bytes.
+        const aes = await crypto.subtle.unwrapKey("raw", fromBase64(entry.wrappedKey), me.privateKey, { name: "RSA-OAEP" }, { name: "AES-GCM" }, true, ["decrypt"]);
+        rewrapped.push({ ...entry, wrappedKey: toBase64(await crypto.subtle.wrapKey("raw", aes, wrapFor, { name: "RSA-OAEP" })) });
+      } catch {
+        // Wrapped for keys this device no longer has (re-registered): nothing to pass on.
+      }
+    }
+    if (rewrapped.length) {
+      const stored = await list.store(targetId, rewrapped);
+      if (!isOk(stored)) throw stored;
+    }
+    done += rewrapped.length;
+    onProgress?.(done);
+    if (page.info.length < E2E_LINK_PAGE) break;
+    before = list.id(page.info[page.info.length - 1]!);
+  }
+  return done;
+}
+
 /**
  * On a device the member already uses: finds the waiting device whose tag the code reproduces, re-wraps every older
  * message key this device holds for it, uploads them and ends the request. Returns the device and how many keys.
@@ -80,30 +124,11 @@ export async function linkWithCode(memberId: string, memberNo: string, input: st
   if (!target) throw new LinkError("noMatch");
   const wrapFor = await crypto.subtle.importKey("spki", fromBase64(target.encryptionKey), RSA, false, ["wrapKey"]);
 
-  let done = 0;
-  let before: number | undefined;
-  while (done < E2E_MAX_LINKED_KEYS) {
-    const page = await e2e.messageKeys(me.deviceId, before);
-    if (!isOk(page)) throw page;
-    const rewrapped: E2eWrappedKey[] = [];
-    for (const entry of page.info.slice(0, E2E_MAX_LINKED_KEYS - done)) {
-      try {
-        // Extractable only so it can be wrapped again, and only inside WebCrypto: script never reads its bytes.
-        const aes = await crypto.subtle.unwrapKey("raw", fromBase64(entry.wrappedKey), me.privateKey, { name: "RSA-OAEP" }, { name: "AES-GCM" }, true, ["decrypt"]);
-        rewrapped.push({ idChatroomMessage: entry.idChatroomMessage, wrappedKey: toBase64(await crypto.subtle.wrapKey("raw", aes, wrapFor, { name: "RSA-OAEP" })) });
-      } catch {
-        // Wrapped for keys this device no longer has (re-registered): nothing to pass on.
-      }
-    }
-    if (rewrapped.length) {
-      const stored = await e2e.storeLinkedKeys(target.deviceId, rewrapped);
-      if (!isOk(stored)) throw stored;
-    }
-    done += rewrapped.length;
-    onProgress?.(done);
-    if (page.info.length < E2E_LINK_PAGE) break;
-    before = page.info[page.info.length - 1]!.idChatroomMessage;
-  }
+  // Chat messages first (one-to-one rooms and private replies), then private thread replies: each list has its own
+  // store on the server and its own E2E_MAX_LINKED_KEYS bound.
+  const messages = await rewrapAll(MESSAGE_KEYS, me, target.deviceId, wrapFor, onProgress);
+  const threads = await rewrapAll(THREAD_KEYS, me, target.deviceId, wrapFor, (n) => onProgress?.(messages + n));
+  const done = messages + threads;
   await e2e.endLink(target.deviceId);
   // The member linked it here: it is theirs, so no "new device" notice for it in this browser.
   await acknowledgeOwnDevice(memberId, target);

@@ -2,13 +2,13 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
-import { decryptPayload, type Decrypted } from "./chat-crypto";
+import { decryptPayload, type Decrypted, type StoredRow } from "./chat-crypto";
 import { decryptImage, readDescriptor } from "./encrypted-media";
 import "./encrypted-media.css";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
 
-/** Where an envelope is stored: its id in its context and the server's time, for the replay and re-dating checks. */
+/** A chat message as stored: its id and the server's time, for the replay and re-dating checks. */
 type Stored = { idChatroomMessage: number; dateAdd: string };
 
 /**
@@ -16,21 +16,22 @@ type Stored = { idChatroomMessage: number; dateAdd: string };
  * turns on signed payload v2's checks: a repeated message id in the context or a time far from the stored one fails
  * (none for an optimistic copy, whose id and time are not the server's yet).
  */
-function useDecrypted(payload: EncryptedPayload, context: string, senderNo: string, stored: Stored | undefined) {
+function useDecrypted(payload: EncryptedPayload, context: string, senderNo: string, stored: StoredRow | undefined) {
   const [result, setResult] = useState<Decrypted | undefined>(undefined);
   // Primitives, not the row object: a parent's re-render must not decrypt again.
-  const storedId = stored?.idChatroomMessage;
+  const storedKind = stored?.kind;
+  const storedId = stored?.id;
   const storedAt = stored?.dateAdd;
   useEffect(() => {
     const session = readSession();
     if (!session) return setResult({ status: "unavailable" });
     let alive = true;
-    const row = storedId === undefined || storedAt === undefined ? undefined : { idChatroomMessage: storedId, dateAdd: storedAt };
+    const row = storedKind === undefined || storedId === undefined || storedAt === undefined ? undefined : { kind: storedKind, id: storedId, dateAdd: storedAt };
     void decryptPayload(payload, context, senderNo, session.memberId, session.memberNo, row).then((r) => alive && setResult(r));
     return () => {
       alive = false;
     };
-  }, [payload, context, senderNo, storedId, storedAt]);
+  }, [payload, context, senderNo, storedKind, storedId, storedAt]);
   return result;
 }
 
@@ -53,7 +54,7 @@ export function EncryptedThreadText({
   stored,
 }: { payload: EncryptedPayload; idChatroomMessage: number; senderNo: string; stored: { idChatMessageThread: number; dateAdd: string } }) {
   const { t } = useTranslation("chat");
-  const result = useDecrypted(payload, `thread-${idChatroomMessage}`, senderNo, { idChatroomMessage: stored.idChatMessageThread, dateAdd: stored.dateAdd });
+  const result = useDecrypted(payload, `thread-${idChatroomMessage}`, senderNo, { kind: "thread", id: stored.idChatMessageThread, dateAdd: stored.dateAdd });
   if (result?.status !== "ok") return <Failed result={result} />;
   return (
     <span>
@@ -78,7 +79,7 @@ export function EncryptedImage({
   className,
 }: { payload: EncryptedPayload; context: string; senderNo: string; stored: Stored | undefined; alt: string; className: string }) {
   const { t } = useTranslation("e2e-media");
-  const result = useDecrypted(payload, context, senderNo, stored);
+  const result = useDecrypted(payload, context, senderNo, stored && { kind: "message", id: stored.idChatroomMessage, dateAdd: stored.dateAdd });
   const [url, setUrl] = useState<string | null | undefined>(undefined);
   const text = result?.status === "ok" ? result.text : null;
   useEffect(() => {

@@ -273,3 +273,19 @@ export const e2eLinkKeys = sqliteTable(
   },
   (t) => [uniqueIndex("e2e_link_keys_device_message").on(t.memberId, t.deviceId, t.idChatroomMessage)],
 );
+
+/** Private thread replies' keys re-wrapped for a linked device (migration 0042), as e2eLinkKeys for chat messages. */
+export const e2eLinkThreadKeys = sqliteTable(
+  "e2e_link_thread_keys",
+  {
+    idLinkKey: integer("id_link_key").primaryKey({ autoIncrement: true }),
+    projectCode: text("project_code").notNull(),
+    memberId: text("member_id").notNull(),
+    /** The device the key is wrapped for. */
+    deviceId: text("device_id").notNull(),
+    idChatMessageThread: integer("id_chat_message_thread").notNull(),
+    wrappedKey: text("wrapped_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("e2e_link_thread_keys_device_thread").on(t.memberId, t.deviceId, t.idChatMessageThread)],
+);

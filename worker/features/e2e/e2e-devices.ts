@@ -1,12 +1,13 @@
 import { Hono } from "hono";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { e2eDevices, e2eLinkKeys } from "../../db/schema";
-import { E2E_MAX_DEVICES, E2eDeviceBody, E2eDeviceIdParam, type E2eDeviceInput, type E2eOwnDevice, type E2ePublicDevice } from "../../contract/e2e";
+import { e2eDevices, e2eLinkKeys, e2eLinkThreadKeys } from "../../db/schema";
+import { E2E_MAX_DEVICES, E2eDeviceBody, type E2eDeviceInput, type E2eOwnDevice, type E2ePublicDevice } from "../../contract/e2e";
 import { ok } from "../../contract/envelope";
 import { AppError } from "../../lib/app-error";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
+import { deviceIdOf } from "./e2e-link";
 
 /**
  * End-to-end encryption devices (README Decisions "Verifiable end-to-end keys"; SECURITY.md "End-to-end encrypted
@@ -67,16 +68,15 @@ export async function removeDevice(env: Env, member: Owner, deviceId: string) {
     .where(and(eq(e2eDevices.memberId, member.memberId), eq(e2eDevices.projectCode, member.projectCode), eq(e2eDevices.deviceId, deviceId)))
     .returning({ deviceId: e2eDevices.deviceId });
   if (!removed.length) throw new AppError("notFound");
-  // Older message keys re-wrapped for it when it was linked go with it (README Decisions "Linking a second device").
-  await getDb(env).delete(e2eLinkKeys).where(and(eq(e2eLinkKeys.memberId, member.memberId), eq(e2eLinkKeys.deviceId, deviceId)));
+  // Older message and thread reply keys re-wrapped for it when it was linked go with it (README Decisions "Linking a second device").
+  const db = getDb(env);
+  await db.batch([
+    db.delete(e2eLinkKeys).where(and(eq(e2eLinkKeys.memberId, member.memberId), eq(e2eLinkKeys.deviceId, deviceId))),
+    db.delete(e2eLinkThreadKeys).where(and(eq(e2eLinkThreadKeys.memberId, member.memberId), eq(e2eLinkThreadKeys.deviceId, deviceId))),
+  ]);
   return { deviceId };
 }
 
-function deviceIdOf(raw: string | undefined) {
-  const result = E2eDeviceIdParam.safeParse(raw);
-  if (!result.success) throw new AppError("badRequest", { issues: result.error.issues.map((i) => ({ path: ["deviceId"], message: i.message, code: i.code })) });
-  return result.data;
-}
 
 /** Owner-only: every route acts on the session's own member; there is no path to anyone else's devices. */
 export const e2eDevicesPrivate = new Hono<AppEnv>()

@@ -28,7 +28,7 @@ import type { SessionMember } from "../../lib/session-member";
  * member's (or tenant's) device id is simply not among them, so it is 404. The server relays a tag it cannot check
  * and stores message keys wrapped for one device; it never sees a code, a private key or a message key in the clear.
  */
-type Member = Pick<SessionMember, "memberId" | "memberNo" | "projectCode">;
+export type Member = Pick<SessionMember, "memberId" | "memberNo" | "projectCode">;
 
 /**
  * The messages whose keys the caller's devices hold, in SQL: those of the caller's one-to-one rooms
@@ -37,13 +37,13 @@ type Member = Pick<SessionMember, "memberId" | "memberNo" | "projectCode">;
 const heldByMember = (m: Member) =>
   sql`(chatroom_id like 'dm-' || ${m.memberNo} || '-%' or chatroom_id like 'dm-%-' || ${m.memberNo} or (is_private = 1 and (member_id = ${m.memberId} or to_member_id = ${m.memberId})))`;
 
-function deviceIdOf(raw: string | undefined) {
+export function deviceIdOf(raw: string | undefined) {
   const result = E2eDeviceIdParam.safeParse(raw);
   if (!result.success) throw new AppError("badRequest", { issues: result.error.issues.map((i) => ({ path: ["deviceId"], message: i.message, code: i.code })) });
   return result.data;
 }
 
-async function requireOwnDevice(env: Env, member: Member, deviceId: string) {
+export async function requireOwnDevice(env: Env, member: Member, deviceId: string) {
   const row = await getDb(env).get(
     sql`select 1 as one from e2e_devices where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId}`,
   );
