@@ -13,9 +13,10 @@ import { acknowledgeOwnDevice } from "./own-devices";
  * 2. On a device the member already uses, they type the code. That device recomputes the tag over each waiting
  *    device's listed keys; only a match is linked, so a server that swapped the new device's keys (or listed one of
  *    its own) fails the check: it would need the code.
- * 3. The old device unwraps each older message key it holds (chat messages, then private thread replies) (RSA-OAEP, its non-extractable private key) and wraps
- *    it again for the new device's encryption key; only those wrapped keys are uploaded. The AES message key exists
- *    only inside WebCrypto for that moment; no private key is ever exported.
+ * 3. The old device unwraps each older key it holds, of chat messages and then of private thread replies (RSA-OAEP,
+ *    its non-extractable private key), and wraps it again for the new device's encryption key; only those wrapped
+ *    keys are uploaded. The AES message key exists only inside WebCrypto for that moment; no private key is ever
+ *    exported.
  */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 export const CODE_LENGTH = 16;
@@ -108,7 +109,8 @@ async function rewrapAll<K extends { wrappedKey: string }>(
 
 /**
  * On a device the member already uses: finds the waiting device whose tag the code reproduces, re-wraps every older
- * message key this device holds for it, uploads them and ends the request. Returns the device and how many keys.
+ * message and thread reply key this device holds for it, uploads them and ends the request. Returns the device and
+ * how many keys.
  */
 export async function linkWithCode(memberId: string, memberNo: string, input: string, onProgress?: (done: number) => void) {
   const code = normalizeCode(input);
