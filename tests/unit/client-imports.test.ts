@@ -87,3 +87,16 @@ describe("browser code and the dialog stack", () => {
     expect(appFiles["../../app/components/toast.tsx"]).toContain('import("./toast-list")');
   });
 });
+
+/** js-md5 names personal chatrooms, needed only after hydration (links, the photo comment sheet): no first load fetches it. */
+describe("browser code and js-md5", () => {
+  it("is imported only with import(), by features/chat/personal-room.ts", () => {
+    const statics = Object.entries(appFiles).flatMap(([path, source]) =>
+      valueImports(source)
+        .filter((from) => from === "js-md5")
+        .map(() => path.replace(/^(\.\.\/)+/, "")),
+    );
+    expect(statics).toEqual([]);
+    expect(appFiles["../../app/features/chat/personal-room.ts"]).toContain('import("js-md5")');
+  });
+});

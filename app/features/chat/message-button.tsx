@@ -1,4 +1,3 @@
-import { md5 } from "js-md5";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -8,6 +7,7 @@ import { LoginPrompt } from "../../components/avatar";
 import * as chat from "../../api/chat-api";
 import { useHydrated } from "../../lib/hydrated";
 import { useMyMemberNo } from "../shell/viewer";
+import { usePersonalRoomId } from "./personal-room";
 import "./chat.css";
 
 type Props = { projectCode: string; memberNo: string; nickname: string; relationship: Relationship | null };
@@ -25,6 +25,7 @@ export function ProfileMessageControls({ projectCode, memberNo, nickname, relati
   const me = useHydrated() ? (myMemberNo ?? "") : null;
   const [permission, setPermission] = useState<MessagePermission | "hidden" | null>(null);
   const [loginOpen, setLoginOpen] = useState(false);
+  const personalRoomId = usePersonalRoomId(memberNo);
   const blocking = Boolean(relationship?.blocking);
   const blockedBy = Boolean(relationship?.blockedBy);
   useEffect(() => {
@@ -35,9 +36,9 @@ export function ProfileMessageControls({ projectCode, memberNo, nickname, relati
       live = false;
     };
   }, [me, memberNo, blocking, blockedBy]);
-  if (me === null) return null;
+  // Shown whole once the reader is known and (for a member) the personal room's name is ready: no shift inside it.
+  if (me === null || (me !== "" && personalRoomId === null)) return null;
   const name = nickname || memberNo;
-  const personalRoom = `/${projectCode}/chatroom/${md5(memberNo)}`;
   const visitor = me === "";
   let message: React.ReactNode = null;
   if (visitor) {
@@ -77,7 +78,7 @@ export function ProfileMessageControls({ projectCode, memberNo, nickname, relati
           {t("personalRoomLink")}
         </button>
       ) : (
-        <Link className="button" to={personalRoom}>
+        <Link className="button" to={`/${projectCode}/chatroom/${personalRoomId}`}>
           {t("personalRoomLink")}
         </Link>
       )}

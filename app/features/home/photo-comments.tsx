@@ -1,4 +1,3 @@
-import { md5 } from "js-md5";
 import { Switch } from "../../components/switch";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +9,7 @@ import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { useE2eSend } from "../e2e/encrypted-send";
 import { EncryptedThreadText } from "../e2e/encrypted-view";
+import { usePersonalRoomId } from "../chat/personal-room";
 import { Dialog } from "../../components/dialog";
 
 /**
@@ -27,9 +27,10 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
   const [text, setText] = useState("");
   const [isPrivate, setIsPrivate] = useState(false);
   const [threads, setThreads] = useState<Record<number, ChatThread[]>>({});
-  const chatroomId = md5(memberNo);
+  const chatroomId = usePersonalRoomId(memberNo);
 
   async function load() {
+    if (!chatroomId) return;
     const body = await chat.commentMessages(chatroomId);
     if ("info" in body) setMessages(body.info);
     else setMessages([]);
@@ -43,14 +44,14 @@ export function PhotoComments({ open, onOpenChange, memberNo, ownerName, hasAvat
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the sheet opens or the photo changes, not when `load` is re-created
   useEffect(() => {
-    if (open) void load();
+    if (open && chatroomId) void load();
   }, [open, chatroomId]);
 
   async function send(event: React.FormEvent) {
     event.preventDefault();
     const message = text.trim();
     const session = readSession();
-    if (!message || !session) return;
+    if (!message || !session || !chatroomId) return;
     // A private reply is encrypted for the replier and the comment's author (README Decisions "Everything private is encrypted").
     const sealer = replyTo && isPrivate ? await e2eSend.sealerFor(replyTo.memberNo, `thread-${replyTo.idChatroomMessage}`).catch(() => null) : "plain";
     if (sealer === null) return;

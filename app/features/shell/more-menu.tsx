@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Dialog, DialogClose } from "../../components/dialog";
+import { usePersonalRoomId } from "../chat/personal-room";
 import { memberGroups, type NavGroup } from "./nav-items";
 import { ShellNavLink } from "./nav-link";
 import { useMyMemberNo } from "./viewer";
@@ -36,7 +37,7 @@ export function NavGroups({ projectCode, groups, onNavigate }: { projectCode: st
 export function MoreMenu({ projectCode }: { projectCode: string }) {
   const { t } = useTranslation("shell");
   const [open, setOpen] = useState(false);
-  const myMemberNo = useMyMemberNo();
+  const personalRoomId = usePersonalRoomId(useMyMemberNo());
   return (
     <Dialog
       className="dialog more-sheet"
@@ -55,7 +56,7 @@ export function MoreMenu({ projectCode }: { projectCode: string }) {
       descriptionClassName="muted"
     >
       <nav aria-label={t("nav.moreTitle")} className="more-sheet-groups">
-        <NavGroups projectCode={projectCode} groups={memberGroups(myMemberNo)} onNavigate={() => setOpen(false)} />
+        <NavGroups projectCode={projectCode} groups={memberGroups(personalRoomId)} onNavigate={() => setOpen(false)} />
       </nav>
       <div className="dialog-actions">
         <DialogClose>{t("common:close")}</DialogClose>

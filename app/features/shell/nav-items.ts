@@ -1,4 +1,3 @@
-import { md5 } from "js-md5";
 import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 
 /**
@@ -22,7 +21,7 @@ export const MEMBER_TABS: NavItem[] = [
  * side navigation list them, so each is two taps from anywhere. Screens of one item (a mission, a note, an album,
  * another member's chatroom) open from the lists that show the item; AI room and basement from home (by kycStatus).
  */
-export function memberGroups(myMemberNo: string | null): NavGroup[] {
+export function memberGroups(personalRoomId: string | null): NavGroup[] {
   return [
     {
       label: "shell:nav.groups.people",
@@ -37,8 +36,8 @@ export function memberGroups(myMemberNo: string | null): NavGroup[] {
       label: "shell:nav.groups.talk",
       items: [
         { path: `public-chat/${PUBLIC_CHATROOM_ID}`, label: "shell:nav.publicChat", icon: "speech" },
-        // §2 personal chatroom: chatroom/{md5 of member code}.
-        ...(myMemberNo ? [{ path: `chatroom/${md5(myMemberNo)}`, label: "shell:nav.personalRoom", icon: "cup" }] : []),
+        // §2 personal chatroom (features/chat/personal-room.ts).
+        ...(personalRoomId ? [{ path: `chatroom/${personalRoomId}`, label: "shell:nav.personalRoom", icon: "cup" }] : []),
         { path: "guestbook", label: "shell:nav.guestbook", icon: "✎" },
       ],
     },

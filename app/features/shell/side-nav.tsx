@@ -1,6 +1,7 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { usePersonalRoomId } from "../chat/personal-room";
 import { MEMBER_TABS, VISITOR_TABS, memberGroups } from "./nav-items";
 import { NavGroups } from "./more-menu";
 import { ShellNavLink, type NavDots } from "./nav-link";
@@ -12,7 +13,7 @@ import { useMyMemberNo } from "./viewer";
  */
 export const SideNav = memo(function SideNav({ projectCode, dots = {}, signedIn = true }: { projectCode: string; dots?: NavDots; signedIn?: boolean }) {
   const { t } = useTranslation();
-  const myMemberNo = useMyMemberNo();
+  const personalRoomId = usePersonalRoomId(useMyMemberNo());
   return (
     <nav className="side-nav" aria-label={t("nav.label")}>
       <Link to={`/${projectCode}/${signedIn ? "home" : "profiles"}`} className="side-nav-brand">
@@ -26,7 +27,7 @@ export const SideNav = memo(function SideNav({ projectCode, dots = {}, signedIn 
         ))}
       </ul>
       {signedIn ? (
-        <NavGroups projectCode={projectCode} groups={memberGroups(myMemberNo)} />
+        <NavGroups projectCode={projectCode} groups={memberGroups(personalRoomId)} />
       ) : (
         <div className="side-nav-visitor">
           <Link className="button" to={`/${projectCode}/login`}>
