@@ -11,6 +11,7 @@ import { resourcesFor } from "./i18n/resources.server";
 import { readCookie } from "./lib/api.server";
 import { HydrationFlag } from "./lib/hydrated";
 import "./styles/app.css";
+import "./styles/shared-features.css";
 
 export function loader({ request }: Route.LoaderArgs) {
   const lang = pickLanguage(readCookie(request, LANGUAGE_COOKIE), request.headers.get("Accept-Language"));

@@ -5,7 +5,6 @@ import { LocalTime } from "../../i18n/use-format";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { formatCode, LinkError, linkWithCode, startLinking } from "./device-link";
-import "./e2e.css";
 
 /**
  * Settings → Devices with message keys → linking (README Decisions "Linking a second device"): on the new device,

@@ -8,7 +8,6 @@ import { devicesOf, ensureDeviceRegistered, REREGISTERED_FLAG } from "./device-k
 import { isFlagged, KEYS_EVENT, rememberSeen, seenKey } from "./key-watch";
 import { NewDeviceNotices } from "./own-device-notice";
 import { keySetId, safetyNumber, type DeviceKeys } from "./safety-number";
-import "./e2e.css";
 import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
 
 /**

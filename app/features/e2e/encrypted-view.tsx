@@ -4,7 +4,6 @@ import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
 import { decryptPayload, type Decrypted, type StoredRow } from "./chat-crypto";
 import { decryptImage, readDescriptor } from "./encrypted-media";
-import "./encrypted-media.css";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
 

@@ -8,7 +8,6 @@ import * as e2e from "../../api/e2e-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { acknowledgeOwnDevice, newOwnDevices, OWN_EVENT } from "./own-devices";
-import "./e2e.css";
 
 /**
  * "A new device was added to your account" (README Decisions "Linking a second device"): shown in one-to-one

@@ -5,7 +5,6 @@ import { MessageDialog } from "../../components/alert-dialog";
 import { lineAvailability } from "../../api/line-api";
 import { errorText } from "../../lib/error-text";
 import { startLine } from "./line-start";
-import "./line.css";
 
 /** "Continue with LINE" on the login page, shown only when the server has LINE configured (README "LINE login"). */
 export function LineLoginButton({ projectCode }: { projectCode: string }) {

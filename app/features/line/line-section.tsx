@@ -8,7 +8,6 @@ import * as line from "../../api/line-api";
 import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { startLine } from "./line-start";
-import "./line.css";
 
 /**
  * My profile → LINE (§7 bind, unbind; README Decisions "LINE login"): link a LINE account to log in with it, or

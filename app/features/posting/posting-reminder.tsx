@@ -5,7 +5,6 @@ import type { PostingStatus } from "../../../worker/contract/social";
 import { useFormat } from "../../i18n/use-format";
 import { readSession } from "../../lib/session-keys";
 import { postingStatus } from "../../api/posting-api";
-import "./posting.css";
 
 /** Codes of the §5/§6/§8 posting rules (worker/features/members/posting-rules.ts): after one, the status is read again. */
 export const POSTING_CODES = new Set(["403203", "403204", "403205", "403207", "403208", "403209"]);

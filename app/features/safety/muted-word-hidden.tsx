@@ -3,7 +3,6 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Dialog, DialogClose } from "../../components/dialog";
 import { MutedWordForm } from "./muted-words-section";
-import "./muted-words.css";
 
 /**
  * An item whose text the server withheld because it contains one of the member's muted words (README Decisions

@@ -6,7 +6,6 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import * as settings from "../../api/settings-api";
 import { errorText } from "../../lib/error-text";
-import "./muted-words.css";
 
 const DURATIONS = ["forever", "24h", "7d", "30d"] as const;
 

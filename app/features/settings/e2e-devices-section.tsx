@@ -11,7 +11,6 @@ import { readSession } from "../../lib/session-keys";
 import { ensureDeviceRegistered } from "../e2e/device-keys";
 import { DeviceLinkPanel } from "../e2e/device-link-panel";
 import { NewDeviceNotices } from "../e2e/own-device-notice";
-import "../e2e/e2e.css";
 
 /**
  * The member's devices that hold end-to-end message keys (README Decisions "Verifiable end-to-end keys"): name and

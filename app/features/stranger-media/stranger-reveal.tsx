@@ -6,7 +6,6 @@ import { Avatar } from "../../components/avatar";
 import { useToast } from "../../components/toast";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { revealAvatar } from "../../api/stranger-media-api";
-import "./stranger-media.css";
 
 /** The Settings card blurred items link to (README Decisions "Stranger media stays blurred"). */
 export function StrangerSettingsLink() {
