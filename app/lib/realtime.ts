@@ -1,10 +1,11 @@
-import PartySocket from "partysocket";
+import type PartySocket from "partysocket";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ClientEvent, ServerEvent } from "../../worker/contract/realtime";
 import type { Envelope } from "../../worker/contract/envelope";
 import type { SessionTicket } from "../../worker/contract/session";
 import { SOCKET_CLOSE, SOCKET_FINAL_CLOSE_CODES, socketProtocols } from "../../worker/contract/session.constants";
 import { api } from "./api";
+import { lateModule } from "./late-module";
 import { sessionHeaders } from "./session-keys";
 
 export type SocketStatus = "connecting" | "open" | "closed";
@@ -38,6 +39,10 @@ function loadEventParser(): Promise<EventParser> {
   );
   return eventParserLoading;
 }
+
+/** partysocket comes with a page's first room, after hydration: no page needs it to render (README Decisions
+ * "Small stylesheets ride with the app's; js-md5 and partysocket come after hydration"). */
+const partySocket = lateModule(() => import("partysocket"));
 
 /**
  * Background calls of the real-time layer (tickets, key publishing): unlike `api()`, an ended session does not
@@ -112,14 +117,14 @@ export type RoomOptions = {
  * Browser side of §7 Real time: partysocket reconnects on its own; each attempt fetches a fresh ticket
  * and the last seen id. Each event is checked against its type's schema in the contract before use.
  */
-export function openRoom(options: Omit<RoomOptions, "enabled">, onStatus?: (status: SocketStatus) => void) {
+function openRoom(Socket: typeof PartySocket, options: Omit<RoomOptions, "enabled">, onStatus?: (status: SocketStatus) => void) {
   void loadEventParser().catch(() => {});
   const deliver = (parse: EventParser, data: unknown) => {
     const parsed = parse(data);
     if (parsed.success) options.onEvent(parsed.data);
     else console.info("realtime: unexpected event", data);
   };
-  const socket: PartySocket = new PartySocket({
+  const socket: PartySocket = new Socket({
     host: location.host,
     party: options.party,
     room: options.room,
@@ -201,25 +206,39 @@ export function useRoom(options: RoomOptions) {
   useEffect(() => {
     if (!enabled) return;
     let room: ReturnType<typeof openRoom> | null = null;
-    // In a task of its own: opening a socket (partysocket, the event schemas' preload) in the page's first effects
-    // made that task, already the longest after hydration, longer still on every page with a live room.
-    const timer = setTimeout(() => {
-      room = openRoom(
-        {
-          party: options.party,
-          room: options.room,
-          onEvent: (event) => latest.current.onEvent(event),
-          lastSeenId: () => latest.current.lastSeenId?.() ?? null,
+    let left = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const connect = () =>
+      partySocket.fetch().then(
+        ({ default: Socket }) => {
+          if (left) return;
+          room = openRoom(
+            Socket,
+            {
+              party: options.party,
+              room: options.room,
+              onEvent: (event) => latest.current.onEvent(event),
+              lastSeenId: () => latest.current.lastSeenId?.() ?? null,
+            },
+            (next) => {
+              if (next === "open") wasOpen.current = true;
+              setStatus(next);
+            },
+          );
+          handle.current = room;
         },
-        (next) => {
-          if (next === "open") wasOpen.current = true;
-          setStatus(next);
+        // Offline before partysocket came: try again later, as partysocket itself retries a connection.
+        () => {
+          if (!left) retry = setTimeout(connect, MODULE_RETRY_MS);
         },
       );
-      handle.current = room;
-    }, 0);
+    // In a task of its own: opening a socket (partysocket, the event schemas' preload) in the page's first effects
+    // made that task, already the longest after hydration, longer still on every page with a live room.
+    const timer = setTimeout(connect, 0);
     return () => {
+      left = true;
       clearTimeout(timer);
+      clearTimeout(retry);
       handle.current = null;
       if (!room) return;
       // Closing mid-handshake makes the browser log a failed connection: let it open, then close it.
@@ -233,3 +252,5 @@ export function useRoom(options: RoomOptions) {
 }
 
 const FIRST_CONNECT_GRACE_MS = 6000;
+const MODULE_RETRY_MS = 5000;
+

@@ -88,15 +88,19 @@ describe("browser code and the dialog stack", () => {
   });
 });
 
-/** js-md5 names personal chatrooms, needed only after hydration (links, the photo comment sheet): no first load fetches it. */
-describe("browser code and js-md5", () => {
-  it("is imported only with import(), by features/chat/personal-room.ts", () => {
+/**
+ * js-md5 (personal chatroom names, README Decisions "Small stylesheets ride with the app's; js-md5 and partysocket come
+ * after hydration") and partysocket (sockets open after hydration): no first load fetches them.
+ */
+describe("browser code, js-md5 and partysocket", () => {
+  it("imports them only with import(), in features/chat/personal-room.ts and lib/realtime.ts", () => {
     const statics = Object.entries(appFiles).flatMap(([path, source]) =>
       valueImports(source)
-        .filter((from) => from === "js-md5")
-        .map(() => path.replace(/^(\.\.\/)+/, "")),
+        .filter((from) => from === "js-md5" || from === "partysocket" || from.startsWith("partysocket/"))
+        .map((from) => `${path.replace(/^(\.\.\/)+/, "")} imports ${from}`),
     );
     expect(statics).toEqual([]);
     expect(appFiles["../../app/features/chat/personal-room.ts"]).toContain('import("js-md5")');
+    expect(appFiles["../../app/lib/realtime.ts"]).toContain('import("partysocket")');
   });
 });

@@ -1,7 +1,7 @@
 import { lateModule, useLateModule } from "../../lib/late-module";
 
 // js-md5 is needed only after hydration, so no page's first load fetches it (README Decisions "Small stylesheets ride
-// with the app's; js-md5 comes after hydration").
+// with the app's; js-md5 and partysocket come after hydration").
 const md5Module = lateModule(() => import("js-md5"));
 
 /** §2: a member's personal chatroom is `chatroom/{md5 of member code}`; null until js-md5 has arrived. */
