@@ -93,14 +93,14 @@ describe("browser code and the dialog stack", () => {
  * after hydration") and partysocket (sockets open after hydration): no first load fetches them.
  */
 describe("browser code, js-md5 and partysocket", () => {
-  it("imports them only with import(), in features/chat/personal-room.ts and lib/realtime.ts", () => {
+  it("imports them only with import(), in features/shell/personal-room.ts and lib/realtime.ts", () => {
     const statics = Object.entries(appFiles).flatMap(([path, source]) =>
       valueImports(source)
         .filter((from) => from === "js-md5" || from === "partysocket" || from.startsWith("partysocket/"))
         .map((from) => `${path.replace(/^(\.\.\/)+/, "")} imports ${from}`),
     );
     expect(statics).toEqual([]);
-    expect(appFiles["../../app/features/chat/personal-room.ts"]).toContain('import("js-md5")');
+    expect(appFiles["../../app/features/shell/personal-room.ts"]).toContain('import("js-md5")');
     expect(appFiles["../../app/lib/realtime.ts"]).toContain('import("partysocket")');
   });
 });

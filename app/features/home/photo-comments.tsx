@@ -9,7 +9,7 @@ import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { useE2eSend } from "../e2e/encrypted-send";
 import { EncryptedThreadText } from "../e2e/encrypted-view";
-import { usePersonalRoomId } from "../chat/personal-room";
+import { usePersonalRoomId } from "../shell/personal-room";
 import { Dialog } from "../../components/dialog";
 
 /**

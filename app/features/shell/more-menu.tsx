@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Dialog, DialogClose } from "../../components/dialog";
-import { usePersonalRoomId } from "../chat/personal-room";
+import { usePersonalRoomId } from "./personal-room";
 import { memberGroups, type NavGroup } from "./nav-items";
 import { ShellNavLink } from "./nav-link";
 import { useMyMemberNo } from "./viewer";

@@ -36,7 +36,7 @@ export function memberGroups(personalRoomId: string | null): NavGroup[] {
       label: "shell:nav.groups.talk",
       items: [
         { path: `public-chat/${PUBLIC_CHATROOM_ID}`, label: "shell:nav.publicChat", icon: "speech" },
-        // §2 personal chatroom (features/chat/personal-room.ts).
+        // §2 personal chatroom (personal-room.ts).
         ...(personalRoomId ? [{ path: `chatroom/${personalRoomId}`, label: "shell:nav.personalRoom", icon: "cup" }] : []),
         { path: "guestbook", label: "shell:nav.guestbook", icon: "✎" },
       ],

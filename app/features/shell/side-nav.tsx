@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { usePersonalRoomId } from "../chat/personal-room";
+import { usePersonalRoomId } from "./personal-room";
 import { MEMBER_TABS, VISITOR_TABS, memberGroups } from "./nav-items";
 import { NavGroups } from "./more-menu";
 import { ShellNavLink, type NavDots } from "./nav-link";
