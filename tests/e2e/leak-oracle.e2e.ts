@@ -1,5 +1,3 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { md5 } from "js-md5";
 import { beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "../../app/routes";
@@ -18,6 +16,7 @@ import {
   type ViewerName,
 } from "../support/leak-plant";
 import { apiSignUp, avatarJpeg, baseUrl } from "./support/browser";
+import { localRows, localSql } from "./support/local-api";
 
 /**
  * The leak oracle for pages (SECURITY.md threat model; the API and sockets are tests/api/leak-oracle.test.ts).
@@ -27,15 +26,6 @@ import { apiSignUp, avatarJpeg, baseUrl } from "./support/browser";
  * member, a member the planted members blocked and a member of another tenant. Any planted secret in the HTML,
  * the loader data or a header (a redirect's Location included) is a finding naming the page, viewer and secret.
  */
-
-const root = path.resolve(import.meta.dirname, "../..");
-const stateDir = () => path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-
-function d1(command: string): any[] {
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir(), "--json", "--command", command], { cwd: root, stdio: "pipe" });
-  const parsed = JSON.parse(out.toString()) as { results: any[] }[];
-  return parsed.flatMap((r) => r.results ?? []);
-}
 
 /**
  * `vite preview` closes idle keep-alive connections after a few seconds (e.g. while `wrangler d1 execute` runs) and
@@ -70,9 +60,9 @@ const io: PlantIo = {
     return { status: response.status, body: parsed };
   },
   sql: async (statements) => {
-    d1(statements.join("; "));
+    localSql(statements.join("; "));
   },
-  rows: async <T,>(statement: string) => d1(statement) as T[],
+  rows: async <T,>(statement: string) => localRows(statement) as T[],
   image: () => ({ bytes: avatarJpeg(40, 160), type: "image/jpeg", name: "oracle.jpg" }),
 };
 

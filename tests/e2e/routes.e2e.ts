@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { md5 } from "js-md5";
 import { PhotonImage } from "@cf-wasm/photon/node";
@@ -18,6 +17,7 @@ import {
   type Viewport,
   avatarJpeg,
 } from "./support/browser";
+import { localSql } from "./support/local-api";
 
 /**
  * §2 route walk: every route at a phone and a desktop viewport, as a member and as a visitor. Each
@@ -27,11 +27,6 @@ import {
 
 const root = path.resolve(import.meta.dirname, "../..");
 type Member = Awaited<ReturnType<typeof apiSignUp>> & { memberNo: string };
-
-function sql(command: string) {
-  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", command], { cwd: root, stdio: "pipe" });
-}
 
 async function api<T = any>(member: Member, method: string, apiPath: string, body?: unknown | FormData): Promise<T> {
   const headers: Record<string, string> = { ...member.headers };
@@ -94,7 +89,7 @@ beforeAll(async () => {
   await api(b, "POST", `/sns/chatrooms/${directChatroomId(a.memberNo, b.memberNo)}/messages/${b.memberId}`, { message: "Hello from B", requestId: `walk${stamp}dm` });
   const connection = await api(a, "POST", "/sns/connections", { memberNo: b.memberNo });
   // §2 basement: kycStatus 1 members only.
-  sql(`update profiles set kyc_status = 1 where member_id = '${a.memberId}'`);
+  localSql(`update profiles set kyc_status = 1 where member_id = '${a.memberId}'`);
 
   fx = {
     a,

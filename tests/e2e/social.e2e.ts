@@ -1,16 +1,7 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiSignUp, apiSignUpPoster, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
-
-const root = path.resolve(import.meta.dirname, "../..");
-
-/** Sets state the browser cannot reach (verification) directly in this run's local D1. */
-function sql(command: string) {
-  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", command], { cwd: root, stdio: "pipe" });
-}
+import { localSql } from "./support/local-api";
 
 type Account = Awaited<ReturnType<typeof apiSignUp>>;
 
@@ -105,7 +96,7 @@ describe("social journeys", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Request verification" }).waitFor();
     await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
 
-    sql(`update profiles set kyc_status = 1 where member_id = '${writer.memberId}'`);
+    localSql(`update profiles set kyc_status = 1 where member_id = '${writer.memberId}'`);
     await page.getByRole("button", { name: "Leave a message" }).click();
     await page.getByRole("textbox", { name: "Message" }).fill("Hello from the e2e guestbook");
     await page.getByRole("button", { name: "Send" }).click();
@@ -151,7 +142,7 @@ describe("social journeys", () => {
 
   it("shows the basement only to verified members", async () => {
     const [plain, verified] = [await apiSignUp(), await apiSignUp()];
-    sql(`update profiles set kyc_status = 1 where member_id = '${verified.memberId}'`);
+    localSql(`update profiles set kyc_status = 1 where member_id = '${verified.memberId}'`);
     const a = await newPage(browser);
     await loginThroughPage(a.page, plain.email, plain.password);
     const refused = await a.page.goto("/basement/");

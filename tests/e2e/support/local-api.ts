@@ -4,17 +4,32 @@ import { type apiSignUp, baseUrl, previewFetch } from "./browser";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
-/** A statement on this run's local D1, as README "Running in production" does with wrangler (e.g. the first operator). */
-export function localSql(command: string) {
+/**
+ * `wrangler d1 execute` on this run's local D1. The running server writes to the same SQLite file, so a statement can
+ * meet SQLITE_BUSY ("database is locked"): it is tried again after a short pause (nothing was applied), up to 5 times.
+ */
+function d1Execute(args: string[]): string {
   const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--command", command], { cwd: root, stdio: "pipe" });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, ...args], { cwd: root, encoding: "utf8", stdio: "pipe" });
+    } catch (error) {
+      const output = `${(error as { stdout?: string }).stdout ?? ""}${(error as { stderr?: string }).stderr ?? ""}`;
+      if (attempt >= 5 || !/SQLITE_BUSY|database is locked/.test(output)) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300 * attempt);
+    }
+  }
 }
 
-/** Rows straight from this run's local D1 (what the server keeps at rest), for journeys that check storage. */
+/** A statement on this run's local D1, as README "Running in production" does with wrangler (e.g. the first operator). */
+export function localSql(command: string) {
+  d1Execute(["--command", command]);
+}
+
+/** Rows straight from this run's local D1 (what the server keeps at rest), of every statement in `command`. */
 export function localRows(command: string): Record<string, unknown>[] {
-  const stateDir = path.join(root, `.wrangler/e2e-state-${process.env.E2E_PORT ?? 4317}`);
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", command], { cwd: root, encoding: "utf8" });
-  return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]!.results;
+  const out = d1Execute(["--json", "--command", command]);
+  return (JSON.parse(out) as { results?: Record<string, unknown>[] }[]).flatMap((statement) => statement.results ?? []);
 }
 
 export type Account = Awaited<ReturnType<typeof apiSignUp>>;
