@@ -1,11 +1,8 @@
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { d1Batch } from "../../db/d1-batch";
 import {
   E2E_LINK_PAGE,
-  E2E_LINKED_KEYS_PAGE,
-  E2E_MAX_LINKED_KEYS,
   E2eKeysQuery,
   E2eLinkedThreadKeysBody,
   type E2eKeysStored,
@@ -14,8 +11,8 @@ import {
 import { ok } from "../../contract/envelope";
 import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
-import { AppError } from "../../lib/app-error";
 import { deviceIdOf, type Member, requireOwnDevice } from "./e2e-link";
+import { type LinkedKeyKind, linkedKeysOf, storeLinked } from "./linked-key-store";
 
 /**
  * Linking a device, for private thread replies (README Decisions "Linking a second device"): an encrypted private
@@ -47,32 +44,24 @@ export async function sourceThreadKeys(env: Env, member: Member, deviceId: strin
   return results.filter((r) => typeof r.wrappedKey === "string");
 }
 
-/** Stores thread reply keys re-wrapped for one of the caller's devices; a reply the caller holds no key of is skipped. */
+/** Thread replies' keys for linked devices: only replies the caller holds keys of (any other id is skipped). */
+const THREAD_KEYS: LinkedKeyKind = {
+  table: "e2e_link_thread_keys",
+  idColumn: "id_chat_message_thread",
+  holds: (owner, id) => sql`exists (select 1 from chat_threads t where t.id_chat_message_thread = ${id} and ${heldByMember(owner)})`,
+};
+
+/** Stores thread reply keys re-wrapped for one of the caller's devices (linked-key-store.ts: bounded, first upload kept). */
 export async function storeLinkedThreadKeys(env: Env, member: Member, deviceId: string, keys: E2eWrappedThreadKey[]): Promise<E2eKeysStored> {
   await requireOwnDevice(env, member, deviceId);
-  const held = await getDb(env).get<{ n: number }>(sql`select count(*) as n from e2e_link_thread_keys where member_id = ${member.memberId} and device_id = ${deviceId}`);
-  if ((held?.n ?? 0) + keys.length > E2E_MAX_LINKED_KEYS) throw new AppError("e2eTooManyLinkedKeys");
-  const now = Date.now();
-  // One batch of conditional inserts, the bound inside each (racing uploads cannot pass it together).
-  const statements = keys.map(
-    (k) => sql`insert into e2e_link_thread_keys (project_code, member_id, device_id, id_chat_message_thread, wrapped_key, created_at)
-       select ${member.projectCode}, ${member.memberId}, ${deviceId}, ${k.idChatMessageThread}, ${k.wrappedKey}, ${now}
-       where exists (select 1 from chat_threads t where t.id_chat_message_thread = ${k.idChatMessageThread} and ${heldByMember(member)})
-         and (select count(*) from e2e_link_thread_keys where member_id = ${member.memberId} and device_id = ${deviceId}) < ${E2E_MAX_LINKED_KEYS}
-       on conflict (member_id, device_id, id_chat_message_thread) do nothing`,
-  );
-  const results = statements.length ? await d1Batch(env, statements) : [];
-  return { stored: results.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0) };
+  return storeLinked(env, member, deviceId, THREAD_KEYS, keys.map((k) => ({ id: k.idChatMessageThread, wrappedKey: k.wrappedKey })));
 }
 
 /** The thread reply keys re-wrapped for one of the caller's devices, newest first. */
 export async function linkedThreadKeys(env: Env, member: Member, deviceId: string, before?: number): Promise<E2eWrappedThreadKey[]> {
   await requireOwnDevice(env, member, deviceId);
-  return getDb(env).all<E2eWrappedThreadKey>(
-    sql`select id_chat_message_thread as idChatMessageThread, wrapped_key as wrappedKey from e2e_link_thread_keys
-     where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId} and id_chat_message_thread < ${before ?? Number.MAX_SAFE_INTEGER}
-     order by id_chat_message_thread desc limit ${E2E_LINKED_KEYS_PAGE}`,
-  );
+  const keys = await linkedKeysOf(env, member, deviceId, THREAD_KEYS, before);
+  return keys.map((k) => ({ idChatMessageThread: k.id, wrappedKey: k.wrappedKey }));
 }
 
 /** Owner-only routes, beside e2e-link.ts's for chat messages. */

@@ -1,13 +1,10 @@
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { d1Batch } from "../../db/d1-batch";
 import { E2eDeviceIdParam } from "../../contract/e2e";
 import {
   E2E_LINK_PAGE,
   E2E_LINK_TTL_MS,
-  E2E_LINKED_KEYS_PAGE,
-  E2E_MAX_LINKED_KEYS,
   E2eKeysQuery,
   E2eLinkedKeysBody,
   E2eLinkRequestBody,
@@ -21,6 +18,7 @@ import type { AppEnv } from "../../http/types";
 import { validate } from "../../http/validate";
 import { AppError } from "../../lib/app-error";
 import type { SessionMember } from "../../lib/session-member";
+import { type LinkedKeyKind, linkedKeysOf, storeLinked } from "./linked-key-store";
 
 /**
  * Linking a member's new end-to-end device from one they already use (README Decisions "Linking a second device";
@@ -100,36 +98,24 @@ export async function sourceKeys(env: Env, member: Member, deviceId: string, bef
   return results.filter((r) => typeof r.wrappedKey === "string");
 }
 
-/**
- * Stores keys re-wrapped for one of the caller's devices. Only messages the caller holds keys of are kept (any
- * other id is skipped); the bound and the insert are one statement per key, so racing uploads cannot
- * pass E2E_MAX_LINKED_KEYS together. A key already stored stays: a later upload (a stolen session's) cannot spoil it.
- */
+/** Chat messages' keys for linked devices: only messages the caller holds keys of (any other id is skipped). */
+const MESSAGE_KEYS: LinkedKeyKind = {
+  table: "e2e_link_keys",
+  idColumn: "id_chatroom_message",
+  holds: (owner, id) => sql`exists (select 1 from chat_messages where id_chatroom_message = ${id} and project_code = ${owner.projectCode} and ${heldByMember(owner)})`,
+};
+
+/** Stores keys re-wrapped for one of the caller's devices (linked-key-store.ts: bounded, first upload kept). */
 export async function storeLinkedKeys(env: Env, member: Member, deviceId: string, keys: E2eWrappedKey[]): Promise<E2eKeysStored> {
   await requireOwnDevice(env, member, deviceId);
-  const held = await getDb(env).get<{ n: number }>(sql`select count(*) as n from e2e_link_keys where member_id = ${member.memberId} and device_id = ${deviceId}`);
-  if ((held?.n ?? 0) + keys.length > E2E_MAX_LINKED_KEYS) throw new AppError("e2eTooManyLinkedKeys");
-  const now = Date.now();
-  // One batch (one round trip) of conditional inserts: raw `sql` with no builder form, so `d1Batch`.
-  const statements = keys.map(
-    (k) => sql`insert into e2e_link_keys (project_code, member_id, device_id, id_chatroom_message, wrapped_key, created_at)
-       select ${member.projectCode}, ${member.memberId}, ${deviceId}, ${k.idChatroomMessage}, ${k.wrappedKey}, ${now}
-       where exists (select 1 from chat_messages where id_chatroom_message = ${k.idChatroomMessage} and project_code = ${member.projectCode} and ${heldByMember(member)})
-         and (select count(*) from e2e_link_keys where member_id = ${member.memberId} and device_id = ${deviceId}) < ${E2E_MAX_LINKED_KEYS}
-       on conflict (member_id, device_id, id_chatroom_message) do nothing`,
-  );
-  const results = statements.length ? await d1Batch(env, statements) : [];
-  return { stored: results.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0) };
+  return storeLinked(env, member, deviceId, MESSAGE_KEYS, keys.map((k) => ({ id: k.idChatroomMessage, wrappedKey: k.wrappedKey })));
 }
 
 /** The keys re-wrapped for one of the caller's devices, newest first (the device reads them to open older messages). */
 export async function linkedKeys(env: Env, member: Member, deviceId: string, before?: number): Promise<E2eWrappedKey[]> {
   await requireOwnDevice(env, member, deviceId);
-  return getDb(env).all<E2eWrappedKey>(
-    sql`select id_chatroom_message as idChatroomMessage, wrapped_key as wrappedKey from e2e_link_keys
-     where member_id = ${member.memberId} and project_code = ${member.projectCode} and device_id = ${deviceId} and id_chatroom_message < ${before ?? Number.MAX_SAFE_INTEGER}
-     order by id_chatroom_message desc limit ${E2E_LINKED_KEYS_PAGE}`,
-  );
+  const keys = await linkedKeysOf(env, member, deviceId, MESSAGE_KEYS, before);
+  return keys.map((k) => ({ idChatroomMessage: k.id, wrappedKey: k.wrappedKey }));
 }
 
 /** Owner-only routes (README Decisions "Linking a second device"). */
