@@ -104,3 +104,28 @@ describe("browser code, js-md5 and partysocket", () => {
     expect(appFiles["../../app/lib/realtime.ts"]).toContain('import("partysocket")');
   });
 });
+
+/**
+ * The end-to-end crypto (keys, encryption, decryption, encrypted images) comes after the first paint: the public chat
+ * and other pages with messages render them before any is decrypted (README Decisions "End-to-end code comes after
+ * the first paint"). Outside the crypto modules themselves and Settings (where devices are managed), code reaches it
+ * only through `e2eCode` (app/features/e2e/late-e2e.ts), which loads e2e-code.ts with import().
+ */
+describe("browser code and the end-to-end crypto", () => {
+  const CRYPTO = ["chat-crypto", "device-keys", "device-link", "device-link-panel", "e2e-code", "encrypted-media", "key-watch", "linked-keys", "own-device-notice", "own-devices", "read-keys", "replay-guard", "safety-number"];
+  const cryptoFile = (file: string) => CRYPTO.some((name) => file === `app/features/e2e/${name}.ts` || file === `app/features/e2e/${name}.tsx`);
+
+  it("imports the crypto modules statically only from each other and from Settings", () => {
+    const offenders: string[] = [];
+    for (const [path, source] of Object.entries(appFiles)) {
+      const file = path.replace(/^(\.\.\/)+/, "");
+      if (cryptoFile(file) || file.startsWith("app/features/settings/")) continue;
+      for (const from of valueImports(source)) {
+        const name = from.match(/(?:^\.\/|\/e2e\/)([\w-]+?)(?:\.tsx?)?$/)?.[1];
+        if (name && CRYPTO.includes(name) && (from.startsWith("./") ? file.startsWith("app/features/e2e/") : true)) offenders.push(`${file} imports ${from}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    expect(appFiles["../../app/features/e2e/late-e2e.ts"]).toContain('import("./e2e-code")');
+  });
+});

@@ -10,7 +10,8 @@ import { useToast } from "../../components/toast";
 import { LocalTime } from "../../i18n/use-format";
 import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
-import { decryptPayload, type Decrypted } from "../e2e/chat-crypto";
+import type { Decrypted } from "../e2e/chat-crypto";
+import { e2eCode } from "../e2e/late-e2e";
 import { EncryptedImage } from "../e2e/encrypted-view";
 import { ChatImage } from "./encoded-image";
 import { StrangerImage } from "./stranger-image";
@@ -36,7 +37,17 @@ function EncryptedText({ message }: { message: LocalMessage }) {
     const session = readSession();
     if (!session || message.payload?.type !== "encrypted") return setResult({ status: "unavailable" });
     const row = stored === undefined ? undefined : { kind: "message" as const, id: stored, dateAdd: message.dateAdd };
-    void decryptPayload(message.payload, message.chatroomId, message.memberNo, session.memberId, session.memberNo, row).then(setResult);
+    const payload = message.payload;
+    let alive = true;
+    void e2eCode
+      .fetch()
+      .then(({ decryptPayload }) => decryptPayload(payload, message.chatroomId, message.memberNo, session.memberId, session.memberNo, row))
+      // Offline before the end-to-end code arrived: the neutral note, as for a missing key.
+      .catch((): Decrypted => ({ status: "unavailable" }))
+      .then((r) => alive && setResult(r));
+    return () => {
+      alive = false;
+    };
   }, [message.payload, message.chatroomId, message.memberNo, stored, message.dateAdd]);
   if (result === undefined) return <span className="muted">{t("decrypting")}</span>;
   // README Decisions "Verifiable end-to-end keys": a signature that does not verify never shows its text.

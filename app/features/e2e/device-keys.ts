@@ -2,6 +2,7 @@ import type { E2eOwnDevice, E2ePublicDevice, PublicKeysAnswer } from "../../../w
 import { isOk } from "../../../worker/contract/envelope";
 import * as e2e from "../../api/e2e-api";
 import { backgroundApi } from "../../lib/realtime";
+import { REREGISTERED_FLAG } from "./e2e-names";
 
 /**
  * This browser's end-to-end device (README Decisions "Verifiable end-to-end keys"; SECURITY.md). Two key pairs made
@@ -87,8 +88,6 @@ export function deviceNameFromAgent(agent = navigator.userAgent): string {
   return system ? `${browser} · ${system}` : browser;
 }
 
-/** Set for this tab when the server no longer listed this device and it registered again (the conversation says so). */
-export const REREGISTERED_FLAG = "e2eDeviceReregistered";
 const registeredFlag = (memberId: string) => `e2eDevice:${memberId}`;
 
 export type DeviceCheck = { device: LocalDevice; registered: boolean; reregistered: boolean; failure?: { returnCode: string; returnMessage: string } };

@@ -3,12 +3,13 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
-import { encryptText } from "./chat-crypto";
-import { devicesOf, ensureDeviceRegistered, REREGISTERED_FLAG } from "./device-keys";
-import { isFlagged, KEYS_EVENT, rememberSeen, seenKey } from "./key-watch";
-import { NewDeviceNotices } from "./own-device-notice";
-import { keySetId, safetyNumber, type DeviceKeys } from "./safety-number";
+import { useLateModule } from "../../lib/late-module";
+import { KEYS_EVENT, REREGISTERED_FLAG, verifiedKey } from "./e2e-names";
+import { e2eCode } from "./late-e2e";
+import type { KeyState } from "./read-keys";
 import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
+
+type Ask = SendAnywayAsk;
 
 /**
  * The end-to-end side of a one-to-one conversation (README Decisions "Verifiable end-to-end keys"): the safety
@@ -16,51 +17,18 @@ import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
  * trusted with it), a notice when the contact's keys differ from what this browser saw last, and the choices
  * before a message goes out unencrypted or to keys that changed after verification.
  */
-type Ask = SendAnywayAsk;
-type KeyState =
-  | { status: "loading" }
-  | { status: "noKeys" }
-  | { status: "ready"; groups: string[]; peerSet: string; peerDevices: DeviceKeys[]; changed: boolean; verified: boolean; wasVerified: boolean };
-
-const verifiedKey = (memberId: string, peerNo: string) => `e2eVerified:${memberId}:${peerNo}`;
-
-/** What the keys look like now, against what this browser remembers (first sight is remembered, not flagged). Also used by encrypted-send.tsx. */
-export async function readKeys(peerNo: string): Promise<KeyState & { encryptFor?: Parameters<typeof encryptText>[3] }> {
-  const session = readSession();
-  if (!session) return { status: "noKeys" };
-  // Our own listing is read after this browser's device is (re-)registered, so it counts in the number.
-  const check = await ensureDeviceRegistered(session.memberId).catch(() => null);
-  const [peer, own] = await Promise.all([devicesOf(peerNo, { fresh: true }), devicesOf(session.memberNo, { fresh: true })]);
-  if (!check || !peer || !own || peer.devices.length === 0) return { status: "noKeys" };
-  const groups = await safetyNumber({ memberNo: session.memberNo, devices: own.devices }, { memberNo: peerNo, devices: peer.devices });
-  const peerSet = await keySetId(peer.devices);
-  const seen = localStorage.getItem(seenKey(session.memberId, peerNo));
-  if (!seen) await rememberSeen(session.memberId, peerNo, peer.devices, peerSet);
-  // A message signed by a device outside the set last seen flags the set (key-watch.ts), even if it is gone now.
-  const flagged = isFlagged(session.memberId, peerNo);
-  const verifiedAs = localStorage.getItem(verifiedKey(session.memberId, peerNo));
-  return {
-    status: "ready",
-    groups,
-    peerSet,
-    peerDevices: peer.devices,
-    changed: Boolean(seen && seen !== peerSet) || flagged,
-    verified: verifiedAs === groups.join("") && !flagged,
-    wasVerified: Boolean(verifiedAs && (verifiedAs !== groups.join("") || flagged)),
-    encryptFor: [own, peer],
-  };
-}
-
 export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   const { t } = useTranslation("e2e");
   const [keys, setKeys] = useState<KeyState>({ status: "loading" });
   const [ask, setAsk] = useState<Ask | null>(null);
   const [reregistered, setReregistered] = useState(false);
   const alive = useRef(true);
+  // The notice about this member's own new devices comes with the rest of the end-to-end code.
+  const code = useLateModule(e2eCode, peerNo !== null, () => {});
 
   const refresh = useCallback(async () => {
     if (!peerNo) return null;
-    const next = await readKeys(peerNo);
+    const next = await (await e2eCode.fetch()).readKeys(peerNo);
     if (alive.current) {
       setKeys(next);
       setReregistered(sessionStorage.getItem(REREGISTERED_FLAG) === "true");
@@ -86,6 +54,8 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   /** The payload to send: encrypted and signed, `plain` after the member chose so, or null (cancelled). */
   async function prepare(text: string): Promise<{ payload: Payload } | { plain: true } | null> {
     const session = readSession();
+    // Without the end-to-end code (offline) nothing is sent: the member keeps the text, not a downgrade question.
+    const { encryptText, ensureDeviceRegistered } = await e2eCode.fetch();
     const now = await refresh().catch(() => null);
     if (!session || !now || now.status !== "ready" || !now.encryptFor) return (await confirm("downgrade")) ? { plain: true } : null;
     if (now.wasVerified && !(await confirm("changed"))) return null;
@@ -96,7 +66,10 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   function acknowledge() {
     const session = readSession();
     if (!session || !peerNo || keys.status !== "ready") return;
-    void rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet).then(() => refresh());
+    void e2eCode
+      .fetch()
+      .then(({ rememberSeen }) => rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet))
+      .then(() => refresh());
     setKeys({ ...keys, changed: false });
   }
 
@@ -105,7 +78,8 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
     if (!session || !peerNo || keys.status !== "ready") return;
     if (on) {
       localStorage.setItem(verifiedKey(session.memberId, peerNo), keys.groups.join(""));
-      void rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet);
+      const { peerDevices, peerSet } = keys;
+      void e2eCode.fetch().then(({ rememberSeen }) => rememberSeen(session.memberId, peerNo, peerDevices, peerSet));
     } else localStorage.removeItem(verifiedKey(session.memberId, peerNo));
     setKeys({ ...keys, verified: on, wasVerified: false, changed: on ? false : keys.changed });
   }
@@ -116,7 +90,7 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   };
   const ui = peerNo ? (
     <div className="e2e-panel">
-      <NewDeviceNotices />
+      {code && <code.NewDeviceNotices />}
       {reregistered && (
         <p className="e2e-notice" role="status">
           {t("reregistered")}{" "}

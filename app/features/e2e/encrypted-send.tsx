@@ -2,10 +2,7 @@ import { useState } from "react";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
 import { uploadWithProgress } from "../../lib/upload";
-import { encryptText } from "./chat-crypto";
-import { ensureDeviceRegistered } from "./device-keys";
-import { readKeys } from "./e2e-conversation";
-import { cleanImage, encryptFile } from "./encrypted-media";
+import { e2eCode } from "./late-e2e";
 import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
@@ -28,6 +25,8 @@ export function useE2eSend() {
   /** Null when the member cancelled. */
   async function sealerFor(peerNo: string, context: string): Promise<Sealer | null> {
     const session = readSession();
+    // Without the end-to-end code (offline) this rejects: the caller sends nothing, never a plain copy.
+    const { encryptText, ensureDeviceRegistered, readKeys } = await e2eCode.fetch();
     const now = await readKeys(peerNo).catch(() => null);
     if (!session || !now || now.status !== "ready" || !now.encryptFor) return (await confirm("downgrade")) ? "plain" : null;
     if (now.wasVerified && !(await confirm("changed"))) return null;
@@ -45,6 +44,7 @@ export function useE2eSend() {
     const sealer = await sealerFor(peerNo, context);
     if (sealer === null || sealer === "plain") return sealer;
     if (!session) return null;
+    const { cleanImage, encryptFile } = await e2eCode.fetch();
     const image = await cleanImage(file);
     if (!image) return { failure: { returnCode: "415000", returnMessage: "Only png, jpg and jpeg images are accepted" } };
     const sealed = await encryptFile(image.bytes);

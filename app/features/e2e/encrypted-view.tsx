@@ -2,8 +2,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
-import { decryptPayload, type Decrypted, type StoredRow } from "./chat-crypto";
-import { decryptImage, readDescriptor } from "./encrypted-media";
+import type { Decrypted, StoredRow } from "./chat-crypto";
+import { e2eCode } from "./late-e2e";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
 
@@ -26,7 +26,12 @@ function useDecrypted(payload: EncryptedPayload, context: string, senderNo: stri
     if (!session) return setResult({ status: "unavailable" });
     let alive = true;
     const row = storedKind === undefined || storedId === undefined || storedAt === undefined ? undefined : { kind: storedKind, id: storedId, dateAdd: storedAt };
-    void decryptPayload(payload, context, senderNo, session.memberId, session.memberNo, row).then((r) => alive && setResult(r));
+    void e2eCode
+      .fetch()
+      .then(({ decryptPayload }) => decryptPayload(payload, context, senderNo, session.memberId, session.memberNo, row))
+      // Offline before the end-to-end code arrived: the neutral note, as for a missing key.
+      .catch((): Decrypted => ({ status: "unavailable" }))
+      .then((r) => alive && setResult(r));
     return () => {
       alive = false;
     };
@@ -83,11 +88,16 @@ export function EncryptedImage({
   const text = result?.status === "ok" ? result.text : null;
   useEffect(() => {
     if (text === null) return;
-    const descriptor = payload.media ? readDescriptor(text, payload.media) : null;
-    if (!descriptor) return setUrl(null);
+    const media = payload.media;
+    if (!media) return setUrl(null);
     let alive = true;
     let made: string | null = null;
-    void decryptImage(descriptor)
+    void e2eCode
+      .fetch()
+      .then(({ decryptImage, readDescriptor }) => {
+        const descriptor = readDescriptor(text, media);
+        return descriptor ? decryptImage(descriptor) : null;
+      })
       .catch(() => null)
       .then((u) => {
         made = u;

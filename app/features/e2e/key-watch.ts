@@ -1,3 +1,4 @@
+import { KEYS_EVENT } from "./e2e-names";
 import { deviceFingerprint, keySetId, type DeviceKeys } from "./safety-number";
 
 /**
@@ -9,8 +10,6 @@ import { deviceFingerprint, keySetId, type DeviceKeys } from "./safety-number";
 export const seenKey = (memberId: string, peerNo: string) => `e2eSeen:${memberId}:${peerNo}`;
 const seenDevicesKey = (memberId: string, peerNo: string) => `e2eSeenDevices:${memberId}:${peerNo}`;
 const flagKey = (memberId: string, peerNo: string) => `e2eKeysFlag:${memberId}:${peerNo}`;
-/** Fired on window with `detail: peerNo` when a message shows the contact's keys changed. */
-export const KEYS_EVENT = "velvet:e2e-keys";
 
 export const isFlagged = (memberId: string, peerNo: string) => localStorage.getItem(flagKey(memberId, peerNo)) === "1";
 
