@@ -1,8 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { Dialog, DialogClose } from "../../components/dialog";
-import { MutedWordForm } from "./muted-words-section";
+import { lateModule, useLateModule } from "../../lib/late-module";
+import type { MuteWordsDialogProps } from "./mute-words-dialog";
 
 /**
  * An item whose text the server withheld because it contains one of the member's muted words (README Decisions
@@ -29,24 +28,13 @@ export function MutedHidden({ onShow }: { onShow: () => Promise<void> | void }) 
   );
 }
 
-/** A message's "Mute words…": add a word or phrase right there, with a way to the full list in Settings. */
-export function MuteWordsDialog({ projectCode, onClose, onAdded }: { projectCode: string; onClose: () => void; onAdded?: () => void }) {
-  const { t } = useTranslation("muted");
-  return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={t("title")} description={t("dialogHint")} descriptionClassName="dialog-body muted">
-      <MutedWordForm
-        idPrefix="chat-muted"
-        onAdded={() => {
-          onAdded?.();
-          onClose();
-        }}
-      />
-      <div className="dialog-actions">
-        <Link className="button" to={`/${projectCode}/settings#muted-words`}>
-          {t("manage")}
-        </Link>
-        <DialogClose>{t("common:cancel")}</DialogClose>
-      </div>
-    </Dialog>
-  );
+const muteWordsDialog = lateModule(() => import("./mute-words-dialog"));
+
+/**
+ * A message's "Mute words…" dialog (mute-words-dialog.tsx), fetched when first opened: the form is Settings' code,
+ * which pages with messages need only after a tap. Closes again if it cannot be fetched (offline); the next tap retries.
+ */
+export function MuteWordsDialog(props: MuteWordsDialogProps) {
+  const module = useLateModule(muteWordsDialog, true, props.onClose);
+  return module ? <module.MuteWordsDialog {...props} /> : null;
 }
