@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { ChatMessage } from "../../../worker/contract/chat";
 import * as chat from "../../api/chat-api";
 import { MEMBER_HIDDEN_EVENT } from "../social/social-client";
-import { MessageTime } from "./message-item";
+import { MessageTime } from "./message-time";
 import "./chat.css";
 
 /** A member's recent public chatroom messages, shown on profiles (each opens its note). */

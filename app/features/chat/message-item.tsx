@@ -7,7 +7,6 @@ import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
 import { ConfirmDialog, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
-import { LocalTime } from "../../i18n/use-format";
 import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
 import type { Decrypted } from "../e2e/chat-crypto";
@@ -19,13 +18,10 @@ import { MutedHidden, MuteWordsDialog } from "../safety/muted-word-hidden";
 import type { LocalMessage } from "./use-chat-room";
 import { readSession } from "../../lib/session-keys";
 import { useMyMemberNo } from "../shell/viewer";
+import { MessageTime } from "./message-time";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
 
-/** §9: message times are UTC-suffixed; shown in the member's language and own clock (UTC while hydrating). */
-export function MessageTime({ iso }: { iso: string }) {
-  return <LocalTime value={iso} preset="shortDateTime" />;
-}
 
 function EncryptedText({ message }: { message: LocalMessage }) {
   const { t } = useTranslation("chat");

@@ -14,7 +14,7 @@ import { errorText } from "../../lib/error-text";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { PostingReminder, usePostingStatus } from "../posting/posting-reminder";
-import { MessageTime } from "./message-item";
+import { MessageTime } from "./message-time";
 import { ChatImage } from "./encoded-image";
 import { StrangerImage } from "./stranger-image";
 import { MutedHidden } from "../safety/muted-word-hidden";
