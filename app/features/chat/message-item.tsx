@@ -1,17 +1,15 @@
 import { ReportItemButton } from "../social/report-item-dialog";
-import { memo, useEffect, useRef, useState } from "react";
+import { memo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import type { ChatReaction } from "../../../worker/contract/chat";
+import type { ChatReaction, Payload } from "../../../worker/contract/chat";
 import { DIRECT_CHATROOM } from "../../../worker/contract/chat.constants";
 import { Avatar } from "../../components/avatar";
 import { ConfirmDialog, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import * as chat from "../../api/chat-api";
 import { errorText } from "../../lib/error-text";
-import type { Decrypted } from "../e2e/chat-crypto";
-import { e2eCode } from "../e2e/late-e2e";
-import { EncryptedImage } from "../e2e/encrypted-view";
+import { EncryptedImage, useDecrypted } from "../e2e/encrypted-view";
 import { ChatImage } from "./encoded-image";
 import { StrangerImage } from "./stranger-image";
 import { MutedHidden, MuteWordsDialog } from "../safety/muted-word-hidden";
@@ -23,28 +21,11 @@ import { MessageTime } from "./message-time";
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
 
 
-function EncryptedText({ message }: { message: LocalMessage }) {
+function EncryptedText({ message, payload }: { message: LocalMessage; payload: Extract<Payload, { type: "encrypted" }> }) {
   const { t } = useTranslation("chat");
-  const [result, setResult] = useState<Decrypted | undefined>(undefined);
   const { projectCode = "smp" } = useParams();
   // The stored row's id and time (not an optimistic copy's) let the reader catch replays (chat-crypto.ts).
-  const stored = message.pending ? undefined : message.idChatroomMessage;
-  useEffect(() => {
-    const session = readSession();
-    if (!session || message.payload?.type !== "encrypted") return setResult({ status: "unavailable" });
-    const row = stored === undefined ? undefined : { kind: "message" as const, id: stored, dateAdd: message.dateAdd };
-    const payload = message.payload;
-    let alive = true;
-    void e2eCode
-      .fetch()
-      .then(({ decryptPayload }) => decryptPayload(payload, message.chatroomId, message.memberNo, session.memberId, session.memberNo, row))
-      // Offline before the end-to-end code arrived: the neutral note, as for a missing key.
-      .catch((): Decrypted => ({ status: "unavailable" }))
-      .then((r) => alive && setResult(r));
-    return () => {
-      alive = false;
-    };
-  }, [message.payload, message.chatroomId, message.memberNo, stored, message.dateAdd]);
+  const result = useDecrypted(payload, message.chatroomId, message.memberNo, message.pending ? undefined : { kind: "message", id: message.idChatroomMessage, dateAdd: message.dateAdd });
   if (result === undefined) return <span className="muted">{t("decrypting")}</span>;
   // README Decisions "Verifiable end-to-end keys": a signature that does not verify never shows its text.
   if (result.status === "unverified") return <span className="e2e-unverified">⚠ {t("e2e:unverified")}</span>;
@@ -85,7 +66,7 @@ function Body({ message, onAcceptImage, onReveal }: { message: LocalMessage; onA
       </span>
     );
   }
-  if (payload?.type === "encrypted") return <EncryptedText message={message} />;
+  if (payload?.type === "encrypted") return <EncryptedText message={message} payload={payload} />;
   // README Decisions "Stranger media stays blurred": the server sent the rendition only; "Show" asks for this one.
   if (message.strangerBlur && payload?.type === "img") return <StrangerImage message={message} className="chat-image" />;
   if (payload?.type === "img" || payload?.type === "encodedImage") {

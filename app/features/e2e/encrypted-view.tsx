@@ -15,7 +15,7 @@ type Stored = { idChatroomMessage: number; dateAdd: string };
  * turns on signed payload v2's checks: a repeated message id in the context or a time far from the stored one fails
  * (none for an optimistic copy, whose id and time are not the server's yet).
  */
-function useDecrypted(payload: EncryptedPayload, context: string, senderNo: string, stored: StoredRow | undefined) {
+export function useDecrypted(payload: EncryptedPayload, context: string, senderNo: string, stored: StoredRow | undefined) {
   const [result, setResult] = useState<Decrypted | undefined>(undefined);
   // Primitives, not the row object: a parent's re-render must not decrypt again.
   const storedKind = stored?.kind;
