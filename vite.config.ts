@@ -57,7 +57,8 @@ export default defineConfig({
                 { name: "zod", test: /node_modules[\\/]zod[\\/]/, priority: 15 },
                 // The end-to-end parts pages with messages load with the page (the door to the late crypto,
                 // app/features/e2e/late-e2e.ts, encrypted messages' views, sealing a private reply) in one file
-                // instead of four small ones; below "shared" in priority, so app code both use stays there.
+                // instead of four small ones. Below "shared" in priority: the app code these import that other pages
+                // share stays in "shared" (above it, this group took that code along and every page loaded it).
                 { name: "e2e-light", test: /[\\/]app[\\/]features[\\/]e2e[\\/](?:e2e-names|late-e2e|encrypted-view|encrypted-send|send-anyway-dialog)\./, priority: 9 },
                 { name: "shared", minShareCount: 4, priority: 10, test: (id: string) => !SCREEN_CODE.test(id) },
               ],

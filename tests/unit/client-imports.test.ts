@@ -109,7 +109,8 @@ describe("browser code, js-md5 and partysocket", () => {
  * The end-to-end crypto (keys, encryption, decryption, encrypted images) comes after the first paint: the public chat
  * and other pages with messages render them before any is decrypted (README Decisions "End-to-end code comes after
  * the first paint"). Outside the crypto modules themselves and Settings (where devices are managed), code reaches it
- * only through `e2eCode` (app/features/e2e/late-e2e.ts), which loads e2e-code.ts with import().
+ * only through `e2eCode` (app/features/e2e/late-e2e.ts), which loads e2e-code.ts with import(), and the shell registers
+ * this browser's device through `e2eDevice` (late-device.ts).
  */
 describe("browser code and the end-to-end crypto", () => {
   const CRYPTO = ["chat-crypto", "device-keys", "device-link", "device-link-panel", "e2e-code", "encrypted-media", "key-watch", "linked-keys", "own-device-notice", "own-devices", "read-keys", "replay-guard", "safety-number"];
@@ -127,5 +128,18 @@ describe("browser code and the end-to-end crypto", () => {
     }
     expect(offenders).toEqual([]);
     expect(appFiles["../../app/features/e2e/late-e2e.ts"]).toContain('import("./e2e-code")');
+  });
+
+  it("loads them with import() only in late-e2e.ts and late-device.ts", () => {
+    const offenders: string[] = [];
+    for (const [path, source] of Object.entries(appFiles)) {
+      const file = path.replace(/^(\.\.\/)+/, "");
+      if (file === "app/features/e2e/late-e2e.ts" || file === "app/features/e2e/late-device.ts") continue;
+      for (const [, from = ""] of source.matchAll(/import\(\s*"([^"]+)"\s*\)/g)) {
+        const name = from.match(/(?:^\.\/|\/e2e\/)([\w-]+?)(?:\.tsx?)?$/)?.[1];
+        if (name && CRYPTO.includes(name)) offenders.push(`${file} imports ${from}`);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import type { ServerEvent } from "../../../worker/contract/realtime";
 import { backgroundApi, useRoom, type SocketStatus } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { whenSettled } from "../../lib/when-settled";
+import { e2eDevice } from "../e2e/late-device";
 
 const SEEN_KEY = "lastSeenNotificationId";
 /** The app-wide streams connect once a page has been open this long (a page left at once opens no sockets). */
@@ -54,8 +55,9 @@ export function useInboxStream(projectCode: string): InboxState {
     // The key pair (RSA-2048 on a browser's first visit) and its publishing wait until the page has settled:
     // nothing on screen needs them, and the crypto code loads only then.
     const publish = () =>
-      void import("../e2e/chat-crypto")
-        .then((crypto) => crypto.publishPublicKey(current.memberId))
+      void e2eDevice
+        .fetch()
+        .then(({ ensureDeviceRegistered }) => ensureDeviceRegistered(current.memberId))
         .catch((error) => console.info("key publish failed", error));
     const cancelPublish = whenSettled(publish, SHELL_STREAM_DELAY);
     void backgroundApi<{ muted: boolean }>(`/private/core/profiles/${current.memberId}`).then((body) => {

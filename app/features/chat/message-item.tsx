@@ -20,7 +20,6 @@ import { MessageTime } from "./message-time";
 
 export const REACTIONS = ["❤️", "🔥", "😂", "😮", "👍"];
 
-
 function EncryptedText({ message, payload }: { message: LocalMessage; payload: Extract<Payload, { type: "encrypted" }> }) {
   const { t } = useTranslation("chat");
   const { projectCode = "smp" } = useParams();

@@ -1,5 +1,5 @@
 import type { Payload } from "../../../worker/contract/chat";
-import { devicesOf, ECDSA, ensureDeviceRegistered, ensureLocalDevice, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "./device-keys";
+import { devicesOf, ECDSA, ensureLocalDevice, fromBase64, readLocalDevice, RSA, toBase64, type E2ePublicDevice, type LocalDevice } from "./device-keys";
 import { noteSenderDevice } from "./key-watch";
 import { type LinkedKind, linkedKeyFor } from "./linked-keys";
 import { claimMessageId, isReplay, persistClaim } from "./replay-guard";
@@ -13,9 +13,6 @@ import { claimMessageId, isReplay, persistClaim } from "./replay-guard";
  */
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
 type Recipient = { memberNo: string; publicKey: string | null; devices: E2ePublicDevice[] };
-
-/** Re-exported for the shell: registers this browser's device (and §7 profile key) once the page has settled. */
-export const publishPublicKey = (memberId: string) => ensureDeviceRegistered(memberId);
 
 const sorted = (record: Record<string, string>) => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 

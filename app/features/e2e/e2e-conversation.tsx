@@ -3,10 +3,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
-import { useLateModule } from "../../lib/late-module";
 import { KEYS_EVENT, REREGISTERED_FLAG, verifiedKey } from "./e2e-names";
 import { e2eCode } from "./late-e2e";
-import type { KeyState } from "./read-keys";
+import type { KeyReading, KeyState } from "./read-keys";
 import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
 
 type Ask = SendAnywayAsk;
@@ -23,13 +22,17 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   const [ask, setAsk] = useState<Ask | null>(null);
   const [reregistered, setReregistered] = useState(false);
   const alive = useRef(true);
-  // The notice about this member's own new devices comes with the rest of the end-to-end code.
-  const code = useLateModule(e2eCode, peerNo !== null, () => {});
+  // The end-to-end code, once fetched: it brings the notice about this member's own new devices. Each refresh (mount,
+  // a keys event, every send) tries again after a failed fetch.
+  const [code, setCode] = useState(e2eCode.current);
 
   const refresh = useCallback(async () => {
     if (!peerNo) return null;
-    const next = await (await e2eCode.fetch()).readKeys(peerNo);
+    const module = await e2eCode.fetch().catch(() => null);
+    // Offline before the code came: the note shown offline before (no safety number), as when the keys cannot be read.
+    const next: KeyReading = module ? await module.readKeys(peerNo) : { status: "noKeys" };
     if (alive.current) {
+      if (module) setCode(() => module);
       setKeys(next);
       setReregistered(sessionStorage.getItem(REREGISTERED_FLAG) === "true");
     }

@@ -22,6 +22,8 @@ export function useDecrypted(payload: EncryptedPayload, context: string, senderN
   const storedId = stored?.id;
   const storedAt = stored?.dateAdd;
   useEffect(() => {
+    // Another payload (an edit in place): nothing of the previous one stays on screen while this one is checked.
+    setResult(undefined);
     const session = readSession();
     if (!session) return setResult({ status: "unavailable" });
     let alive = true;

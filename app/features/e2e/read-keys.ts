@@ -10,12 +10,15 @@ export type KeyState =
   | { status: "noKeys" }
   | { status: "ready"; groups: string[]; peerSet: string; peerDevices: DeviceKeys[]; changed: boolean; verified: boolean; wasVerified: boolean };
 
+/** A reading of the keys, with the recipients to encrypt for when they are ready. */
+export type KeyReading = KeyState & { encryptFor?: Parameters<typeof encryptText>[3] };
+
 /**
  * What the keys of a conversation with `peerNo` look like now, against what this browser remembers (first sight is
  * remembered, not flagged): the safety number, whether the set changed, whether the member verified it, and the
  * recipients to encrypt for. Used by one-to-one rooms (e2e-conversation.tsx) and private replies (encrypted-send.tsx).
  */
-export async function readKeys(peerNo: string): Promise<KeyState & { encryptFor?: Parameters<typeof encryptText>[3] }> {
+export async function readKeys(peerNo: string): Promise<KeyReading> {
   const session = readSession();
   if (!session) return { status: "noKeys" };
   // Our own listing is read after this browser's device is (re-)registered, so it counts in the number.
