@@ -115,16 +115,18 @@ describe("browser code, js-md5 and partysocket", () => {
 describe("browser code and the end-to-end crypto", () => {
   const CRYPTO = ["chat-crypto", "device-keys", "device-link", "device-link-panel", "e2e-code", "encrypted-media", "key-watch", "linked-keys", "own-device-notice", "own-devices", "read-keys", "replay-guard", "safety-number"];
   const cryptoFile = (file: string) => CRYPTO.some((name) => file === `app/features/e2e/${name}.ts` || file === `app/features/e2e/${name}.tsx`);
+  /** Whether `from`, imported by `file`, names a crypto module (`./x` counts only inside app/features/e2e). */
+  const namesCrypto = (file: string, from: string) => {
+    const name = from.match(/(?:^\.\/|\/e2e\/)([\w-]+?)(?:\.tsx?)?$/)?.[1];
+    return Boolean(name && CRYPTO.includes(name) && (!from.startsWith("./") || file.startsWith("app/features/e2e/")));
+  };
 
   it("imports the crypto modules statically only from each other and from Settings", () => {
     const offenders: string[] = [];
     for (const [path, source] of Object.entries(appFiles)) {
       const file = path.replace(/^(\.\.\/)+/, "");
       if (cryptoFile(file) || file.startsWith("app/features/settings/")) continue;
-      for (const from of valueImports(source)) {
-        const name = from.match(/(?:^\.\/|\/e2e\/)([\w-]+?)(?:\.tsx?)?$/)?.[1];
-        if (name && CRYPTO.includes(name) && (from.startsWith("./") ? file.startsWith("app/features/e2e/") : true)) offenders.push(`${file} imports ${from}`);
-      }
+      for (const from of valueImports(source)) if (namesCrypto(file, from)) offenders.push(`${file} imports ${from}`);
     }
     expect(offenders).toEqual([]);
     expect(appFiles["../../app/features/e2e/late-e2e.ts"]).toContain('import("./e2e-code")');
@@ -135,10 +137,7 @@ describe("browser code and the end-to-end crypto", () => {
     for (const [path, source] of Object.entries(appFiles)) {
       const file = path.replace(/^(\.\.\/)+/, "");
       if (file === "app/features/e2e/late-e2e.ts" || file === "app/features/e2e/late-device.ts") continue;
-      for (const [, from = ""] of source.matchAll(/import\(\s*"([^"]+)"\s*\)/g)) {
-        const name = from.match(/(?:^\.\/|\/e2e\/)([\w-]+?)(?:\.tsx?)?$/)?.[1];
-        if (name && CRYPTO.includes(name)) offenders.push(`${file} imports ${from}`);
-      }
+      for (const [, from = ""] of source.matchAll(/import\(\s*"([^"]+)"\s*\)/g)) if (namesCrypto(file, from)) offenders.push(`${file} imports ${from}`);
     }
     expect(offenders).toEqual([]);
   });

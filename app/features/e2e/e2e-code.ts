@@ -7,4 +7,4 @@ export { ensureDeviceRegistered } from "./device-keys";
 export { cleanImage, decryptImage, encryptFile, readDescriptor } from "./encrypted-media";
 export { rememberSeen } from "./key-watch";
 export { NewDeviceNotices } from "./own-device-notice";
-export { readKeys } from "./read-keys";
+export { readKeys, sealerFor } from "./read-keys";

@@ -56,33 +56,27 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
 
   /** The payload to send: encrypted and signed, `plain` after the member chose so, or null (cancelled). */
   async function prepare(text: string): Promise<{ payload: Payload } | { plain: true } | null> {
-    const session = readSession();
     // Without the end-to-end code (offline) nothing is sent: the member keeps the text, not a downgrade question.
-    const { encryptText, ensureDeviceRegistered } = await e2eCode.fetch();
-    const now = await refresh().catch(() => null);
-    if (!session || !now || now.status !== "ready" || !now.encryptFor) return (await confirm("downgrade")) ? { plain: true } : null;
-    if (now.wasVerified && !(await confirm("changed"))) return null;
-    const check = await ensureDeviceRegistered(session.memberId);
-    return { payload: await encryptText(text, chatroomId, { memberNo: session.memberNo, device: check.device }, now.encryptFor) };
+    const { sealerFor } = await e2eCode.fetch();
+    const sealer = await sealerFor(await refresh().catch(() => null), chatroomId, confirm);
+    if (sealer === null) return null;
+    return sealer === "plain" ? { plain: true } : { payload: await sealer(text) };
   }
 
+  // Keys are "ready" only once the end-to-end code has arrived (refresh), so `code` is there for both.
   function acknowledge() {
     const session = readSession();
-    if (!session || !peerNo || keys.status !== "ready") return;
-    void e2eCode
-      .fetch()
-      .then(({ rememberSeen }) => rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet))
-      .then(() => refresh());
+    if (!session || !peerNo || !code || keys.status !== "ready") return;
+    void code.rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet).then(() => refresh());
     setKeys({ ...keys, changed: false });
   }
 
   function setVerified(on: boolean) {
     const session = readSession();
-    if (!session || !peerNo || keys.status !== "ready") return;
+    if (!session || !peerNo || !code || keys.status !== "ready") return;
     if (on) {
       localStorage.setItem(verifiedKey(session.memberId, peerNo), keys.groups.join(""));
-      const { peerDevices, peerSet } = keys;
-      void e2eCode.fetch().then(({ rememberSeen }) => rememberSeen(session.memberId, peerNo, peerDevices, peerSet));
+      void code.rememberSeen(session.memberId, peerNo, keys.peerDevices, keys.peerSet);
     } else localStorage.removeItem(verifiedKey(session.memberId, peerNo));
     setKeys({ ...keys, verified: on, wasVerified: false, changed: on ? false : keys.changed });
   }

@@ -24,15 +24,9 @@ export function useE2eSend() {
 
   /** Null when the member cancelled. */
   async function sealerFor(peerNo: string, context: string): Promise<Sealer | null> {
-    const session = readSession();
     // Without the end-to-end code (offline) this rejects: the caller sends nothing, never a plain copy.
-    const { encryptText, ensureDeviceRegistered, readKeys } = await e2eCode.fetch();
-    const now = await readKeys(peerNo).catch(() => null);
-    if (!session || !now || now.status !== "ready" || !now.encryptFor) return (await confirm("downgrade")) ? "plain" : null;
-    if (now.wasVerified && !(await confirm("changed"))) return null;
-    const { device } = await ensureDeviceRegistered(session.memberId);
-    const members = now.encryptFor;
-    return (text) => encryptText(text, context, { memberNo: session.memberNo, device }, members);
+    const code = await e2eCode.fetch();
+    return code.sealerFor(await code.readKeys(peerNo).catch(() => null), context, confirm);
   }
 
   /**

@@ -1,9 +1,11 @@
 import { readSession } from "../../lib/session-keys";
-import type { encryptText } from "./chat-crypto";
+import { encryptText } from "./chat-crypto";
 import { devicesOf, ensureDeviceRegistered } from "./device-keys";
 import { verifiedKey } from "./e2e-names";
 import { isFlagged, rememberSeen, seenKey } from "./key-watch";
+import type { Sealer } from "./encrypted-send";
 import { keySetId, safetyNumber, type DeviceKeys } from "./safety-number";
+import type { SendAnywayAsk } from "./send-anyway-dialog";
 
 export type KeyState =
   | { status: "loading" }
@@ -42,4 +44,19 @@ export async function readKeys(peerNo: string): Promise<KeyReading> {
     wasVerified: Boolean(verifiedAs && (verifiedAs !== groups.join("") || flagged)),
     encryptFor: [own, peer],
   };
+}
+
+/**
+ * How a private message to the contact read in `now` goes out (README Decisions "Verifiable end-to-end keys"):
+ * sealed for every listed device of both members and signed by this one for `context`; "plain" only when the member
+ * answered "Send anyway" to the missing-keys question; null when they cancelled, or when keys that changed after they
+ * verified them were not confirmed. One-to-one rooms (e2e-conversation.tsx) and private replies (encrypted-send.tsx).
+ */
+export async function sealerFor(now: KeyReading | null, context: string, confirm: (kind: SendAnywayAsk["kind"]) => Promise<boolean>): Promise<Sealer | null> {
+  const session = readSession();
+  if (!session || !now || now.status !== "ready" || !now.encryptFor) return (await confirm("downgrade")) ? "plain" : null;
+  if (now.wasVerified && !(await confirm("changed"))) return null;
+  const { device } = await ensureDeviceRegistered(session.memberId);
+  const members = now.encryptFor;
+  return (text) => encryptText(text, context, { memberNo: session.memberNo, device }, members);
 }
