@@ -157,8 +157,12 @@ export const Avatar = memo(function Avatar({
   grayed?: boolean;
   className?: string;
   decorative?: boolean;
-  /** First screen (the page's largest picture): fetched at once with high priority instead of lazily. */
-  eager?: boolean;
+  /**
+   * On the first screen, so fetched with the document instead of lazily: `true` for the page's largest pictures (high
+   * priority; the server renderer preloads them), `"low"` for the rest of that screen (low priority, no preload: the
+   * renderer puts preloads ahead of the stylesheets, which the first paint waits for).
+   */
+  eager?: boolean | "low";
 }) {
   const { t } = useTranslation("profiles");
   const projectCode = (useParams().projectCode ?? "smp").toLowerCase();
@@ -187,7 +191,7 @@ export const Avatar = memo(function Avatar({
       {notAppropriate ? "!" : name.slice(0, 1).toUpperCase()}
     </span>
   ) : (
-    <img className={`avatar${blurred ? " blurred" : ""}`} src={profile.avator} alt={hidden ? "" : label} width={size} height={size} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : undefined} style={{ width: size, height: size }} />
+    <img className={`avatar${blurred ? " blurred" : ""}`} src={profile.avator} alt={hidden ? "" : label} width={size} height={size} loading={eager ? "eager" : "lazy"} fetchPriority={eager === "low" ? "low" : eager ? "high" : undefined} style={{ width: size, height: size }} />
   );
 
   const href = typeof link === "string" ? link : publicProfileHref(projectCode, profile.simpleCode);

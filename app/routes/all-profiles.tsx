@@ -35,7 +35,7 @@ export default function AllProfiles({ loaderData }: Route.ComponentProps) {
           </button>
         ))}
       </div>
-      <ProfileGrid profiles={loaderData.profiles} label={t("all.results")} eager={4} />
+      <ProfileGrid profiles={loaderData.profiles} label={t("all.results")} eager={15} />
     </main>
   );
 }

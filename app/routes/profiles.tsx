@@ -48,7 +48,7 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
       </div>
       <ProfileStrip profiles={loaderData.birthdays} label={t("feed.birthdays")} />
       <LatestChatBar projectCode={projectCode} />
-      <ProfileGrid profiles={hot} label={t("feed.members")} eager={4} firstScreen={FIRST_SCREEN} />
+      <ProfileGrid profiles={hot} label={t("feed.members")} eager={FIRST_SCREEN} firstScreen={FIRST_SCREEN} />
       <div className="row">
         {loaderData.hot.length + later.length < loaderData.hotTotal && (
           <button type="button" className="button" disabled={more.state !== "idle"} onClick={() => more.load(`/${projectCode}/profiles?from=${loaderData.hot.length + later.length}`)}>

@@ -5,10 +5,14 @@ import { Avatar } from "../../components/avatar";
 import { genderLabel } from "./profile-labels";
 import { useNear } from "./when-near";
 
+/** A phone's first row and a half of cards: the first screen's largest pictures, preloaded with the page. */
+const LARGEST = 4;
+
 /**
- * Member cards: avatar (links to the public profile), nickname, role. `eager`: the first cards are on the first
- * screen. `firstScreen`: only that many cards render with the page; the others are empty boxes of a card's size
- * until they near the screen (hydrating every card of a long page was most of its blocking time).
+ * Member cards: avatar (links to the public profile), nickname, role. `eager`: that many cards are on the first
+ * screen, so their avatars are fetched with the document (a lazy one waits for layout, and the first screen's largest
+ * paint with it). `firstScreen`: only that many cards render with the page; the others are empty boxes of a card's
+ * size until they near the screen (hydrating every card of a long page was most of its blocking time).
  */
 export function ProfileGrid({ profiles, label, eager = 0, firstScreen = Number.POSITIVE_INFINITY }: { profiles: ProfileSummary[]; label: string; eager?: number; firstScreen?: number }) {
   const { t } = useTranslation("profiles");
@@ -23,7 +27,7 @@ export function ProfileGrid({ profiles, label, eager = 0, firstScreen = Number.P
         <li key={p.simpleCode} ref={i === shown ? pending : undefined} className="profile-card profile-card-pending" aria-hidden="true" />
       ) : (
         <li key={p.simpleCode} className="profile-card">
-          <Avatar profile={p} size={72} link eager={i < eager} />
+          <Avatar profile={p} size={72} link eager={i < eager && (i < LARGEST || "low")} />
           <span className="profile-card-name">{p.nickname || t("avatar.unnamed", { code: p.simpleCode })}</span>
           <span className="profile-card-role">{genderLabel(t, p.multiGender)}</span>
         </li>
