@@ -1,4 +1,4 @@
-import { SUCCESS_CODE, type Envelope } from "../../worker/contract/envelope";
+import { NETWORK_FAILURE, SUCCESS_CODE, type Envelope } from "../../worker/contract/envelope";
 import { clearSession, sessionHeaders } from "./session-keys";
 
 export type ApiOptions = { method?: string; body?: unknown; formData?: FormData; signal?: AbortSignal };
@@ -23,7 +23,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<En
   } catch (error) {
     // §8: fetch failures are only logged.
     console.warn("api fetch failed", path, error);
-    return { returnCode: "000001", returnMessage: "Network error", requestId: "" };
+    return NETWORK_FAILURE;
   }
   let body: Envelope<T>;
   try {

@@ -1,7 +1,7 @@
 import type PartySocket from "partysocket";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ClientEvent, ServerEvent } from "../../worker/contract/realtime";
-import type { Envelope } from "../../worker/contract/envelope";
+import { NETWORK_FAILURE, type Envelope } from "../../worker/contract/envelope";
 import type { SessionTicket } from "../../worker/contract/session";
 import { SOCKET_CLOSE, SOCKET_FINAL_CLOSE_CODES, socketProtocols } from "../../worker/contract/session.constants";
 import { api } from "./api";
@@ -62,7 +62,7 @@ export async function backgroundApi<T>(path: string, options: { method?: string;
     return (await response.json()) as Envelope<T>;
   } catch (error) {
     console.info("realtime: background call failed", path, error);
-    return { returnCode: "000001", returnMessage: "Network error", requestId: "" };
+    return NETWORK_FAILURE;
   }
 }
 

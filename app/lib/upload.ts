@@ -1,4 +1,4 @@
-import { SUCCESS_CODE, type Envelope } from "../../worker/contract/envelope";
+import { NETWORK_FAILURE, SUCCESS_CODE, type Envelope } from "../../worker/contract/envelope";
 import { MAX_IMAGE_PIXELS } from "../../worker/contract/media";
 import { clearSession, readSession } from "./session-keys";
 
@@ -39,7 +39,7 @@ export async function uploadWithProgress<T>(path: string, form: FormData, onProg
     xhr.onerror = () => {
       // §8: network failures are only logged.
       console.warn("upload failed", path);
-      resolve({ returnCode: "000001", returnMessage: "Network error", requestId: "" });
+      resolve(NETWORK_FAILURE);
     };
     xhr.send(fitted);
   });

@@ -27,7 +27,7 @@ const safetyDigits = async (page: Page) => {
 };
 
 describe("e2e keys journey", () => {
-  it("exchanges a signed encrypted message, compares safety numbers, notices a swapped key, refuses a forgery and asks before plaintext", async () => {
+  it("exchanges a signed encrypted message, compares safety numbers, notices a swapped key, refuses a forgery, sends nothing without the end-to-end code and asks before plaintext", async () => {
     const [a, b, c] = [await apiSignUpPoster(), await apiSignUpPoster(), await apiSignUpPoster()];
     // Followed members' messages arrive directly (no request tray in the way of this journey).
     expect((await apiCall(b, "POST", `/core/follows/${a.memberNo}`)).body.returnCode).toBe("000000");
@@ -96,6 +96,17 @@ describe("e2e keys journey", () => {
     expect(sent.body.returnCode).toBe("000000");
     await see(bList, "Could not verify who sent this", 15_000);
     await screenshot(pb.page, "e2e-keys-03-unverified-phone");
+
+    // The connection dropped before the end-to-end code came: nothing is sent, the text stays and A reads why.
+    await pa.page.route("**/assets/e2e-code-*.js", (route) => route.abort());
+    await gotoHydrated(pa.page, room);
+    const unsent = `kept while offline ${Date.now()}`;
+    await box.fill(unsent);
+    await box.press("Enter");
+    await see(pa.page.locator("body"), "Network error: check your connection and try again");
+    await expect.poll(() => box.inputValue()).toBe(unsent);
+    expect(localRows(`select id_chatroom_message from chat_messages where message like '%kept while offline%' or payload like '%kept while offline%'`)).toEqual([]);
+    await pa.page.unroute("**/assets/e2e-code-*.js");
 
     // C has never opened the app: no device keys, so A chooses before anything goes unencrypted.
     await gotoHydrated(pa.page, `/smp/chatroom/${a.memberNo}/${c.memberNo}`);

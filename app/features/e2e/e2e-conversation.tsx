@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
 import { KEYS_EVENT, REREGISTERED_FLAG, verifiedKey } from "./e2e-names";
-import { e2eCode } from "./late-e2e";
+import { e2eCode, useE2eCodeForSend } from "./late-e2e";
 import type { KeyReading, KeyState } from "./read-keys";
 import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
 
@@ -53,12 +53,14 @@ export function useE2eConversation(peerNo: string | null, chatroomId: string) {
   }, [refresh, peerNo]);
 
   const confirm = (kind: Ask["kind"]) => new Promise<boolean>((resolve) => setAsk({ kind, resolve }));
+  const codeForSend = useE2eCodeForSend();
 
-  /** The payload to send: encrypted and signed, `plain` after the member chose so, or null (cancelled). */
+  /** The payload to send: encrypted and signed, `plain` after the member chose so, or null (cancelled, or offline). */
   async function prepare(text: string): Promise<{ payload: Payload } | { plain: true } | null> {
     // Without the end-to-end code (offline) nothing is sent: the member keeps the text, not a downgrade question.
-    const { sealerFor } = await e2eCode.fetch();
-    const sealer = await sealerFor(await refresh().catch(() => null), chatroomId, confirm);
+    const code = await codeForSend();
+    if (!code) return null;
+    const sealer = await code.sealerFor(await refresh().catch(() => null), chatroomId, confirm);
     if (sealer === null) return null;
     return sealer === "plain" ? { plain: true } : { payload: await sealer(text) };
   }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { Payload } from "../../../worker/contract/chat";
 import { readSession } from "../../lib/session-keys";
 import { uploadWithProgress } from "../../lib/upload";
-import { e2eCode } from "./late-e2e";
+import { e2eCode, useE2eCodeForSend } from "./late-e2e";
 import { SendAnywayDialog, type SendAnywayAsk } from "./send-anyway-dialog";
 
 type EncryptedPayload = Extract<Payload, { type: "encrypted" }>;
@@ -21,11 +21,12 @@ export type Sealer = ((text: string) => Promise<EncryptedPayload>) | "plain";
 export function useE2eSend() {
   const [ask, setAsk] = useState<Ask | null>(null);
   const confirm = (kind: Ask["kind"]) => new Promise<boolean>((resolve) => setAsk({ kind, resolve }));
+  const codeForSend = useE2eCodeForSend();
 
-  /** Null when the member cancelled. */
+  /** Null when the member cancelled or the end-to-end code could not be fetched. */
   async function sealerFor(peerNo: string, context: string): Promise<Sealer | null> {
-    // Without the end-to-end code (offline) this rejects: the caller sends nothing, never a plain copy.
-    const code = await e2eCode.fetch();
+    const code = await codeForSend();
+    if (!code) return null;
     return code.sealerFor(await code.readKeys(peerNo).catch(() => null), context, confirm);
   }
 
