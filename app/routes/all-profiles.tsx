@@ -10,6 +10,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 
 /** §2 filters: 1 male S, 3 male M, 2 female S, 4 female M, SKYPE, TWITTER. */
 const FILTERS = ["1", "3", "2", "4", "skype", "twitter"] as const;
+/** Cards on a phone's first screen below the filters (five rows of three): their avatars come with the document. */
+const ALL_FIRST_SCREEN = 15;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const filter = new URL(request.url).searchParams.get("lookFor");
@@ -35,7 +37,7 @@ export default function AllProfiles({ loaderData }: Route.ComponentProps) {
           </button>
         ))}
       </div>
-      <ProfileGrid profiles={loaderData.profiles} label={t("all.results")} eager={15} />
+      <ProfileGrid profiles={loaderData.profiles} label={t("all.results")} eager={ALL_FIRST_SCREEN} />
     </main>
   );
 }

@@ -11,7 +11,7 @@ export type Failure = {
 export type Envelope<T> = Ok<T> | Failure;
 
 /** What the browser's clients answer when the request never reached the server (errors "000001"). */
-export const NETWORK_FAILURE: Failure = { returnCode: "000001", returnMessage: "Network error", requestId: "" };
+export const NETWORK_FAILURE: Failure = Object.freeze({ returnCode: "000001", returnMessage: "Network error", requestId: "" });
 
 export function ok<T>(info: T): Ok<T> {
   return { returnCode: SUCCESS_CODE, returnMessage: "OK", info };

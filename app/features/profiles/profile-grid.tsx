@@ -5,7 +5,7 @@ import { Avatar } from "../../components/avatar";
 import { genderLabel } from "./profile-labels";
 import { useNear } from "./when-near";
 
-/** A phone's first row and a half of cards: the first screen's largest pictures, preloaded with the page. */
+/** A phone's first row of cards and the next: the first screen's largest pictures, preloaded with the page. */
 const LARGEST = 4;
 
 /**
