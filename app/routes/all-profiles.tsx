@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { Link, useFetcher, useParams, useSearchParams } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useFetcher, useParams, useSearchParams } from "react-router";
 import type { Route } from "./+types/all-profiles";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
-import { cardPage, type CardPage, useCardPages } from "../features/profiles/card-pages";
+import { type CardPage, shuffledCardPage, useCardPages } from "../features/profiles/card-pages";
 import { ProfileGrid } from "../features/profiles/profile-grid";
 import { readAsViewer } from "../features/profiles/profiles.server";
 import "../features/profiles/profiles.css";
@@ -22,21 +22,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const query = valid ? `?lookFor=${valid}&pageSize=500` : "?pageSize=500";
   const profiles = await readAsViewer<ProfileSummary[]>({ request, context }, `/core/profiles/${params.projectCode.toUpperCase()}/all${query}`, []);
   const seed = url.searchParams.get("seed")?.match(/^[0-9a-f]{8}$/)?.[0] ?? crypto.randomUUID().slice(0, 8);
-  return { page: cardPage(inVisitOrder(profiles, seed), url), filter: valid ?? null, seed };
+  return { page: shuffledCardPage(profiles, seed, url), filter: valid ?? null, seed };
 }
 
-/**
- * §2's random order, kept while the member pages through it: the API shuffles each read, so "Load more" would show
- * repeats and skip members. Each member's place comes from a hash of the visit's seed and their code instead.
- */
-function inVisitOrder(list: ProfileSummary[], seed: string): ProfileSummary[] {
-  const place = (code: string) => {
-    let h = 2166136261;
-    for (const ch of `${seed}:${code}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    return (h ^ (h >>> 13)) >>> 0;
-  };
-  return list.map((p) => ({ p, at: place(p.simpleCode) })).sort((a, b) => a.at - b.at).map(({ p }) => p);
+/** A revalidation of the same address (the language switch) keeps the visit's list: a new read would reshuffle it. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return currentUrl.href !== nextUrl.href && defaultShouldRevalidate;
 }
 
 export default function AllProfiles({ loaderData }: Route.ComponentProps) {
@@ -66,7 +57,7 @@ function AllProfilesList({ first, filter, seed }: { first: CardPage; filter: str
   const projectCode = (useParams().projectCode ?? "smp").toLowerCase();
   const more = useFetcher<typeof loader>();
   const { cards, next } = useCardPages(first, more.data?.page);
-  const pageHref = (from: number) => `/${projectCode}/all-profiles?${new URLSearchParams({ ...(filter ? { lookFor: filter } : {}), seed, from: String(from) })}`;
+  const pageHref = (at: string) => `/${projectCode}/all-profiles?${new URLSearchParams({ ...(filter ? { lookFor: filter } : {}), seed, at })}`;
   return (
     <>
       <ProfileGrid profiles={cards} label={t("all.results")} eager={ALL_FIRST_SCREEN} firstScreen={ALL_RENDERED} />

@@ -39,7 +39,7 @@ export default function Profiles({ loaderData, params }: Route.ComponentProps) {
       <ProfileGrid profiles={hot} label={t("feed.members")} eager={FIRST_SCREEN} firstScreen={FIRST_SCREEN} />
       <div className="row">
         {next !== null && (
-          <button type="button" className="button" disabled={more.state !== "idle"} onClick={() => more.load(`/${projectCode}/profiles?from=${next}`)}>
+          <button type="button" className="button" disabled={more.state !== "idle"} onClick={() => more.load(`/${projectCode}/profiles?at=${next}`)}>
             {t("common:loadMore")}
           </button>
         )}

@@ -5,13 +5,13 @@ import { Avatar } from "../../components/avatar";
 import { genderLabel } from "./profile-labels";
 import { useNear } from "./when-near";
 
-/** A phone's first row of cards and the next: the first screen's largest pictures, preloaded with the page. */
+/** A phone's first row of three cards and one more: the first screen's largest pictures, preloaded with the page. */
 const LARGEST = 4;
 
 /**
- * Member cards: avatar (links to the public profile), nickname, role. `eager`: that many cards are on the first
- * screen, so their avatars are fetched with the document (a lazy one waits for layout, and the first screen's largest
- * paint with it). `firstScreen`: only that many cards render with the page; the others are empty boxes of a card's
+ * Member cards: avatar (links to the public profile), nickname, role. `eager`: that many cards may be on a phone's
+ * first screen, so their avatars are fetched with the document (a lazy one waits for layout, and the first screen's
+ * largest paint with it). `firstScreen`: only that many cards render with the page; the others are empty boxes of a card's
  * size until they near the screen (hydrating every card of a long page was most of its blocking time).
  */
 export function ProfileGrid({ profiles, label, eager = 0, firstScreen = Number.POSITIVE_INFINITY }: { profiles: ProfileSummary[]; label: string; eager?: number; firstScreen?: number }) {
