@@ -10,14 +10,30 @@ const ON_SCREEN = "0px";
 
 /**
  * One long list of a page that came with the first of each (README Decisions "Lighter main pages"): the list shows
- * `first` until it comes on screen, then `more` (the whole list, once the page has read it). So the rest of
- * each list is rendered when the member scrolls to it, not every list's at once after hydration. `onNear` tells the
- * page a list wants its rest (the page reads all of them in one request).
+ * `first` until it comes on screen, then `first` followed by the rest of `more` (the whole list, once the page has
+ * read it). So the rest of each list is rendered when the member scrolls to it, not every list's at once after
+ * hydration. `onNear` tells the page a list wants its rest (the page reads all of them in one request).
  */
-export function useRestWhenNear<T, E extends Element = HTMLElement>(first: T[], more: T[] | undefined, onNear?: () => void): [RefObject<E | null>, T[]] {
+export function useRestWhenNear<T, E extends Element = HTMLElement>(
+  first: T[],
+  more: T[] | undefined,
+  keyOf: (item: T) => string,
+  onNear?: () => void,
+): [RefObject<E | null>, T[]] {
   const [ref, near] = useNearViewport<E>(ON_SCREEN);
   useEffect(() => {
     if (near) onNear?.();
   }, [near, onNear]);
-  return [ref, near && more ? more : first];
+  return [ref, near && more ? followedByRest(first, more, keyOf) : first];
+}
+
+/**
+ * The cards on screen stay where they are and the rest comes after them. `more` is a second read: a list ordered by
+ * activity (the notes by last chat) can have moved in between, and taking its order would swap the cards under the
+ * member's finger. The list stays as long as the second read's.
+ */
+export function followedByRest<T>(first: T[], more: T[], keyOf: (item: T) => string): T[] {
+  const shown = new Set(first.map(keyOf));
+  const rest = more.filter((item) => !shown.has(keyOf(item)));
+  return first.concat(rest).slice(0, Math.max(first.length, more.length));
 }

@@ -61,11 +61,18 @@ describe("home dashboard journey", () => {
     await notes.getByRole("link", { name: shownName, exact: true }).first().waitFor();
     const description = await firstNote.evaluate((a) => document.getElementById(a.getAttribute("aria-describedby")!)?.textContent ?? "");
     expect(description.length).toBeGreaterThan(0);
-    const intro = notes.locator(".note-text").first();
-    await intro.scrollIntoViewIfNeeded();
-    const introBox = await intro.boundingBox();
-    const point = { x: (introBox?.x ?? 0) + 5, y: (introBox?.y ?? 0) + 5 };
-    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest("a")?.getAttribute("href"), point)).toBe(await firstNote.getAttribute("href"));
+    await notes.locator(".note-text").first().scrollIntoViewIfNeeded();
+    // Read the point and the card's own link in one frame: blocks drawn on demand around the section can move it
+    // between two separate reads.
+    const hit = await notes.locator(".note-card").first().evaluate((card) => {
+      const box = card.querySelector(".note-text")!.getBoundingClientRect();
+      return {
+        hit: document.elementFromPoint(box.x + 5, box.y + 5)?.closest("a")?.getAttribute("href"),
+        own: card.querySelector("a")?.getAttribute("href"),
+      };
+    });
+    expect(hit.own).toBeTruthy();
+    expect(hit.hit).toBe(hit.own);
     await notes.screenshot({ path: path.join(root, "tests/e2e/screenshots/home-06-notes-phone.png") });
     const coinsBefore = Number(await tiles.getByRole("link", { name: /M coin/ }).locator(".tile-value").innerText());
     // No horizontal scrolling on a phone.

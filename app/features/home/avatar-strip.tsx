@@ -20,7 +20,7 @@ export function AvatarStrip({
   extra,
 }: { title: string; profiles: ProfileSummary[]; more?: ProfileSummary[]; onNear?: () => void; projectCode: string; extra?: React.ReactNode }) {
   const { t } = useTranslation("home");
-  const [ref, profiles] = useRestWhenNear(first, more, onNear);
+  const [ref, profiles] = useRestWhenNear(first, more, (p) => p.simpleCode, onNear);
   const id = `strip-${title.replace(/\W+/g, "-").toLowerCase()}`;
   return (
     <section className="home-section" aria-labelledby={id} ref={ref}>

@@ -47,7 +47,7 @@ export function HotWall({ hotProfiles, projectCode }: { hotProfiles: Dashboard["
 /** §9 hot profiles as a grid; the rest of them shows when the grid comes on screen. */
 export function HotGrid({ first, more, onNear, projectCode }: { first: Dashboard["hotProfiles"]; more?: Dashboard["hotProfiles"]; onNear?: () => void; projectCode: string }) {
   const { t } = useTranslation("home");
-  const [ref, hotProfiles] = useRestWhenNear(first, more, onNear);
+  const [ref, hotProfiles] = useRestWhenNear(first, more, (h) => h.simpleCode, onNear);
   return (
     <section className="home-section" aria-labelledby="hot-title" ref={ref}>
       <h2 id="hot-title">{t("hot.title")}</h2>
@@ -69,7 +69,7 @@ export function HotGrid({ first, more, onNear, projectCode }: { first: Dashboard
 /** Members' introductions as cards; the rest of them shows when the cards come on screen. */
 export function NoteCards({ first, more, onNear, projectCode }: { first: Dashboard["notes"]; more?: Dashboard["notes"]; onNear?: () => void; projectCode: string }) {
   const { t } = useTranslation("home");
-  const [ref, notes] = useRestWhenNear(first, more, onNear);
+  const [ref, notes] = useRestWhenNear(first, more, (n) => n.profile.simpleCode, onNear);
   return (
     <section className="home-section" aria-labelledby="notes-title" ref={ref}>
       <h2 id="notes-title">{t("notes.title")}</h2>
