@@ -1,10 +1,10 @@
-import { useEffect, useState } from "react";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 
 /**
  * One page of a member list as a loader sends it. `at` is the cursor it was asked for ("" for the first page), `next`
  * the cursor of the page after it (null at the end). Only that page travels (README Decisions "Lighter main pages"):
- * 500 members made the feed's HTML some 200 KB and all-profiles' ~390 KB.
+ * 500 members made the feed's HTML some 200 KB and all-profiles' ~390 KB. The page's side is use-card-pages.ts: in a
+ * file of its own, it is small enough to share one browser file with the other small modules (vite.config.ts).
  */
 export type CardPage = { cards: ProfileSummary[]; at: string; next: string | null };
 
@@ -38,23 +38,4 @@ function placeOf(seed: string, code: string): number {
   for (const ch of `${seed}:${code}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   return (h ^ (h >>> 13)) >>> 0;
-}
-
-/**
- * The page's side: the loader's first page and each page "Load more" brought (`arrived`, the fetcher's), appended once
- * when it is the page the list asked for next, each member shown once. `next` is the cursor to ask for, null at the
- * end (an empty or last page ends the list). Key the component by whatever starts a new list (a filter, a seed).
- */
-export function useCardPages(first: CardPage, arrived: CardPage | undefined) {
-  const [later, setLater] = useState<CardPage[]>([]);
-  useEffect(() => {
-    if (arrived && arrived.at !== first.at) setLater((pages) => ((pages.at(-1) ?? first).next === arrived.at ? [...pages, arrived] : pages));
-  }, [arrived, first]);
-  const cards = later.length ? dedupe([first, ...later].flatMap((page) => page.cards)) : first.cards;
-  return { cards, next: (later.at(-1) ?? first).next };
-}
-
-function dedupe(list: ProfileSummary[]): ProfileSummary[] {
-  const seen = new Set<string>();
-  return list.filter((p) => !seen.has(p.simpleCode) && seen.add(p.simpleCode));
 }
