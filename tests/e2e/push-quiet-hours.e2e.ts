@@ -26,8 +26,11 @@ describe("quiet hours for push (phone)", () => {
     await section.getByLabel("Until").selectOption("6");
     await section.getByLabel("Time zone").selectOption("Asia/Tokyo");
     await section.getByRole("button", { name: "Save quiet hours" }).click();
+    // The switch's own "Saved" toast can still be showing, so the server is asked until it keeps the new window.
+    await expect
+      .poll(async () => (await apiCall(me, "GET", `/sns/notifications/quiet-hours/${me.memberId}`)).body.info)
+      .toEqual({ enabled: true, startHour: 23, endHour: 6, timeZone: "Asia/Tokyo" });
     await page.getByText("Saved").first().waitFor();
-    expect((await apiCall(me, "GET", `/sns/notifications/quiet-hours/${me.memberId}`)).body.info).toEqual({ enabled: true, startHour: 23, endHour: 6, timeZone: "Asia/Tokyo" });
     await section.scrollIntoViewIfNeeded();
     await screenshot(page, "quiet-hours-01-set-phone");
     expect(await hasHorizontalOverflow(page)).toBe(false);
