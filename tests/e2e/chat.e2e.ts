@@ -73,9 +73,9 @@ describe("chat journey", () => {
 
     // B: a stranger's message waits in the requests tray until accepted, then reads in clear.
     await gotoHydrated(pb.page, "/smp/notification");
-    const popup = pb.page.getByRole("alertdialog");
-    if (await popup.isVisible().catch(() => false)) await pb.page.getByRole("button", { name: "Not now" }).click();
-    expect(await pb.page.evaluate(() => localStorage.getItem("hasSeenNotificationPopup"))).toBe("true");
+    // The notifications prompt (a card above the chat list) is remembered once it has shown, by an effect after
+    // hydration: ask until it is.
+    await expect.poll(() => pb.page.evaluate(() => localStorage.getItem("hasSeenNotificationPopup"))).toBe("true");
     const tray = pb.page.getByRole("region", { name: "Message requests" });
     await see(tray, /sent you 1 message/);
     await screenshot(pb.page, "chat-04-requests-phone");
@@ -248,6 +248,16 @@ describe("chat journey", () => {
 
   it("a new member's send box carries the profile reminder: scroll-to-top never covers it (phone)", async () => {
     const m = await apiSignUp();
+    // Enough messages for the page to scroll, whichever files ran before this one.
+    const poster = await apiSignUpPoster();
+    for (let i = 0; i < 12; i++) {
+      const response = await fetch(`${baseUrl()}/api/v7/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${poster.memberId}`, {
+        method: "POST",
+        headers: { ...poster.headers, "Content-Type": "application/json" },
+        body: JSON.stringify({ message: `filling the room ${i}`, requestId: `fill-${Date.now()}-${i}` }),
+      });
+      expect(response.status).toBe(200);
+    }
     const pm = await newPage(browser);
     await loginThroughPage(pm.page, m.email, m.password);
     await gotoHydrated(pm.page, `/smp/public-chat/${PUBLIC_CHATROOM_ID}`);

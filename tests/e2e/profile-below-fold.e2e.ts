@@ -43,9 +43,14 @@ describe("below-the-fold blocks on demand", () => {
 
     await gotoHydrated(page, "/smp/profiles");
     const cards = page.getByRole("list", { name: "Member cards" }).locator("li");
-    const total = await cards.count();
+    await cards.first().waitFor();
+    // Both counts in one frame: cards drawn on demand can change the second between two reads.
+    const [total, pendingAtLoad] = await page.evaluate(() => [
+      document.querySelectorAll('[aria-label="Member cards"] > li').length,
+      document.querySelectorAll(".profile-card-pending").length,
+    ]);
     const pending = page.locator(".profile-card-pending");
-    if (total > 18) expect(await pending.count()).toBe(total - 18);
+    if (total > 18) expect(pendingAtLoad).toBe(total - 18);
     await scrollToEnd(page);
     await expect.poll(() => pending.count()).toBe(0);
     expect(await page.getByRole("list", { name: "Member cards" }).getByRole("link").count()).toBe(total);

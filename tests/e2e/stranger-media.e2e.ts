@@ -49,7 +49,7 @@ describe("media from people I don't know stays blurred (phone)", () => {
     // Found by its picture (the Reveal button goes once the original arrives).
     const item = photos.locator(".masonry-item").filter({ has: page.getByAltText(`Photo by ${nickname}`) });
     // Home's tenant lists (the photos among them) are kept per isolate for up to 10 s (README "Home lists are kept per
-    // tenant for a few seconds"): a journey running alongside may have read them just before the photo was posted.
+    // tenant for a few seconds"): an earlier journey may have read them just before the photo was posted.
     await expect
       .poll(
         async () => {
