@@ -39,6 +39,8 @@ export default defineConfig(async () => {
       setupFiles: ["tests/support/apply-migrations.ts", "tests/support/fake-stripe-setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // tests/unit/client-imports.test.ts reads which stylesheets the root one gathers (`?raw`; other CSS is empty).
+      css: { include: [/app\/styles\/shared-features\.css/] },
     },
   };
 });

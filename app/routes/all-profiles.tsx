@@ -6,7 +6,6 @@ import { type CardPage, shuffledCardPage } from "../features/profiles/card-pages
 import { useCardPages } from "../features/profiles/use-card-pages";
 import { ProfileGrid } from "../features/profiles/profile-grid";
 import { readAsViewer } from "../features/profiles/profiles.server";
-import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

@@ -3,7 +3,6 @@ import type { Route } from "./+types/avatar-wall";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import { Avatar } from "../components/avatar";
 import { readAsViewer } from "../features/profiles/profiles.server";
-import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

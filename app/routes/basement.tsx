@@ -8,7 +8,6 @@ import { VerificationPrompt } from "../features/social/verification-prompt";
 import { callApi, sessionHeaders } from "../lib/api.server";
 import { pageTitle } from "../i18n/page-title";
 import { Icon } from "../components/icon";
-import "../features/social/social.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "social:basement.title") }];
 

@@ -7,7 +7,6 @@ import { ChatConversation } from "../features/chat/chat-conversation";
 import { DirectConversation } from "../features/chat/notification-page";
 import { callApi, requireSessionCookie } from "../lib/api.server";
 import { pageTitle } from "../i18n/page-title";
-import "../features/chat/chat.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "chat:messages") }];
 

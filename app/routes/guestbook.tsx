@@ -7,7 +7,6 @@ import { GuestbookEntries } from "../features/social/guestbook-entries";
 import { useMemberId } from "../features/social/social-client";
 import * as social from "../api/social-api";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
-import "../features/social/social.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

@@ -8,8 +8,6 @@ import { MasterLink } from "../features/market/market-sections";
 import { ProfileSubmembers } from "../features/market/profile-submembers";
 import { pageTitle } from "../i18n/page-title";
 import { LocalTime } from "../i18n/use-format";
-import "../features/profiles/profiles.css";
-import "../features/market/market.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "market:title") }];
 

@@ -7,8 +7,6 @@ import { callApi, requireSessionCookie } from "../lib/api.server";
 import { BiddingCards, CharacterTags, GroupSection, NearbyPanel, SearchPanel, mergeLists, type MarketGroup } from "../features/market/market-sections";
 import { WalletPanel } from "../features/market/wallet-panel";
 import { pageTitle } from "../i18n/page-title";
-import "../features/profiles/profiles.css";
-import "../features/market/market.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "market:title") }];
 

@@ -13,7 +13,6 @@ import { whenSettled } from "../lib/when-settled";
 import { VisitorBar } from "../features/shell/visitor-bar";
 import { ConnectionBanner, useInboxStream } from "../features/chat/inbox-stream";
 import { resumePush } from "../features/notifications/web-push";
-import "../features/shell/shell.css";
 
 // Each page names itself; this title stands when a page failed and the frame shows the error instead.
 export const meta: Route.MetaFunction = ({ error }) => [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Velvet · 404" : "Velvet" }];

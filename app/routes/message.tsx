@@ -20,7 +20,6 @@ import { loadApi, requireSessionCookie } from "../lib/api.server";
 import { useRoom } from "../lib/realtime";
 import { readSession } from "../lib/session-keys";
 import { errorText } from "../lib/error-text";
-import "../features/social/social.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

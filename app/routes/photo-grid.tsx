@@ -4,7 +4,6 @@ import type { Route } from "./+types/photo-grid";
 import type { ProfileSummary } from "../../worker/contract/profile-summary";
 import { Avatar } from "../components/avatar";
 import { readAsViewer } from "../features/profiles/profiles.server";
-import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

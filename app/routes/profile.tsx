@@ -2,7 +2,6 @@ import type { Route } from "./+types/profile";
 import type { Banner, Character, OwnProfile } from "../../worker/contract/profiles";
 import { MyProfile } from "../features/profiles/my-profile";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
-import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

@@ -9,7 +9,6 @@ import { useCardPages } from "../features/profiles/use-card-pages";
 import { ProfileGrid, ProfileStrip } from "../features/profiles/profile-grid";
 import { readAsViewer } from "../features/profiles/profiles.server";
 import { WhenNear } from "../features/profiles/when-near";
-import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

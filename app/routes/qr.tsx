@@ -2,7 +2,6 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/qr";
 import { SharePanel } from "../features/profiles/share-panel";
 import { loadApi, requireSessionCookie } from "../lib/api.server";
-import "../features/profiles/profiles.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

@@ -4,7 +4,6 @@ import type { Route } from "./+types/share";
 import { PublicProfile } from "../features/profiles/public-profile";
 import { loadPublicProfile, shareCode } from "../features/profiles/profiles.server";
 import { useRestOfPage } from "../lib/use-rest-of-page";
-import "../features/profiles/profiles.css";
 
 /**
  * Public profile: /share/{simpleCode} and /s?c= (or ?sharingCode=). The member strips sit under the profile, below

@@ -142,3 +142,32 @@ describe("browser code and the end-to-end crypto", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/**
+ * The stylesheets `app/styles/shared-features.css` gathers ride in the root stylesheet every page loads (README
+ * Decisions "One stylesheet before the first paint"). A component importing one again would give it a second home,
+ * and could put a second render-blocking stylesheet before some page's first paint.
+ */
+describe("browser code and the shared stylesheets", () => {
+  const sharedFeatures = import.meta.glob<string>("../../app/styles/shared-features.css", { query: "?raw", import: "default", eager: true });
+  const gathered = [...Object.values(sharedFeatures)[0]!.matchAll(/^@import "\.\.\/([\w/-]+\.css)";$/gm)].map(([, file]) => `app/${file}`);
+  /** `from` as imported by `file`, as a path from the repository's root. */
+  const resolve = (file: string, from: string) => {
+    const parts = file.split("/").slice(0, -1);
+    for (const part of from.split("/")) {
+      if (part === "..") parts.pop();
+      else if (part !== ".") parts.push(part);
+    }
+    return parts.join("/");
+  };
+
+  it("imports each of them only from shared-features.css, which root.tsx imports", () => {
+    expect(appFiles["../../app/root.tsx"]).toContain('import "./styles/shared-features.css";');
+    expect(gathered).toEqual(expect.arrayContaining(["app/features/social/social.css", "app/features/chat/chat.css", "app/features/market/market.css", "app/features/profiles/profiles.css", "app/features/shell/shell.css"]));
+    const offenders = Object.entries(appFiles).flatMap(([path, source]) => {
+      const file = path.replace(/^(\.\.\/)+/, "");
+      return [...source.matchAll(/^import "([^"]+\.css)";$/gm)].filter(([, from]) => gathered.includes(resolve(file, from!))).map(([, from]) => `${file} imports ${from}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+});

@@ -8,7 +8,6 @@ import { useNearViewport } from "../../lib/use-near-viewport";
 import * as chat from "../../api/chat-api";
 import { HOME_CHAT_PREVIEW_SIZE, uniqueByMember } from "./chat-preview-list";
 import { Icon } from "../../components/icon";
-import "./chat.css";
 
 /** Lines the preview's scroller shows before it is scrolled; the rest render when the member scrolls it. */
 const FIRST_LINES = 8;

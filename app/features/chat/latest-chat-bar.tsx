@@ -9,7 +9,6 @@ import * as chat from "../../api/chat-api";
 import { useRoom } from "../../lib/realtime";
 import { useSignedIn } from "../shell/viewer";
 import { Icon } from "../../components/icon";
-import "./chat.css";
 
 /** §2 Home: the latest public chat message, live, linking to the public chat. A visitor is offered the login instead. */
 export function LatestChatBar({ projectCode }: { projectCode: string }) {

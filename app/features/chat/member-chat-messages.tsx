@@ -5,7 +5,6 @@ import type { ChatMessage } from "../../../worker/contract/chat";
 import * as chat from "../../api/chat-api";
 import { MEMBER_HIDDEN_EVENT } from "../social/social-client";
 import { MessageTime } from "./message-time";
-import "./chat.css";
 
 /** A member's recent public chatroom messages, shown on profiles (each opens its note). */
 export function MemberChatMessages({ projectCode, memberNo }: { projectCode: string; memberNo: string }) {

@@ -8,7 +8,6 @@ import * as chat from "../../api/chat-api";
 import { useHydrated } from "../../lib/hydrated";
 import { useMyMemberNo } from "../shell/viewer";
 import { usePersonalRoomId } from "../shell/personal-room";
-import "./chat.css";
 
 type Props = { projectCode: string; memberNo: string; nickname: string; relationship: Relationship | null };
 

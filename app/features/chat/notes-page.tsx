@@ -20,7 +20,6 @@ import { StrangerImage } from "./stranger-image";
 import { MutedHidden } from "../safety/muted-word-hidden";
 import { useE2eSend } from "../e2e/encrypted-send";
 import { EncryptedThreadText } from "../e2e/encrypted-view";
-import "./chat.css";
 
 /** §2 Notes page: one note, its threaded replies and a reply box (private reply for non-authors with an avatar). */
 export function NotesPage({ projectCode, note: initial }: { projectCode: string; note: ChatMessage & { threads?: ChatThread[] } }) {

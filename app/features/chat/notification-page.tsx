@@ -13,7 +13,6 @@ import { enablePush } from "../notifications/web-push";
 import { ChatConversation } from "./chat-conversation";
 import { FollowRequests } from "../social/follow-requests";
 import { RequestsTray } from "./requests-tray";
-import "./chat.css";
 
 const SEEN_POPUP_KEY = "hasSeenNotificationPopup";
 /** Set when this page load is the one that asks; the prompt then stays until answered while the member moves around. */

@@ -10,7 +10,6 @@ import * as chat from "../../api/chat-api";
 import { useRoom } from "../../lib/realtime";
 import { readSession } from "../../lib/session-keys";
 import { ChatConversation } from "./chat-conversation";
-import "./chat.css";
 
 const flag = (key: string) => typeof localStorage !== "undefined" && localStorage.getItem(key) === "true";
 

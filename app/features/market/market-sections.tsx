@@ -14,7 +14,6 @@ import { useFormat } from "../../i18n/use-format";
 import { characterUsersPage, multiGender, updateProfile } from "../../api/profiles-api";
 import * as market from "../../api/market-api";
 import { errorText } from "../../lib/error-text";
-import "../social/social.css";
 
 export type MarketGroup = { key: "maleS" | "femaleS" | "maleM" | "femaleM" | "special"; genders: number[]; profiles: ProfileSummary[] };
 /** Others' positions are cell centres, whole kilometres and compass points (README "Cells, not positions"). */

@@ -11,7 +11,6 @@ import { errorText } from "../../lib/error-text";
 import { readSession } from "../../lib/session-keys";
 import { ConfirmTwice } from "./confirm-twice";
 import * as market from "../../api/market-api";
-import "./market.css";
 
 /**
  * A master's sub-member (slave) list with the join button, shown on public profiles and on

@@ -8,7 +8,6 @@ import { useFormat } from "../../i18n/use-format";
 import * as social from "../../api/social-api";
 import { errorText } from "../../lib/error-text";
 import { BlockedPerson } from "../social/my-social-lists";
-import "../social/social.css";
 
 /**
  * Blocked and muted members, with unblock (§4: the first tap re-confirms, the second unblocks; the row is the social

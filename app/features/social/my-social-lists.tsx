@@ -11,7 +11,6 @@ import { errorText } from "../../lib/error-text";
 import { Avatar } from "../../components/avatar";
 import { profilePath, useMemberId, useTwoStep } from "./social-client";
 import { ConnectionsHint } from "./connections-hint";
-import "./social.css";
 
 /** My profile blocks owned by the social feature: following, followers, blocked-by-me. */
 export function MySocialLists({ projectCode }: { projectCode: string }) {

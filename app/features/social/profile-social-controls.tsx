@@ -12,7 +12,6 @@ import { useSignedIn } from "../shell/viewer";
 import * as social from "../../api/social-api";
 import { MEMBER_HIDDEN_EVENT, useTwoStep } from "./social-client";
 import { VerificationPrompt } from "./verification-prompt";
-import "./social.css";
 import { PostingReminderSelf } from "../posting/posting-reminder";
 
 export type ProfileSocialControlsProps = {
