@@ -29,7 +29,8 @@ const e2eVars = e2ePort
 const SCREEN_CODE =
   /[\\/]app[\\/]features[\\/](?:e2e|settings|safety|posting)[\\/]|[\\/]app[\\/]features[\\/]chat[\\/](?:message-item|stranger-image|encoded-image)\.|[\\/]app[\\/]lib[\\/]upload\.|[\\/]@radix-ui[\\/]/;
 
-const APP_SCRIPT = /[\\/]app[\\/].*\.tsx?$/;
+/** App code, and the contract's zod-free constants the browser imports (`worker/contract/*.constants.ts`). */
+const APP_SCRIPT = /[\\/]app[\\/].*\.tsx?$|[\\/]worker[\\/]contract[\\/][\w-]+\.constants\.ts$/;
 /** Its stylesheet would ride along into a chunk every page loads, and every first paint would wait for it. */
 const importsStylesheet = (id: string) => /\.css["']/.test(readFileSync(id, "utf8"));
 
@@ -68,7 +69,7 @@ export default defineConfig({
                 { name: "shared", minShareCount: 4, priority: 10, test: (id: string) => !SCREEN_CODE.test(id) },
                 // Small app modules two or three routes share (a hook, a constant, a bar) were each a file of a few
                 // hundred bytes: home loaded 17 files. Together they are one file of ~3.6 KB gzip that every page
-                // loads; home 17 → 13 files, login 11 → 10, for 2–2.7 KB more (tests/bench README).
+                // loads; home 17 → 12 files, login 11 → 10, for 2–3 KB more (tests/bench README).
                 { name: "shared-small", minShareCount: 2, maxModuleSize: 1500, priority: 10, test: (id: string) => APP_SCRIPT.test(id) && !SCREEN_CODE.test(id) && !importsStylesheet(id) },
               ],
             },
