@@ -231,12 +231,7 @@ describe("chat journey", () => {
     const text = `cookie only ${Date.now()}`;
     await expect
       .poll(async () => {
-        const response = await fetch(`${baseUrl()}/api/v7/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${poster.memberId}`, {
-          method: "POST",
-          headers: { ...poster.headers, "Content-Type": "application/json" },
-          body: JSON.stringify({ message: text, requestId: `cookie-${Date.now()}` }),
-        });
-        await response.arrayBuffer();
+        await apiCall(poster, "POST", `/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${poster.memberId}`, { message: text, requestId: `cookie-${Date.now()}` });
         return pc.page.getByRole("list", { name: "Messages" }).getByText(text).count();
       }, { timeout: 15_000, interval: 2_000 })
       .toBeGreaterThan(0);
@@ -251,12 +246,8 @@ describe("chat journey", () => {
     // Enough messages for the page to scroll, whichever files ran before this one.
     const poster = await apiSignUpPoster();
     for (let i = 0; i < 12; i++) {
-      const response = await fetch(`${baseUrl()}/api/v7/private/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${poster.memberId}`, {
-        method: "POST",
-        headers: { ...poster.headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ message: `filling the room ${i}`, requestId: `fill-${Date.now()}-${i}` }),
-      });
-      expect(response.status).toBe(200);
+      const posted = await apiCall(poster, "POST", `/sns/chatrooms/${PUBLIC_CHATROOM_ID}/messages/${poster.memberId}`, { message: `filling the room ${i}`, requestId: `fill-${Date.now()}-${i}` });
+      expect(posted.status).toBe(200);
     }
     const pm = await newPage(browser);
     await loginThroughPage(pm.page, m.email, m.password);

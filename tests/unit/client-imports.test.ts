@@ -152,14 +152,7 @@ describe("browser code and the shared stylesheets", () => {
   const sharedFeatures = import.meta.glob<string>("../../app/styles/shared-features.css", { query: "?raw", import: "default", eager: true });
   const gathered = [...Object.values(sharedFeatures)[0]!.matchAll(/^@import "\.\.\/([\w/-]+\.css)";$/gm)].map(([, file]) => `app/${file}`);
   /** `from` as imported by `file`, as a path from the repository's root. */
-  const resolve = (file: string, from: string) => {
-    const parts = file.split("/").slice(0, -1);
-    for (const part of from.split("/")) {
-      if (part === "..") parts.pop();
-      else if (part !== ".") parts.push(part);
-    }
-    return parts.join("/");
-  };
+  const resolve = (file: string, from: string) => new URL(from, `file:///${file}`).pathname.slice(1);
 
   it("imports each of them only from shared-features.css, which root.tsx imports", () => {
     expect(appFiles["../../app/root.tsx"]).toContain('import "./styles/shared-features.css";');
