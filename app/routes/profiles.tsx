@@ -8,7 +8,7 @@ import { cardPage } from "../features/profiles/card-pages";
 import { useCardPages } from "../features/profiles/use-card-pages";
 import { ProfileGrid, ProfileStrip } from "../features/profiles/profile-grid";
 import { readAsViewer } from "../features/profiles/profiles.server";
-import { WhenNear } from "../features/profiles/when-near";
+import { WhenNear } from "../lib/when-near";
 
 export const meta: Route.MetaFunction = () => [{ title: "Velvet" }];
 

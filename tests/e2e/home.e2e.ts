@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, see } from "./support/browser";
+import { apiSignUp, baseUrl, gotoHydrated, launchBrowser, loginThroughPage, newPage, screenshot, scrollToHomePhotos, see } from "./support/browser";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const DEMO = { email: "demo@velvet.example", password: "velvet-demo" };
@@ -43,7 +43,7 @@ describe("home dashboard journey", () => {
       .poll(
         async () => {
           await gotoHydrated(page, "/smp/home");
-          return page.getByRole("region", { name: "Photos" }).getByRole("listitem").count();
+          return (await scrollToHomePhotos(page)).getByRole("listitem").count();
         },
         { timeout: 20_000, interval: 2_000 },
       )
@@ -124,7 +124,7 @@ describe("home dashboard journey", () => {
 
     // Photo cards: the comment icon opens the owner's messages with the private-reply switch; a blurred photo
     // reveals after 10 taps.
-    const photos = page.getByRole("region", { name: "Photos" });
+    const photos = await scrollToHomePhotos(page);
     await photos.getByRole("button", { name: /^Comments/ }).first().click();
     const comments = page.getByRole("dialog", { name: /^Comments for/ });
     await comments.getByRole("switch", { name: "Private reply" }).waitFor();

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directChatroomId } from "../../worker/contract/chat";
-import { apiSignUpPoster, apiUpload, avatarJpeg, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot } from "./support/browser";
+import { apiSignUpPoster, apiUpload, avatarJpeg, gotoHydrated, hasHorizontalOverflow, launchBrowser, loginThroughPage, newPage, screenshot, scrollToHomePhotos } from "./support/browser";
 import { apiCall, type Account } from "./support/local-api";
 
 let browser: Browser;
@@ -54,6 +54,7 @@ describe("media from people I don't know stays blurred (phone)", () => {
       .poll(
         async () => {
           await gotoHydrated(page, "/smp/home");
+          await scrollToHomePhotos(page);
           return item.count();
         },
         { timeout: 20_000, interval: 2_000 },

@@ -3,9 +3,7 @@ import { Link } from "react-router";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
 import { useRestWhenNear } from "../../lib/use-rest-when-near";
-
-/** A public profile page of a member (§2: the code comes from query c). */
-export const profileHref = (projectCode: string, simpleCode: string) => `/${projectCode}/s?c=${encodeURIComponent(simpleCode)}`;
+import { profileHref } from "./profile-href";
 
 /**
  * A horizontal strip of avatars linking to each profile (the shared Avatar: safe mode and visitor view, §6).

@@ -8,13 +8,17 @@ import { AvatarStrip } from "./avatar-strip";
 import { FeedbackBox } from "./feedback-box";
 import { HotGrid, HotWall, NoteCards } from "./home-lists";
 import { FlameCard, HomeCards, HomeHeader, HomeTiles } from "./home-summary";
-import { PhotoGrid } from "./photo-grid";
 import { ReviewPrompt } from "./review-prompt";
 import { VisitorsDrawer } from "./visitors-drawer";
+import { lateModule } from "../../lib/late-module";
+import { WhenNearLate } from "../../lib/when-near";
 import "./home.css";
 
 // The roulette loads when a member opens it (README Decisions "Lighter main pages").
 const Roulette = lazy(() => import("./roulette").then((m) => ({ default: m.Roulette })));
+// The photos close home, far below a phone's first screen: grid and code come when the member scrolls near them
+// (README Decisions "Below the fold on demand").
+const photoGrid = lateModule(() => import("./photo-grid"));
 
 /** §2 home dashboard: every block, from one loader. */
 export function HomeDashboard({
@@ -88,7 +92,9 @@ export function HomeDashboard({
       {data.photos && (
         <section className="home-section" aria-labelledby="photos-title">
           <h2 id="photos-title">{t("photos.title")}</h2>
-          <PhotoGrid photos={data.photos} projectCode={p} hasAvatar={Boolean(data.me.avator)} />
+          <WhenNearLate minHeight={0} late={photoGrid}>
+            {(m) => <m.PhotoGrid photos={data.photos ?? []} projectCode={p} hasAvatar={Boolean(data.me.avator)} />}
+          </WhenNearLate>
         </section>
       )}
 

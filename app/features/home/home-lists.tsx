@@ -5,7 +5,7 @@ import { HOME_LIMITS, fairPick } from "../../../worker/contract/home.constants";
 import type { HomeDashboard as Dashboard } from "../../../worker/contract/home";
 import { Avatar } from "../../components/avatar";
 import { useRestWhenNear } from "../../lib/use-rest-when-near";
-import { profileHref } from "./avatar-strip";
+import { profileHref } from "./profile-href";
 
 // Home's member lists under the strips: the hot wall and grid, and members' introductions.
 

@@ -6,7 +6,7 @@ import { Icon } from "../../components/icon";
 import { formatNumber } from "../../i18n/format";
 import { useLiveMcoin } from "../market/coins-live";
 import { FlameRequests } from "../social/flame-requests";
-import { profileHref } from "./avatar-strip";
+import { profileHref } from "./profile-href";
 
 // Home's first screen, block by block: each its own component, so hydration can pause between them on a slow phone
 // (one component rendering the whole dashboard was a single unbroken piece of work).

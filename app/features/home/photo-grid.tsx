@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { HOME_LIMITS } from "../../../worker/contract/home.constants";
 import type { HomePhoto } from "../../../worker/contract/home";
-import { profileHref } from "./avatar-strip";
+import { profileHref } from "./profile-href";
 import { Dialog } from "../../components/dialog";
 import { revealPhoto } from "../../lib/reveal-photo";
 import { RevealButton, StrangerSettingsLink, revealedPhoto } from "../stranger-media/stranger-reveal";

@@ -4,7 +4,7 @@ import type { Visitor } from "../../../worker/contract/home";
 import { useFormat } from "../../i18n/use-format";
 import { Avatar } from "../../components/avatar";
 import { Dialog } from "../../components/dialog";
-import { profileHref } from "./avatar-strip";
+import { profileHref } from "./profile-href";
 
 /** §2: a drawer listing visitors newest first with date and time. */
 export function VisitorsDrawer({ visitors, projectCode }: { visitors: Visitor[]; projectCode: string }) {

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ProfileSummary } from "../../../worker/contract/profile-summary";
 import { Avatar } from "../../components/avatar";
 import { genderLabel } from "./profile-labels";
-import { useNear } from "./when-near";
+import { useNear } from "../../lib/when-near";
 
 /** A phone's first row of three cards and one more: the first screen's largest pictures, preloaded with the page. */
 const LARGEST = 4;

@@ -11,19 +11,23 @@ import { LocalTime, useFormat } from "../../i18n/use-format";
 import { TOAST_DURATION, useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
 import { revealPhoto } from "../../lib/reveal-photo";
+import { lateModule, useLateModule } from "../../lib/late-module";
 import { readSession } from "../../lib/session-keys";
-import { MemberChatMessages } from "../chat/member-chat-messages";
 import { ProfileMessageControls } from "../chat/message-button";
-import { ProfileSubmembers } from "../market/profile-submembers";
 import { ProfileSocialControls } from "../social/profile-social-controls";
 import { useMyMemberNo } from "../shell/viewer";
 import { FlameControls } from "./flame-controls";
 import { characterLabel, genderLabel } from "./profile-labels";
-import { ProfileStrip } from "./profile-grid";
 import { CreatorCard } from "./creator-card";
 import { DnaCard } from "./dna-card";
 import * as profiles from "../../api/profiles-api";
-import { useNear, WhenNear } from "./when-near";
+import { useNear, WhenNear, WhenNearLate } from "../../lib/when-near";
+
+// Below a phone's first screen: their code comes when they near it, not with the page (README Decisions "Below the
+// fold on demand").
+const memberChatMessages = lateModule(() => import("../chat/member-chat-messages"));
+const profileSubmembers = lateModule(() => import("../market/profile-submembers"));
+const profileGrid = lateModule(() => import("./profile-grid"));
 
 /** A profile on GET /core/profiles/{projectCode}/page/{memberNo}: the §3 public profile (one type with the server) and what it is to this viewer. */
 export type PublicProfileData = PublicProfileFields & {
@@ -63,12 +67,16 @@ function MemberStrips({ data, onNear }: { data: PublicProfilePageData; onNear?: 
   // No margin: on a phone the strips start about a screen down, and a margin would read them with the page.
   const near = useNear(box, "0px");
   const waiting = data.partial === true;
+  // The strips' code is fetched alongside their cards; a failed fetch leaves the placeholder.
+  const grid = useLateModule(profileGrid, near || !waiting, () => {});
   useEffect(() => {
     if (near && waiting) onNear?.();
   }, [near, waiting, onNear]);
   const label = { hot: t("lists.hot"), newbie: t("lists.newbie"), online: t("lists.online"), speech: t("lists.speech") };
-  if (!waiting) return <>{STRIP_KEYS.map((k) => <ProfileStrip key={k} profiles={data.lists[k]} label={label[k]} />)}</>;
-  const strips = STRIP_KEYS.filter((k) => (data.listSizes?.[k] ?? 0) > 0).length;
+  const shown = STRIP_KEYS.filter((k) => data.lists[k].length > 0);
+  if (!waiting && shown.length === 0) return null;
+  if (!waiting && grid) return <>{shown.map((k) => <grid.ProfileStrip key={k} profiles={data.lists[k]} label={label[k]} />)}</>;
+  const strips = STRIP_KEYS.filter((k) => (data.listSizes?.[k] ?? data.lists[k].length) > 0).length;
   return <div ref={box} className="when-near" style={{ minHeight: strips * STRIP_HEIGHT }} aria-hidden="true" />;
 }
 
@@ -381,11 +389,13 @@ function OpenProfile({ projectCode, data, onStripsNear }: { projectCode: string;
           )}
 
           {/* Below a phone's first screen: these read their data when the member scrolls near them, not with the page. */}
-          <WhenNear minHeight={0}>{() => <MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />}</WhenNear>
+          <WhenNearLate minHeight={0} late={memberChatMessages}>
+            {(m) => <m.MemberChatMessages projectCode={projectCode} memberNo={profile.simpleCode} />}
+          </WhenNearLate>
 
-          <WhenNear minHeight={data.footprints.length > 0 ? STRIP_HEIGHT : 0}>
-            {() => <ProfileStrip profiles={data.footprints.map((v) => v.profile)} label={t("public.alsoVisited")} />}
-          </WhenNear>
+          <WhenNearLate minHeight={data.footprints.length > 0 ? STRIP_HEIGHT : 0} late={profileGrid}>
+            {(grid) => <grid.ProfileStrip profiles={data.footprints.map((v) => v.profile)} label={t("public.alsoVisited")} />}
+          </WhenNearLate>
           <MemberStrips data={data} onNear={onStripsNear} />
 
           <section className="section" aria-labelledby="footprints-heading">
@@ -409,9 +419,9 @@ function OpenProfile({ projectCode, data, onStripsNear }: { projectCode: string;
             )}
           </section>
 
-          <WhenNear minHeight={0}>
-            {() => <ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />}
-          </WhenNear>
+          <WhenNearLate minHeight={0} late={profileSubmembers}>
+            {(m) => <m.ProfileSubmembers projectCode={projectCode} memberNo={profile.simpleCode} multiGender={profile.multiGender} />}
+          </WhenNearLate>
         </div>
       </div>
 

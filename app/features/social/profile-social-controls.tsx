@@ -8,11 +8,10 @@ import { LoginPrompt } from "../../components/avatar";
 import { Dialog, DialogClose, FormDialog } from "../../components/dialog";
 import { useToast } from "../../components/toast";
 import { errorText } from "../../lib/error-text";
+import { lateModule, useLateModule } from "../../lib/late-module";
 import { useSignedIn } from "../shell/viewer";
 import * as social from "../../api/social-api";
 import { MEMBER_HIDDEN_EVENT, useTwoStep } from "./social-client";
-import { VerificationPrompt } from "./verification-prompt";
-import { PostingReminderSelf } from "../posting/posting-reminder";
 
 export type ProfileSocialControlsProps = {
   projectCode: string;
@@ -22,6 +21,14 @@ export type ProfileSocialControlsProps = {
 };
 
 const DURATIONS: SafetyDuration[] = ["24h", "7d", "30d", "forever"];
+
+/** What only the open leave-message dialog shows: fetched with its first opening, not with the profile. */
+const leaveMessageParts = lateModule(() =>
+  Promise.all([import("./verification-prompt"), import("../posting/posting-reminder")]).then(([verification, posting]) => ({
+    VerificationPrompt: verification.VerificationPrompt,
+    PostingReminderSelf: posting.PostingReminderSelf,
+  })),
+);
 
 /**
  * Public profile controls owned by the social feature: follow heart (optimistic, reverts on
@@ -270,6 +277,8 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
   const [needKyc, setNeedKyc] = useState(false);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
+  // Could not fetch them (offline): the dialog closes again, and the next tap tries once more.
+  const parts = useLateModule(leaveMessageParts, open, () => setOpen(false));
 
   async function send(event: React.FormEvent) {
     event.preventDefault();
@@ -291,7 +300,7 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
 
   return (
     <Dialog
-      open={open}
+      open={open && parts !== null}
       onOpenChange={(next) => {
         setOpen(next);
         if (next) setNeedKyc(false);
@@ -305,16 +314,16 @@ function LeaveMessageDialog({ projectCode, memberNo, name }: { projectCode: stri
       description={t("leave.title", { name })}
       descriptionClassName="visually-hidden"
     >
-      {needKyc ? (
+      {parts === null ? null : needKyc ? (
         <>
-          <VerificationPrompt projectCode={projectCode} />
+          <parts.VerificationPrompt projectCode={projectCode} />
           <div className="dialog-actions">
             <DialogClose>{t("common:close")}</DialogClose>
           </div>
         </>
       ) : (
       <form className="form" onSubmit={(event) => void send(event)}>
-        <PostingReminderSelf projectCode={projectCode} />
+        <parts.PostingReminderSelf projectCode={projectCode} />
         <label className="field">
           <span>{t("leave.label")}</span>
           <textarea value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} required />

@@ -96,7 +96,6 @@ export async function loginThroughPage(page: Page, email: string, password: stri
   await page.waitForURL(`**/${project}/home`);
 }
 
-/** Navigates and waits until React has hydrated the page. */
 /** Scrolls a page to its end the way a member does, in steps, so blocks that render near the screen render. */
 export async function scrollToEnd(page: Page) {
   for (let i = 0; i < 12; i++) {
@@ -105,6 +104,18 @@ export async function scrollToEnd(page: Page) {
   }
 }
 
+/**
+ * Home's photos render, and their code arrives, when they near the screen (README Decisions "Below the fold on
+ * demand"): scrolls to them and waits for the grid or its empty text. The photos' region.
+ */
+export async function scrollToHomePhotos(page: Page) {
+  const photos = page.getByRole("region", { name: "Photos", exact: true });
+  await photos.scrollIntoViewIfNeeded();
+  await photos.locator(".masonry, p.muted").first().waitFor();
+  return photos;
+}
+
+/** Navigates and waits until React has hydrated the page. */
 export async function gotoHydrated(page: Page, url: string) {
   await page.goto(url);
   await page.waitForSelector("html[data-hydrated]");

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
+import { type LateModule, useLateModule } from "./late-module";
 
 /**
  * True once the element comes within `margin` of the screen (at once where IntersectionObserver is missing; never while `ref` is empty). Blocks
@@ -32,5 +33,23 @@ export function WhenNear({ minHeight, children }: { minHeight: number; children:
   const box = useRef<HTMLDivElement>(null);
   const near = useNear(box);
   if (near) return <>{children()}</>;
+  return <NearBox box={box} minHeight={minHeight} />;
+}
+
+/**
+ * A below-the-fold block whose code is not in the page's first load either: `late` is fetched when the block nears
+ * the screen, and `children(module)` renders once it has arrived (README Decisions "Below the fold on demand").
+ * Could not fetch it (offline): the box stays, as the block's own read of its data would have failed too.
+ */
+export function WhenNearLate<T>({ minHeight, late, children }: { minHeight: number; late: LateModule<T>; children: (module: T) => ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNear(box);
+  const module = useLateModule(late, near, () => {});
+  // `near` too: a module fetched for an earlier page must not render this block before it is scrolled to.
+  if (near && module) return <>{children(module)}</>;
+  return <NearBox box={box} minHeight={minHeight} />;
+}
+
+function NearBox({ box, minHeight }: { box: RefObject<HTMLDivElement | null>; minHeight: number }) {
   return <div ref={box} className="when-near" style={{ minHeight }} aria-hidden="true" />;
 }
