@@ -38,7 +38,8 @@ export function WhenNear({ minHeight, children }: { minHeight: number; children:
 
 /**
  * A below-the-fold block whose code is not in the page's first load either: `late` is fetched when the block nears
- * the screen, and `children(module)` renders once it has arrived (README Decisions "Below the fold on demand").
+ * the screen, and `children(module)` renders once it has arrived (README Decisions "Below the fold, the code on
+ * demand too").
  * Could not fetch it (offline): the box stays, as the block's own read of its data would have failed too.
  */
 export function WhenNearLate<T>({ minHeight, late, children }: { minHeight: number; late: LateModule<T>; children: (module: T) => ReactNode }) {

@@ -17,7 +17,7 @@ import "./home.css";
 // The roulette loads when a member opens it (README Decisions "Lighter main pages").
 const Roulette = lazy(() => import("./roulette").then((m) => ({ default: m.Roulette })));
 // The photos close home, far below a phone's first screen: grid and code come when the member scrolls near them
-// (README Decisions "Below the fold on demand").
+// (README Decisions "Below the fold, the code on demand too").
 const photoGrid = lateModule(() => import("./photo-grid"));
 
 /** §2 home dashboard: every block, from one loader. */

@@ -24,7 +24,7 @@ import * as profiles from "../../api/profiles-api";
 import { useNear, WhenNear, WhenNearLate } from "../../lib/when-near";
 
 // Below a phone's first screen: their code comes when they near it, not with the page (README Decisions "Below the
-// fold on demand").
+// fold, the code on demand too").
 const memberChatMessages = lateModule(() => import("../chat/member-chat-messages"));
 const profileSubmembers = lateModule(() => import("../market/profile-submembers"));
 const profileGrid = lateModule(() => import("./profile-grid"));

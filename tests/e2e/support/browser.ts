@@ -105,8 +105,8 @@ export async function scrollToEnd(page: Page) {
 }
 
 /**
- * Home's photos render, and their code arrives, when they near the screen (README Decisions "Below the fold on
- * demand"): scrolls to them and waits for the grid or its empty text. The photos' region.
+ * Home's photos render, and their code arrives, when they near the screen (README Decisions "Below the fold, the
+ * code on demand too"): scrolls to them and waits for the grid or its empty text. The photos' region.
  */
 export async function scrollToHomePhotos(page: Page) {
   const photos = page.getByRole("region", { name: "Photos", exact: true });
