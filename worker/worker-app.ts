@@ -6,6 +6,7 @@ import { configGuard } from "./http/config-guard";
 import { d1Sessions } from "./http/d1-sessions";
 import { apiProjectLocator } from "./db/router";
 import { notFound } from "./http/envelope";
+import { pageCacheControl } from "./http/page-cache-control";
 import { cancelUnreadBody } from "./http/plain-address";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./http/security-headers";
 import type { AppEnv } from "./http/types";
@@ -48,6 +49,7 @@ export function createWorkerApp(pages?: PageHandler) {
 
   if (pages) {
     app.use("*", pageSecurityHeaders);
+    app.use("*", pageCacheControl);
     app.all("*", pages);
   }
   answerStaleSessionsWith((request, env, ctx) => app.fetch(request, env, ctx));

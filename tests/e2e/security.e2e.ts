@@ -48,7 +48,8 @@ describe("pages", () => {
     await page.waitForSelector("html[data-hydrated]");
     expect(assets.length).toBeGreaterThan(3);
     for (const asset of assets) expect(asset.cacheControl, asset.url).toBe("public, max-age=31536000, immutable");
-    expect(response!.headers()["cache-control"] ?? "").not.toMatch(/immutable|max-age=[1-9]/);
+    // One member's view: revalidated on every visit, kept by no shared cache.
+    expect(response!.headers()["cache-control"]).toBe("private, no-cache");
     const worker = await fetch(`${baseUrl()}/sw.js`);
     expect(worker.headers.get("cache-control")).not.toMatch(/immutable|max-age=[1-9]/);
     await context.close();

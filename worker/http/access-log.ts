@@ -2,8 +2,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./types";
 
 /**
- * One structured JSON line per API request, carrying the request id (Workers Logs / `wrangler tail` index it).
- * Never logs bodies, tokens or query strings: they can hold intimate data.
+ * One structured JSON line per request (API, pages, media, sockets), carrying the request id (Workers Logs /
+ * `wrangler tail` index it). Never logs bodies, tokens or query strings: they can hold intimate data.
  */
 export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
@@ -11,7 +11,6 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   // Local dev and tests have wrangler's own request log; structured lines are for deployed environments.
   if (c.env.APP_ENV === "development") return;
   const path = new URL(c.req.url).pathname;
-  if (!path.startsWith("/api/")) return;
   console.log(
     JSON.stringify({
       level: c.res.status >= 500 ? "error" : "info",
