@@ -1,5 +1,5 @@
 import { type RefObject, useEffect } from "react";
-import { useNearViewport } from "./use-near-viewport";
+import { useNearViewport } from "./when-near";
 
 /**
  * A list wants its rest once it is on screen, not before: on a phone the first list sits just below the first screen,

@@ -2,9 +2,11 @@ import { useEffect, useRef, useState, type ReactNode, type RefObject } from "rea
 import { type LateModule, useLateModule } from "./late-module";
 
 /**
- * True once the element comes within `margin` of the screen (at once where IntersectionObserver is missing; never while `ref` is empty). Blocks
- * below a phone's first screen render, fetch and hydrate then, not with the page (README Decisions "Lighter main
- * pages"): the server and the first client render show their fixed-size placeholder, so hydration matches.
+ * True once the element comes within `margin` (a CSS margin) of the screen, and from then on (at once where
+ * IntersectionObserver is missing; never while `ref` is empty). Blocks below a phone's first screen render, fetch and
+ * hydrate then, not with the page (README Decisions "Lighter main pages"): the server and the first client render
+ * show their fixed-size placeholder, so hydration matches. An object ref, observed from an effect: a state set from a
+ * ref callback would be a synchronous update inside hydration's commit, re-rendering the page in one blocking task.
  */
 export function useNear(ref: RefObject<Element | null>, margin = "300px"): boolean {
   const [near, setNear] = useState(false);
@@ -26,6 +28,12 @@ export function useNear(ref: RefObject<Element | null>, margin = "300px"): boole
     return () => observer.disconnect();
   }, [ref, margin, near]);
   return near;
+}
+
+/** `useNear` with its own ref, for a block that is itself the element watched; `margin` above and below only. */
+export function useNearViewport<T extends Element = HTMLElement>(margin = "400px"): [RefObject<T | null>, boolean] {
+  const ref = useRef<T | null>(null);
+  return [ref, useNear(ref, `${margin} 0px ${margin} 0px`)];
 }
 
 /** A below-the-fold block: an empty box of `minHeight` px until it nears the screen, then `children()`. */
@@ -51,6 +59,7 @@ export function WhenNearLate<T>({ minHeight, late, children }: { minHeight: numb
   return <NearBox box={box} minHeight={minHeight} />;
 }
 
-function NearBox({ box, minHeight }: { box: RefObject<HTMLDivElement | null>; minHeight: number }) {
+/** The placeholder a block holds until it nears the screen: the element watched, of the block's expected height. */
+export function NearBox({ box, minHeight }: { box: RefObject<HTMLDivElement | null>; minHeight: number }) {
   return <div ref={box} className="when-near" style={{ minHeight }} aria-hidden="true" />;
 }

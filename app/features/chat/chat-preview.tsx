@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { PUBLIC_CHATROOM_ID } from "../../../worker/contract/chat.constants";
 import type { ChatMessage } from "../../../worker/contract/chat";
 import { Avatar } from "../../components/avatar";
-import { useNearViewport } from "../../lib/use-near-viewport";
+import { useNearViewport } from "../../lib/when-near";
 import * as chat from "../../api/chat-api";
 import { HOME_CHAT_PREVIEW_SIZE, uniqueByMember } from "./chat-preview-list";
 import { Icon } from "../../components/icon";

@@ -21,7 +21,7 @@ import { characterLabel, genderLabel } from "./profile-labels";
 import { CreatorCard } from "./creator-card";
 import { DnaCard } from "./dna-card";
 import * as profiles from "../../api/profiles-api";
-import { useNear, WhenNear, WhenNearLate } from "../../lib/when-near";
+import { NearBox, useNear, WhenNear, WhenNearLate } from "../../lib/when-near";
 
 // Below a phone's first screen: their code comes when they near it, not with the page (README Decisions "Below the
 // fold, the code on demand too").
@@ -77,7 +77,7 @@ function MemberStrips({ data, onNear }: { data: PublicProfilePageData; onNear?: 
   if (!waiting && shown.length === 0) return null;
   if (!waiting && grid) return <>{shown.map((k) => <grid.ProfileStrip key={k} profiles={data.lists[k]} label={label[k]} />)}</>;
   const strips = STRIP_KEYS.filter((k) => (data.listSizes?.[k] ?? data.lists[k].length) > 0).length;
-  return <div ref={box} className="when-near" style={{ minHeight: strips * STRIP_HEIGHT }} aria-hidden="true" />;
+  return <NearBox box={box} minHeight={strips * STRIP_HEIGHT} />;
 }
 
 const validCoordinates = (lat: number | null, lng: number | null) => lat != null && lng != null && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
